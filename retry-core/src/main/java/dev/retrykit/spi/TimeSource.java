@@ -1,0 +1,41 @@
+package dev.retrykit.spi;
+
+/**
+ * Where the engine reads time: a monotonic clock for deadlines and a wall clock for event timestamps.
+ *
+ * <p>Injected into templates, circuit breakers and timers so that tests run in virtual time.
+ * Implementations must be thread-safe.
+ */
+public interface TimeSource {
+
+	/** The system time source: {@link System#nanoTime()} and {@link System#currentTimeMillis()}. */
+	TimeSource SYSTEM = new TimeSource() {
+		@Override
+		public long nanoTime() {
+			return System.nanoTime();
+		}
+
+		@Override
+		public long currentTimeMillis() {
+			return System.currentTimeMillis();
+		}
+
+		@Override
+		public String toString() {
+			return "TimeSource.SYSTEM";
+		}
+	};
+
+	/**
+	 * A monotonic time in nanoseconds with an arbitrary origin, as {@link System#nanoTime()}.
+	 * @return the current monotonic time
+	 */
+	long nanoTime();
+
+	/**
+	 * The wall-clock time in epoch milliseconds, used only to stamp events.
+	 * @return the current wall-clock time
+	 */
+	long currentTimeMillis();
+
+}
