@@ -1,0 +1,156 @@
+package dev.retrykit;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.RetryContextCacheEntry;
+import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The default {@link RetryContextCache}: in memory, bounded, and when full it evicts the eldest entry
+ * (by insertion) and counts the eviction. Thread-safe (one lock; stateful retry is not a hot path).
+ */
+public final class InMemoryRetryContextCache implements RetryContextCache {
+
+	/** The default capacity, 4096. */
+	public static final int DEFAULT_CAPACITY = 4096;
+
+	private final int capacity;
+
+	private final TimeSource timeSource;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final LinkedHashMap<Object, RetryContextCacheEntry> entries = new LinkedHashMap<>();
+
+	private long evictions;
+
+	/** A cache of {@link #DEFAULT_CAPACITY} with the system clock. */
+	public InMemoryRetryContextCache() {
+		this(DEFAULT_CAPACITY, TimeSource.SYSTEM);
+	}
+
+	/**
+	 * @param capacity the most contexts kept, 1 or more
+	 * @param timeSource the clock that stamps entries
+	 * @throws IllegalArgumentException if {@code capacity} is less than 1
+	 */
+	public InMemoryRetryContextCache(int capacity, TimeSource timeSource) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("Invalid context cache capacity (" + capacity + "): must be 1 or greater");
+		}
+		this.capacity = capacity;
+		this.timeSource = timeSource;
+	}
+
+	@Override
+	public @Nullable RetryContext get(Object key) {
+		this.lock.lock();
+		try {
+			RetryContextCacheEntry entry = this.entries.get(key);
+			return (entry != null) ? entry.context() : null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void put(Object key, RetryContext context) {
+		this.lock.lock();
+		try {
+			RetryContextCacheEntry existing = this.entries.get(key);
+			long created = (existing != null) ? existing.createdAtMillis() : this.timeSource.currentTimeMillis();
+			this.entries.put(key, new RetryContextCacheEntry(key, context, created));
+			if (this.entries.size() > this.capacity) {
+				Iterator<Map.Entry<Object, RetryContextCacheEntry>> eldest = this.entries.entrySet().iterator();
+				eldest.next();
+				eldest.remove();
+				this.evictions++;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void remove(Object key) {
+		this.lock.lock();
+		try {
+			this.entries.remove(key);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public int size() {
+		this.lock.lock();
+		try {
+			return this.entries.size();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public int capacity() {
+		return this.capacity;
+	}
+
+	@Override
+	public long evictions() {
+		this.lock.lock();
+		try {
+			return this.evictions;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void clear() {
+		this.lock.lock();
+		try {
+			this.entries.clear();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public List<RetryContextCacheEntry> entries(int limit) {
+		this.lock.lock();
+		try {
+			List<RetryContextCacheEntry> snapshot = new ArrayList<>(Math.min(limit, this.entries.size()));
+			for (RetryContextCacheEntry entry : this.entries.values()) {
+				if (snapshot.size() == limit) {
+					break;
+				}
+				snapshot.add(entry);
+			}
+			return snapshot;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "InMemoryRetryContextCache[size=" + size() + ", capacity=" + this.capacity + ", evictions="
+				+ evictions() + "]";
+	}
+
+}

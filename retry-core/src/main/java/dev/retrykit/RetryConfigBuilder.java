@@ -1,0 +1,342 @@
+package dev.retrykit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.budget.RetryBudgetConfig;
+import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.internal.Durations;
+import dev.retrykit.policy.RetryPolicy;
+import dev.retrykit.policy.StatusCodes;
+import dev.retrykit.spi.BackoffStrategy;
+import dev.retrykit.spi.DelayHintExtractor;
+import dev.retrykit.spi.StatusExtractor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builds a {@link RetryConfig}. Each setter validates its argument and says what is allowed;
+ * {@link #build()} copies the values, so the builder can be reused and a built config never changes.
+ * Not thread-safe.
+ */
+public final class RetryConfigBuilder {
+
+	int maxAttempts = 3;
+
+	@Nullable Duration maxDuration;
+
+	@Nullable Duration attemptTimeout;
+
+	BackoffStrategy backoff = BackoffPolicy.defaults();
+
+	final List<Class<? extends Throwable>> retryOn = new ArrayList<>();
+
+	final List<Class<? extends Throwable>> ignore = new ArrayList<>();
+
+	boolean traverseCauses = true;
+
+	@Nullable Predicate<? super Throwable> retryIf;
+
+	@Nullable Predicate<Object> retryOnResult;
+
+	@Nullable StatusCodes httpStatus;
+
+	@Nullable StatusCodes grpcStatus;
+
+	final List<StatusExtractor> statusExtractors = new ArrayList<>();
+
+	@Nullable DelayHintExtractor delayHint;
+
+	Duration maxDelayHint = Duration.ofSeconds(60);
+
+	@Nullable RetryPolicy policy;
+
+	@Nullable CircuitBreakerConfig circuitBreaker;
+
+	@Nullable RetryBudgetConfig budget;
+
+	@Nullable String budgetName;
+
+	RetryConfigBuilder() {
+	}
+
+	RetryConfigBuilder(RetryConfig base) {
+		Objects.requireNonNull(base, "base must not be null");
+		this.maxAttempts = base.maxAttempts;
+		this.maxDuration = base.maxDuration;
+		this.attemptTimeout = base.attemptTimeout;
+		this.backoff = base.backoff;
+		this.retryOn.addAll(base.retryOn);
+		this.ignore.addAll(base.ignore);
+		this.traverseCauses = base.traverseCauses;
+		this.retryIf = base.retryIf;
+		this.retryOnResult = base.retryOnResult;
+		this.httpStatus = base.httpStatus;
+		this.grpcStatus = base.grpcStatus;
+		this.statusExtractors.addAll(base.statusExtractors);
+		this.delayHint = base.delayHint;
+		this.maxDelayHint = base.maxDelayHint;
+		this.policy = base.policy;
+		this.circuitBreaker = base.circuitBreaker;
+		this.budget = base.budget;
+		this.budgetName = base.budgetName;
+	}
+
+	/**
+	 * Sets the attempts allowed, counting the first (3 = 1 call + 2 retries). Default 3.
+	 * @param maxAttempts 1 or more, or -1 for unlimited
+	 * @return this builder
+	 * @throws IllegalArgumentException if {@code maxAttempts} is 0 or less than -1
+	 */
+	public RetryConfigBuilder maxAttempts(int maxAttempts) {
+		if (maxAttempts == 0 || maxAttempts < -1) {
+			throw new IllegalArgumentException(
+					"Invalid maxAttempts (" + maxAttempts + "): must be 1 or greater, or -1 for unlimited");
+		}
+		this.maxAttempts = maxAttempts;
+		return this;
+	}
+
+	/**
+	 * Sets a deadline measured from the first attempt: no attempt starts and no backoff waits past it
+	 * (a wait that would cross it ends the call instead). Default: none.
+	 * @param maxDuration a positive duration, or {@code null} or zero for none
+	 * @return this builder
+	 * @throws IllegalArgumentException if negative
+	 */
+	public RetryConfigBuilder maxDuration(@Nullable Duration maxDuration) {
+		this.maxDuration = positiveOrNone("maxDuration", maxDuration);
+		return this;
+	}
+
+	/**
+	 * Sets the time limit of each attempt of an async call: a slower attempt fails with a
+	 * {@link java.util.concurrent.TimeoutException} that is classified like any other failure.
+	 * Default: none.
+	 * @param attemptTimeout a positive duration, or {@code null} or zero for none
+	 * @return this builder
+	 * @throws IllegalArgumentException if negative
+	 */
+	public RetryConfigBuilder attemptTimeout(@Nullable Duration attemptTimeout) {
+		this.attemptTimeout = positiveOrNone("attemptTimeout", attemptTimeout);
+		return this;
+	}
+
+	/**
+	 * Sets the backoff. Default {@link BackoffPolicy#defaults()}.
+	 * @param backoff the strategy, a {@link BackoffPolicy} or a custom one
+	 * @return this builder
+	 */
+	public RetryConfigBuilder backoff(BackoffStrategy backoff) {
+		this.backoff = Objects.requireNonNull(backoff, "backoff must not be null");
+		return this;
+	}
+
+	/**
+	 * Replaces the failure types that are retried (subclasses match). Default: empty, which retries
+	 * every {@link Exception} (never an {@link Error} unless listed).
+	 * @param types the types
+	 * @return this builder
+	 */
+	@SafeVarargs
+	public final RetryConfigBuilder retryOn(Class<? extends Throwable>... types) {
+		return retryOn(Arrays.asList(types));
+	}
+
+	/**
+	 * @param types the failure types that are retried, replacing earlier ones
+	 * @return this builder
+	 * @see #retryOn(Class[])
+	 */
+	public RetryConfigBuilder retryOn(Collection<Class<? extends Throwable>> types) {
+		replace(this.retryOn, types, "retryOn");
+		return this;
+	}
+
+	/**
+	 * Replaces the failure types that are never retried (subclasses match); they win over
+	 * {@link #retryOn}. Default: empty.
+	 * @param types the types
+	 * @return this builder
+	 */
+	@SafeVarargs
+	public final RetryConfigBuilder ignore(Class<? extends Throwable>... types) {
+		return ignore(Arrays.asList(types));
+	}
+
+	/**
+	 * @param types the failure types that are never retried, replacing earlier ones
+	 * @return this builder
+	 * @see #ignore(Class[])
+	 */
+	public RetryConfigBuilder ignore(Collection<Class<? extends Throwable>> types) {
+		replace(this.ignore, types, "ignore");
+		return this;
+	}
+
+	/**
+	 * Sets whether {@code retryOn}/{@code ignore} types also match causes of a failure. Default true.
+	 * @param traverseCauses whether to walk the cause chain
+	 * @return this builder
+	 */
+	public RetryConfigBuilder traverseCauses(boolean traverseCauses) {
+		this.traverseCauses = traverseCauses;
+		return this;
+	}
+
+	/**
+	 * Sets a predicate that also makes a failure retryable (in addition to {@code retryOn}); with an
+	 * empty {@code retryOn} it alone decides. {@code ignore} still wins. Default: none.
+	 * @param retryIf the predicate, or {@code null}
+	 * @return this builder
+	 */
+	public RetryConfigBuilder retryIf(@Nullable Predicate<? super Throwable> retryIf) {
+		this.retryIf = retryIf;
+		return this;
+	}
+
+	/**
+	 * Retries when an attempt returns a result matching the predicate. When such retries are
+	 * exhausted, recovery runs if there is one; otherwise the last result is returned. Default: none.
+	 * @param retryOnResult the predicate, or {@code null}
+	 * @return this builder
+	 */
+	public RetryConfigBuilder retryOnResult(@Nullable Predicate<Object> retryOnResult) {
+		this.retryOnResult = retryOnResult;
+		return this;
+	}
+
+	/**
+	 * Retries only these HTTP status codes when a status extractor finds one in a failure; a failure
+	 * without an HTTP status is classified by the other rules. Default: none.
+	 * @param httpStatus the codes, e.g. {@code StatusCodes.parse("429,500-599", Kind.HTTP)}, or {@code null}
+	 * @return this builder
+	 */
+	public RetryConfigBuilder httpStatus(@Nullable StatusCodes httpStatus) {
+		this.httpStatus = requireKind(httpStatus, StatusExtractor.Kind.HTTP);
+		return this;
+	}
+
+	/**
+	 * Retries only these gRPC status codes; see {@link #httpStatus}. Default: none.
+	 * @param grpcStatus the codes, or {@code null}
+	 * @return this builder
+	 */
+	public RetryConfigBuilder grpcStatus(@Nullable StatusCodes grpcStatus) {
+		this.grpcStatus = requireKind(grpcStatus, StatusExtractor.Kind.GRPC);
+		return this;
+	}
+
+	/**
+	 * Replaces the extractors that read status codes out of failures. Default: none.
+	 * @param extractors the extractors
+	 * @return this builder
+	 */
+	public RetryConfigBuilder statusExtractors(Collection<? extends StatusExtractor> extractors) {
+		this.statusExtractors.clear();
+		for (StatusExtractor extractor : extractors) {
+			this.statusExtractors.add(Objects.requireNonNull(extractor, "statusExtractors must not contain null"));
+		}
+		return this;
+	}
+
+	/**
+	 * Lets failures dictate the next delay (e.g. {@code Retry-After}); a hint replaces the computed
+	 * backoff, capped at {@link #maxDelayHint} and still bounded by {@code maxDuration}. Default: none.
+	 * @param delayHint the extractor, or {@code null}
+	 * @return this builder
+	 */
+	public RetryConfigBuilder delayHint(@Nullable DelayHintExtractor delayHint) {
+		this.delayHint = delayHint;
+		return this;
+	}
+
+	/**
+	 * Sets the ceiling of a delay hint. Default 60s.
+	 * @param maxDelayHint zero or more
+	 * @return this builder
+	 * @throws IllegalArgumentException if negative
+	 */
+	public RetryConfigBuilder maxDelayHint(Duration maxDelayHint) {
+		Objects.requireNonNull(maxDelayHint, "maxDelayHint must not be null");
+		if (maxDelayHint.isNegative()) {
+			throw new IllegalArgumentException(
+					"Invalid maxDelayHint (" + Durations.format(maxDelayHint) + "): must be zero or greater");
+		}
+		this.maxDelayHint = maxDelayHint;
+		return this;
+	}
+
+	/**
+	 * Adds a policy that is asked after the built-in rules (a custom stop condition, a per-exception-type
+	 * policy, a composite). Default: none.
+	 * @param policy the policy, or {@code null}
+	 * @return this builder
+	 */
+	public RetryConfigBuilder policy(@Nullable RetryPolicy policy) {
+		this.policy = policy;
+		return this;
+	}
+
+	/**
+	 * Guards every attempt with a circuit breaker. Default: none.
+	 * @param circuitBreaker the breaker's configuration, or {@code null} for none
+	 * @return this builder
+	 */
+	public RetryConfigBuilder circuitBreaker(@Nullable CircuitBreakerConfig circuitBreaker) {
+		this.circuitBreaker = circuitBreaker;
+		return this;
+	}
+
+	/**
+	 * Limits retries with a token budget, shared by every instance that names the same budget.
+	 * Default: none.
+	 * @param budget the budget's configuration, or {@code null} for none
+	 * @param sharedName the budget's name, or {@code null} to use the instance's name
+	 * @return this builder
+	 */
+	public RetryConfigBuilder budget(@Nullable RetryBudgetConfig budget, @Nullable String sharedName) {
+		this.budget = budget;
+		this.budgetName = (sharedName == null || sharedName.isBlank()) ? null : sharedName;
+		return this;
+	}
+
+	/** @return the configuration */
+	public RetryConfig build() {
+		return new RetryConfig(this);
+	}
+
+	private static @Nullable Duration positiveOrNone(String name, @Nullable Duration value) {
+		if (value == null || value.isZero()) {
+			return null;
+		}
+		if (value.isNegative()) {
+			throw new IllegalArgumentException("Invalid " + name + " (" + Durations.format(value)
+					+ "): must be greater than zero, or zero for none");
+		}
+		return value;
+	}
+
+	private static @Nullable StatusCodes requireKind(@Nullable StatusCodes codes, StatusExtractor.Kind kind) {
+		if (codes != null && codes.kind() != kind) {
+			throw new IllegalArgumentException("Invalid status codes (" + codes + "): expected " + kind
+					+ " codes but got " + codes.kind() + " codes");
+		}
+		return codes;
+	}
+
+	private static void replace(List<Class<? extends Throwable>> target, Collection<Class<? extends Throwable>> types,
+			String name) {
+		Objects.requireNonNull(types, name + " must not be null");
+		target.clear();
+		for (Class<? extends Throwable> type : types) {
+			target.add(Objects.requireNonNull(type, name + " must not contain null"));
+		}
+	}
+
+}

@@ -1,0 +1,32 @@
+package dev.retrykit;
+
+/**
+ * The kinds of {@link RetryEvent} an instance records in its ring buffer of recent events.
+ * A first attempt that succeeds records nothing: that path stays free of allocation.
+ */
+public enum RetryEventType {
+	/** An attempt failed and another one is scheduled after the event's delay. */
+	RETRY,
+	/** The call succeeded after at least one failed attempt. */
+	SUCCESS_AFTER_RETRY,
+	/** A failure that is not retryable ended the call. */
+	NON_RETRYABLE_FAILURE,
+	/** The call's attempts (or its max-duration) were exhausted. */
+	EXHAUSTED,
+	/** A recovery callback supplied the result of a failed call. */
+	RECOVERED,
+	/** An attempt was refused because the circuit breaker is open. */
+	CIRCUIT_OPEN_REJECTION,
+	/** A retry was refused because the retry budget is exhausted. */
+	BUDGET_REJECTION,
+	/** The caller's thread was interrupted while waiting to retry. */
+	INTERRUPTED,
+	/** A stateful call failed and rethrew; the next call with its key continues. */
+	STATEFUL_RETHROW,
+	/** A failed background (failback) task was scheduled for a retry. */
+	FAILBACK_SCHEDULED,
+	/** A background (failback) task exhausted its retries. */
+	FAILBACK_EXHAUSTED,
+	/** An attempt of an async call timed out (attempt-timeout). */
+	ATTEMPT_TIMEOUT
+}

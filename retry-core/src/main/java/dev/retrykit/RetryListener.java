@@ -1,0 +1,61 @@
+package dev.retrykit;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Callbacks around a retried call. Every method is a no-op by default.
+ *
+ * <p>Order for one call: {@link #open} once, then per attempt {@link #onError} (failed attempt, with
+ * {@link #onRetry} when another attempt follows) or {@link #onSuccess}, then {@link #close} once.
+ * Listeners are called in registration order for {@code open}/{@code onSuccess}/{@code onError} and in
+ * reverse order for {@code close}. An exception thrown by a listener never breaks the call: it is
+ * caught, counted in {@link RetryMetrics#getListenerFailures()} and logged. Implementations must be
+ * thread-safe: one listener serves every call of every instance it is registered on.
+ */
+public interface RetryListener {
+
+	/**
+	 * Called before the first attempt.
+	 * @param context the call's context
+	 * @return {@code false} to veto the call: no attempt runs and the call throws
+	 * {@link RetryVetoedException}
+	 */
+	default boolean open(RetryContext context) {
+		return true;
+	}
+
+	/**
+	 * Called after an attempt returned a result that was accepted.
+	 * @param context the call's context
+	 * @param result the result, possibly {@code null}
+	 */
+	default void onSuccess(RetryContext context, @Nullable Object result) {
+	}
+
+	/**
+	 * Called after an attempt failed (threw, or returned a result the instance retries on).
+	 * @param context the call's context, with the failure counted
+	 * @param failure the exception, or {@code null} when a result was rejected
+	 */
+	default void onError(RetryContext context, @Nullable Throwable failure) {
+	}
+
+	/**
+	 * Called when another attempt is about to follow a failure, before waiting.
+	 * @param context the call's context
+	 * @param delay the wait before the next attempt
+	 */
+	default void onRetry(RetryContext context, Duration delay) {
+	}
+
+	/**
+	 * Called once when the call ends, after recovery if any.
+	 * @param context the call's context
+	 * @param failure the exception the call ends with, or {@code null} when it returns normally
+	 */
+	default void close(RetryContext context, @Nullable Throwable failure) {
+	}
+
+}

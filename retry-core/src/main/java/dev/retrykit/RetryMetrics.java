@@ -1,0 +1,47 @@
+package dev.retrykit;
+
+import java.util.List;
+
+/**
+ * Read access to the counters of one instance. Counters are monotonic and thread-safe; reading them
+ * while calls run gives a consistent-enough snapshot for monitoring, not a transaction.
+ *
+ * <p>Outcomes: every call that ran at least one attempt or was rejected ends in exactly one of the
+ * four call counters. A call that ended with recovery counts as failed and in {@link #getRecoveries()}.
+ */
+public interface RetryMetrics {
+
+	/** @return calls that succeeded on their first attempt */
+	long getSuccessfulCallsWithoutRetry();
+
+	/** @return calls that succeeded after at least one failed attempt */
+	long getSuccessfulCallsWithRetry();
+
+	/** @return calls that failed without a retry (non-retryable failure, rejection before a retry, max-attempts 1) */
+	long getFailedCallsWithoutRetry();
+
+	/** @return calls that failed after at least one retry */
+	long getFailedCallsWithRetry();
+
+	/** @return attempts started, first attempts included */
+	long getAttempts();
+
+	/** @return calls whose result came from a recovery callback */
+	long getRecoveries();
+
+	/** @return attempts refused by an open circuit breaker */
+	long getCircuitOpenRejections();
+
+	/** @return retries refused by the retry budget */
+	long getBudgetExhaustedRejections();
+
+	/** @return exceptions thrown by listeners (caught and logged, never breaking a call) */
+	long getListenerFailures();
+
+	/** @return the most recent events, oldest first, at most the buffer's capacity */
+	List<RetryEvent> getRecentEvents();
+
+	/** @return the number of events recorded since start, including those no longer in the buffer */
+	long getRecordedEvents();
+
+}

@@ -1,0 +1,194 @@
+package dev.retrykit;
+
+import java.lang.System.Logger.Level;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.budget.RetryBudgetConfig;
+import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.Sleeper;
+import dev.retrykit.spi.TimeSource;
+
+/**
+ * Named retry instances: the declared ones, built from their (inherited) configurations, and any
+ * other name, created on first use from the defaults. Retry budgets are shared by name across
+ * instances. Thread-safe.
+ *
+ * <pre>{@code
+ * RetryRegistry registry = RetryRegistry.builder()
+ *     .defaults(RetryConfig.builder().maxAttempts(3).build())
+ *     .config("slow-backend", null, config -> config.backoff(BackoffPolicy.fixed(Duration.ofMillis(500))))
+ *     .instance("inventory", "slow-backend", config -> config.maxAttempts(4))
+ *     .build();
+ * registry.template("inventory").execute(context -> client.fetch());
+ * }</pre>
+ */
+public final class RetryRegistry {
+
+	private static final System.Logger LOGGER = System.getLogger(RetryRegistry.class.getName());
+
+	private final RetryConfig defaults;
+
+	private final Map<String, RetryConfig> configs;
+
+	private final Map<String, RetryConfig> declared;
+
+	private final ConcurrentMap<String, RetryTemplate> templates = new ConcurrentHashMap<>();
+
+	private final ConcurrentMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
+
+	private final List<RetryRegistryListener> registryListeners = new CopyOnWriteArrayList<>();
+
+	private final RetryRegistryBuilder settings;
+
+	RetryRegistry(RetryRegistryBuilder builder, RetryConfig defaults, Map<String, RetryConfig> configs,
+			Map<String, RetryConfig> declared) {
+		this.settings = builder;
+		this.defaults = defaults;
+		this.configs = Map.copyOf(configs);
+		this.declared = Map.copyOf(declared);
+		declared.keySet().forEach(this::template);
+	}
+
+	/** @return a builder with the default configuration and no declared instance */
+	public static RetryRegistryBuilder builder() {
+		return new RetryRegistryBuilder();
+	}
+
+	/** @return a registry whose every instance uses {@link RetryConfig#defaults()} */
+	public static RetryRegistry ofDefaults() {
+		return builder().build();
+	}
+
+	/**
+	 * The instance of that name: the declared one, or a new one with the defaults on first use.
+	 * @param name the instance name
+	 * @return the template
+	 */
+	public RetryTemplate template(String name) {
+		Objects.requireNonNull(name, "name must not be null");
+		RetryTemplate existing = this.templates.get(name);
+		return (existing != null) ? existing : this.templates.computeIfAbsent(name, this::create);
+	}
+
+	/**
+	 * @param name the instance name
+	 * @return the instance if it was declared or already used
+	 */
+	public Optional<RetryTemplate> find(String name) {
+		return Optional.ofNullable(this.templates.get(name));
+	}
+
+	/** @return the names of every instance created so far, sorted */
+	public Set<String> names() {
+		return new TreeSet<>(this.templates.keySet());
+	}
+
+	/** @return every instance created so far */
+	public Collection<RetryTemplate> templates() {
+		return List.copyOf(this.templates.values());
+	}
+
+	/** @return the names of the declared instances */
+	public Set<String> declaredNames() {
+		return this.declared.keySet();
+	}
+
+	/** @return the configuration of any name that is not declared */
+	public RetryConfig defaults() {
+		return this.defaults;
+	}
+
+	/**
+	 * @param name a shared configuration's name
+	 * @return the shared configuration, resolved against its base
+	 */
+	public Optional<RetryConfig> config(String name) {
+		return Optional.ofNullable(this.configs.get(name));
+	}
+
+	/**
+	 * @param name a budget name
+	 * @return the shared budget of that name, if an instance uses it
+	 */
+	public Optional<RetryBudget> budget(String name) {
+		return Optional.ofNullable(this.budgets.get(name));
+	}
+
+	/**
+	 * Registers a listener, told of every instance created from now on; it is also told at once of
+	 * the instances that exist already.
+	 * @param listener the listener
+	 */
+	public void addListener(RetryRegistryListener listener) {
+		this.registryListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+		this.templates.values().forEach(template -> notify(listener, template));
+	}
+
+	private RetryTemplate create(String name) {
+		RetryConfig config = this.declared.getOrDefault(name, this.defaults);
+		RetryTemplateBuilder builder = RetryTemplate.builder().name(name).config(config)
+			.sleeper(this.settings.sleeper).timeSource(this.settings.timeSource)
+			.eventBufferSize(this.settings.eventBufferSize).listeners(this.settings.listeners)
+			.contextCache(contextCache(name));
+		RetryBudgetConfig budgetConfig = config.getBudget();
+		if (budgetConfig != null) {
+			builder.budget(sharedBudget((config.getBudgetName() != null) ? config.getBudgetName() : name, budgetConfig));
+		}
+		for (RetryTemplateCustomizer customizer : this.settings.customizers) {
+			customizer.customize(name, builder);
+		}
+		RetryTemplate template = builder.build();
+		for (RetryRegistryListener listener : this.registryListeners) {
+			notify(listener, template);
+		}
+		return template;
+	}
+
+	private RetryContextCache contextCache(String name) {
+		return this.settings.contextCacheFactory.apply(name);
+	}
+
+	private RetryBudget sharedBudget(String budgetName, RetryBudgetConfig config) {
+		RetryBudget budget = this.budgets.computeIfAbsent(budgetName, key -> RetryBudget.create(key, config));
+		if (!budget.getConfig().equals(config)) {
+			throw new IllegalStateException("Retry budget '" + budgetName + "' is shared by instances with different "
+					+ "settings (" + budget.getConfig() + " and " + config + "); give them the same settings or "
+					+ "different budget names");
+		}
+		return budget;
+	}
+
+	private static void notify(RetryRegistryListener listener, RetryTemplate template) {
+		try {
+			listener.onInstanceAdded(template);
+		}
+		catch (RuntimeException ex) {
+			LOGGER.log(Level.WARNING, () -> "Retry registry listener " + listener + " failed for instance '"
+					+ template.getName() + "'", ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "RetryRegistry[instances=" + names() + ", configs=" + new TreeSet<>(this.configs.keySet()) + "]";
+	}
+
+	Sleeper sleeper() {
+		return this.settings.sleeper;
+	}
+
+	TimeSource timeSource() {
+		return this.settings.timeSource;
+	}
+
+}

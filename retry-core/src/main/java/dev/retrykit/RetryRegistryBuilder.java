@@ -1,0 +1,260 @@
+package dev.retrykit;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.Sleeper;
+import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builds a {@link RetryRegistry}. Inheritance works by starting a builder from the already built base:
+ * a shared config or an instance names its base config (or none, for the defaults), and its own
+ * settings are applied on a {@link RetryConfig#builder(RetryConfig) builder of that base}. Bases are
+ * resolved in {@link #build()}, which reports a missing base or a cycle. Not thread-safe.
+ */
+public final class RetryRegistryBuilder {
+
+	private RetryConfig defaults = RetryConfig.defaults();
+
+	private final Map<String, Definition> configs = new LinkedHashMap<>();
+
+	private final Map<String, Definition> instances = new LinkedHashMap<>();
+
+	Sleeper sleeper = Sleeper.THREAD_SLEEP;
+
+	TimeSource timeSource = TimeSource.SYSTEM;
+
+	final List<RetryListener> listeners = new ArrayList<>();
+
+	final List<RetryTemplateCustomizer> customizers = new ArrayList<>();
+
+	int eventBufferSize = RetryTemplateBuilder.DEFAULT_EVENT_BUFFER_SIZE;
+
+	Function<String, RetryContextCache> contextCacheFactory = name -> new InMemoryRetryContextCache(
+			InMemoryRetryContextCache.DEFAULT_CAPACITY, this.timeSource);
+
+	RetryRegistryBuilder() {
+	}
+
+	/**
+	 * @param defaults the base of every config and instance that names no base, and of every undeclared
+	 * name (default {@link RetryConfig#defaults()})
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder defaults(RetryConfig defaults) {
+		this.defaults = Objects.requireNonNull(defaults, "defaults must not be null");
+		return this;
+	}
+
+	/**
+	 * Declares a shared configuration that instances (or other configs) can name as their base.
+	 * @param name the config name
+	 * @param baseConfig the config it inherits from, or {@code null} for the defaults
+	 * @param settings its own settings, applied on a builder of the base
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder config(String name, @Nullable String baseConfig, Consumer<RetryConfigBuilder> settings) {
+		this.configs.put(requireName(name), new Definition(baseConfig, settings));
+		return this;
+	}
+
+	/**
+	 * Declares an instance with its own settings on top of a base.
+	 * @param name the instance name
+	 * @param baseConfig the shared config it inherits from, or {@code null} for the defaults
+	 * @param settings its own settings, applied on a builder of the base
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder instance(String name, @Nullable String baseConfig, Consumer<RetryConfigBuilder> settings) {
+		this.instances.put(requireName(name), new Definition(baseConfig, settings));
+		return this;
+	}
+
+	/**
+	 * Declares an instance with a complete configuration.
+	 * @param name the instance name
+	 * @param config its configuration
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder instance(String name, RetryConfig config) {
+		Objects.requireNonNull(config, "config must not be null");
+		this.instances.put(requireName(name), new Definition(null, builder -> { }, config));
+		return this;
+	}
+
+	/**
+	 * @param sleeper how synchronous calls of every instance wait (default {@link Sleeper#THREAD_SLEEP})
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder sleeper(Sleeper sleeper) {
+		this.sleeper = Objects.requireNonNull(sleeper, "sleeper must not be null");
+		return this;
+	}
+
+	/**
+	 * @param timeSource the clock of every instance (default {@link TimeSource#SYSTEM})
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder timeSource(TimeSource timeSource) {
+		this.timeSource = Objects.requireNonNull(timeSource, "timeSource must not be null");
+		return this;
+	}
+
+	/**
+	 * Runs every instance in virtual time (sleeping and clock).
+	 * @param virtualTime the virtual clock
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder virtualTime(VirtualTime virtualTime) {
+		return sleeper(virtualTime).timeSource(virtualTime);
+	}
+
+	/**
+	 * @param listener a listener applied to every instance
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder listener(RetryListener listener) {
+		this.listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+		return this;
+	}
+
+	/**
+	 * @param customizer a customizer applied to every instance's builder, in registration order
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder customizer(RetryTemplateCustomizer customizer) {
+		this.customizers.add(Objects.requireNonNull(customizer, "customizer must not be null"));
+		return this;
+	}
+
+	/**
+	 * @param capacity the capacity of each instance's in-memory context cache (default 4096)
+	 * @return this builder
+	 * @throws IllegalArgumentException if less than 1
+	 */
+	public RetryRegistryBuilder contextCacheCapacity(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("Invalid context cache capacity (" + capacity + "): must be 1 or greater");
+		}
+		this.contextCacheFactory = name -> new InMemoryRetryContextCache(capacity, this.timeSource);
+		return this;
+	}
+
+	/**
+	 * @param factory creates the context cache of each instance, by name (e.g. a shared cluster cache)
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder contextCacheFactory(Function<String, RetryContextCache> factory) {
+		this.contextCacheFactory = Objects.requireNonNull(factory, "factory must not be null");
+		return this;
+	}
+
+	/**
+	 * @param eventBufferSize recent events kept per instance (default 100)
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder eventBufferSize(int eventBufferSize) {
+		if (eventBufferSize < 1) {
+			throw new IllegalArgumentException("Invalid eventBufferSize (" + eventBufferSize + "): must be 1 or greater");
+		}
+		this.eventBufferSize = eventBufferSize;
+		return this;
+	}
+
+	/**
+	 * Resolves every base and builds the registry and its declared instances.
+	 * @return the registry
+	 * @throws IllegalArgumentException if a base config is missing, the configs form a cycle, or a
+	 * setting is invalid (the message names the config or instance)
+	 */
+	public RetryRegistry build() {
+		Map<String, RetryConfig> resolvedConfigs = new LinkedHashMap<>();
+		for (String name : this.configs.keySet()) {
+			resolveConfig(name, resolvedConfigs, new LinkedHashSet<>());
+		}
+		Map<String, RetryConfig> resolvedInstances = new LinkedHashMap<>();
+		this.instances.forEach((name, definition) -> resolvedInstances.put(name,
+				apply("instance", name, definition, base(definition.baseConfig, "instance '" + name + "'", resolvedConfigs))));
+		return new RetryRegistry(this, this.defaults, resolvedConfigs, resolvedInstances);
+	}
+
+	private RetryConfig resolveConfig(String name, Map<String, RetryConfig> resolved, Set<String> visiting) {
+		RetryConfig done = resolved.get(name);
+		if (done != null) {
+			return done;
+		}
+		if (!visiting.add(name)) {
+			throw new IllegalArgumentException("Retry configs inherit from each other in a cycle: "
+					+ String.join(" -> ", visiting) + " -> " + name);
+		}
+		Definition definition = this.configs.get(name);
+		RetryConfig base = this.defaults;
+		if (definition.baseConfig != null) {
+			if (!this.configs.containsKey(definition.baseConfig)) {
+				throw missingBase(definition.baseConfig, "config '" + name + "'");
+			}
+			base = resolveConfig(definition.baseConfig, resolved, visiting);
+		}
+		RetryConfig config = apply("config", name, definition, base);
+		resolved.put(name, config);
+		visiting.remove(name);
+		return config;
+	}
+
+	private RetryConfig base(@Nullable String baseConfig, String owner, Map<String, RetryConfig> resolved) {
+		if (baseConfig == null) {
+			return this.defaults;
+		}
+		RetryConfig base = resolved.get(baseConfig);
+		if (base == null) {
+			throw missingBase(baseConfig, owner);
+		}
+		return base;
+	}
+
+	private IllegalArgumentException missingBase(String baseConfig, String owner) {
+		return new IllegalArgumentException("Base config '" + baseConfig + "' of " + owner
+				+ " is not declared; declared configs: " + this.configs.keySet());
+	}
+
+	private static RetryConfig apply(String kind, String name, Definition definition, RetryConfig base) {
+		if (definition.complete != null) {
+			return definition.complete;
+		}
+		RetryConfigBuilder builder = RetryConfig.builder(base);
+		try {
+			definition.settings.accept(builder);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid retry " + kind + " '" + name + "': " + ex.getMessage(), ex);
+		}
+		return builder.build();
+	}
+
+	private static String requireName(String name) {
+		Objects.requireNonNull(name, "name must not be null");
+		if (name.isBlank()) {
+			throw new IllegalArgumentException("Invalid name (''): must not be blank");
+		}
+		return name;
+	}
+
+	private record Definition(@Nullable String baseConfig, Consumer<RetryConfigBuilder> settings,
+			@Nullable RetryConfig complete) {
+
+		Definition(@Nullable String baseConfig, Consumer<RetryConfigBuilder> settings) {
+			this(baseConfig, Objects.requireNonNull(settings, "settings must not be null"), null);
+		}
+
+	}
+
+}

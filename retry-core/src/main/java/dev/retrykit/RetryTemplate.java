@@ -1,0 +1,143 @@
+package dev.retrykit;
+
+import java.util.Objects;
+
+import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.internal.RetryRuntime;
+import dev.retrykit.internal.SyncRetry;
+import dev.retrykit.spi.RetryContextCache;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs operations with retries: one template per named instance, built once with
+ * {@link #builder()} and shared. Thread-safe and immutable once built.
+ *
+ * <pre>{@code
+ * RetryTemplate inventory = RetryTemplate.builder()
+ *     .name("inventory")
+ *     .maxAttempts(4)
+ *     .backoff(BackoffPolicy.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2)))
+ *     .retryOn(IOException.class)
+ *     .build();
+ * Stock stock = inventory.execute(context -> client.fetchStock(sku));
+ * }</pre>
+ *
+ * <p>Semantics: a stateless call that fails without recovery rethrows its last exception unchanged.
+ * A call with a {@link RecoveryCallback} returns the recovery's result whenever it ends without
+ * success. A stateful call ({@link RetryState}) makes one attempt per call, rethrows its failure so
+ * that the caller can roll back, and continues counting on the next call with the same key; once
+ * exhausted the next call recovers or throws {@link ExhaustedRetryException}.
+ *
+ * <p>A successful first attempt allocates nothing and does not read the clock unless the instance
+ * has a {@code max-duration}; a zero delay never calls the sleeper.
+ */
+public final class RetryTemplate {
+
+	private final RetryRuntime runtime;
+
+	RetryTemplate(RetryRuntime runtime) {
+		this.runtime = runtime;
+	}
+
+	/** @return a builder with the default configuration */
+	public static RetryTemplateBuilder builder() {
+		return new RetryTemplateBuilder();
+	}
+
+	/**
+	 * Runs a stateless call.
+	 * @param callback the operation
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the operation's result
+	 * @throws E the last failure, unchanged, when the call ends without success
+	 */
+	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback) throws E {
+		return SyncRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"), null);
+	}
+
+	/**
+	 * Runs a stateless call with a fallback.
+	 * @param callback the operation
+	 * @param recovery the fallback, run when the call ends without success
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the operation's or the recovery's result
+	 * @throws E if the recovery throws
+	 */
+	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, RecoveryCallback<T> recovery) throws E {
+		return SyncRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
+				Objects.requireNonNull(recovery, "recovery must not be null"));
+	}
+
+	/**
+	 * Runs one attempt of a stateful call.
+	 * @param callback the operation
+	 * @param state the key of the cached context
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the operation's result
+	 * @throws E the attempt's failure; {@link ExhaustedRetryException} once the retries are exhausted
+	 */
+	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, RetryState state) throws E {
+		return SyncRetry.executeStateful(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
+				null, Objects.requireNonNull(state, "state must not be null"));
+	}
+
+	/**
+	 * Runs one attempt of a stateful call with a fallback for when the retries are exhausted.
+	 * @param callback the operation
+	 * @param recovery the fallback
+	 * @param state the key of the cached context
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the operation's or the recovery's result
+	 * @throws E the attempt's failure, while retries remain
+	 */
+	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, @Nullable RecoveryCallback<T> recovery,
+			RetryState state) throws E {
+		return SyncRetry.executeStateful(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
+				recovery, Objects.requireNonNull(state, "state must not be null"));
+	}
+
+	/** @return the instance name */
+	public String getName() {
+		return this.runtime.name();
+	}
+
+	/** @return the effective configuration */
+	public RetryConfig getConfig() {
+		return this.runtime.config();
+	}
+
+	/** @return the instance's counters and recent events */
+	public RetryMetrics getMetrics() {
+		return this.runtime.counters();
+	}
+
+	/** @return the instance's circuit breaker, or {@code null} when it has none */
+	public @Nullable CircuitBreaker getCircuitBreaker() {
+		return this.runtime.circuitBreaker();
+	}
+
+	/** @return the instance's retry budget (possibly shared), or {@code null} when it has none */
+	public @Nullable RetryBudget getBudget() {
+		return this.runtime.budget();
+	}
+
+	/** @return the stateful-retry context cache */
+	public RetryContextCache getContextCache() {
+		return this.runtime.cache();
+	}
+
+	RetryRuntime runtime() {
+		return this.runtime;
+	}
+
+	@Override
+	public String toString() {
+		return "RetryTemplate[name=" + getName() + ", " + getConfig() + "]";
+	}
+
+}

@@ -1,0 +1,104 @@
+package dev.retrykit.internal;
+
+import dev.retrykit.RetryContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The retry contexts of the calls in progress on one thread, innermost last. It also keeps a pool of
+ * reusable contexts per nesting depth so that a synchronous call allocates no context: one
+ * thread-local read per call, no set or clear.
+ */
+public final class ContextStack {
+
+	private static final ThreadLocal<ContextStack> STACKS = ThreadLocal.withInitial(ContextStack::new);
+
+	private MutableRetryContext[] pool = new MutableRetryContext[4];
+
+	private RetryContext[] active = new RetryContext[4];
+
+	private int depth;
+
+	private ThreadCounters[] counters = new ThreadCounters[8];
+
+	private ContextStack() {
+	}
+
+	/** @return this thread's stack */
+	public static ContextStack get() {
+		return STACKS.get();
+	}
+
+	/** @return the innermost context in progress on this thread, or {@code null} */
+	public static @Nullable RetryContext current() {
+		return STACKS.get().top();
+	}
+
+	/**
+	 * Pushes a pooled context, reset for a new call.
+	 * @param name the instance name
+	 * @return the context, valid until {@link #pop()}
+	 */
+	public MutableRetryContext pushPooled(String name) {
+		ensureCapacity();
+		MutableRetryContext context = this.pool[this.depth];
+		if (context == null) {
+			context = new MutableRetryContext();
+			this.pool[this.depth] = context;
+		}
+		context.reset(name, top());
+		this.active[this.depth++] = context;
+		return context;
+	}
+
+	/**
+	 * Pushes a context owned by someone else (a cached stateful context, an async attempt's context).
+	 * @param context the context
+	 */
+	public void push(RetryContext context) {
+		ensureCapacity();
+		this.active[this.depth++] = context;
+	}
+
+	/** Pops the innermost context. */
+	public void pop() {
+		this.active[--this.depth] = null;
+	}
+
+	/**
+	 * @param instance an instance's counters
+	 * @return this thread's block of them, created on first use
+	 */
+	public ThreadCounters counters(RetryCounters instance) {
+		int id = instance.id;
+		ThreadCounters[] blocks = this.counters;
+		if (id < blocks.length) {
+			ThreadCounters block = blocks[id];
+			if (block != null) {
+				return block;
+			}
+		}
+		return newCounters(instance);
+	}
+
+	private ThreadCounters newCounters(RetryCounters instance) {
+		if (instance.id >= this.counters.length) {
+			this.counters = java.util.Arrays.copyOf(this.counters, Math.max(instance.id + 1, this.counters.length * 2));
+		}
+		ThreadCounters block = instance.newBlock();
+		this.counters[instance.id] = block;
+		return block;
+	}
+
+	/** @return the innermost context, or {@code null} */
+	public @Nullable RetryContext top() {
+		return (this.depth == 0) ? null : this.active[this.depth - 1];
+	}
+
+	private void ensureCapacity() {
+		if (this.depth == this.active.length) {
+			this.active = java.util.Arrays.copyOf(this.active, this.depth * 2);
+			this.pool = java.util.Arrays.copyOf(this.pool, this.depth * 2);
+		}
+	}
+
+}

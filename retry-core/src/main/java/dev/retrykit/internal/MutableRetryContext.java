@@ -1,0 +1,173 @@
+package dev.retrykit.internal;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.retrykit.RetryContext;
+import dev.retrykit.spi.BackoffCursor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The engine's {@link RetryContext}: the public view plus the per-call bookkeeping of the engine
+ * (deadline, backoff cursor, previous delay). Not thread-safe; one call uses it at a time.
+ */
+public final class MutableRetryContext implements RetryContext {
+
+	private String name = "";
+
+	private @Nullable RetryContext parent;
+
+	private int retryCount;
+
+	private @Nullable Throwable lastThrowable;
+
+	private @Nullable Object lastResult;
+
+	private boolean exhaustedOnly;
+
+	private @Nullable Map<String, Object> attributes;
+
+	/** Monotonic start of the call, read only when the instance has a deadline. */
+	public long startNanos;
+
+	/** The backoff cursor of the call, started on its first failure. */
+	public @Nullable BackoffCursor cursor;
+
+	/** The previous backoff delay, for cursors that depend on it. */
+	public long previousDelayNanos;
+
+	/** For stateful retry: the monotonic time before which the next attempt must not start. */
+	public long notBeforeNanos;
+
+	/** For stateful retry: when the context was created (epoch millis). */
+	public long createdMillis;
+
+	/**
+	 * @param name the instance name
+	 * @param parent the enclosing context or {@code null}
+	 */
+	public MutableRetryContext(String name, @Nullable RetryContext parent) {
+		reset(name, parent);
+	}
+
+	MutableRetryContext() {
+	}
+
+	void reset(String name, @Nullable RetryContext parent) {
+		this.name = name;
+		this.parent = parent;
+		this.retryCount = 0;
+		this.lastThrowable = null;
+		this.lastResult = null;
+		this.exhaustedOnly = false;
+		this.cursor = null;
+		this.previousDelayNanos = 0;
+		this.notBeforeNanos = 0;
+		this.startNanos = 0;
+		if (this.attributes != null) {
+			this.attributes.clear();
+		}
+	}
+
+	/**
+	 * Counts a failed attempt.
+	 * @param failure the exception, or {@code null} for a rejected result
+	 * @param result the rejected result when {@code failure} is {@code null}
+	 */
+	public void registerFailure(@Nullable Throwable failure, @Nullable Object result) {
+		this.retryCount++;
+		this.lastThrowable = failure;
+		this.lastResult = result;
+	}
+
+	/**
+	 * Makes a rejection (open circuit) the call's last failure without counting a failed attempt.
+	 * @param rejection the rejection
+	 */
+	public void rejected(Throwable rejection) {
+		this.lastThrowable = rejection;
+	}
+
+	/**
+	 * Restores the count of a context read back from a foreign cache implementation.
+	 * @param retryCount the failed attempts so far
+	 * @param lastThrowable the last failure
+	 * @param exhaustedOnly whether the context was marked exhausted
+	 */
+	public void restore(int retryCount, @Nullable Throwable lastThrowable, boolean exhaustedOnly) {
+		this.retryCount = retryCount;
+		this.lastThrowable = lastThrowable;
+		this.exhaustedOnly = exhaustedOnly;
+	}
+
+	/** @return the last rejected result, when the last failure was a result */
+	public @Nullable Object getLastResult() {
+		return this.lastResult;
+	}
+
+	/** @param parent the enclosing context */
+	public void setParent(@Nullable RetryContext parent) {
+		this.parent = parent;
+	}
+
+	@Override
+	public String getName() {
+		return this.name;
+	}
+
+	@Override
+	public int getRetryCount() {
+		return this.retryCount;
+	}
+
+	@Override
+	public @Nullable Throwable getLastThrowable() {
+		return this.lastThrowable;
+	}
+
+	@Override
+	public @Nullable RetryContext getParent() {
+		return this.parent;
+	}
+
+	@Override
+	public void setExhaustedOnly() {
+		this.exhaustedOnly = true;
+	}
+
+	@Override
+	public boolean isExhaustedOnly() {
+		return this.exhaustedOnly;
+	}
+
+	@Override
+	public @Nullable Object getAttribute(String name) {
+		return (this.attributes != null) ? this.attributes.get(name) : null;
+	}
+
+	@Override
+	public void setAttribute(String name, @Nullable Object value) {
+		if (value == null) {
+			if (this.attributes != null) {
+				this.attributes.remove(name);
+			}
+			return;
+		}
+		if (this.attributes == null) {
+			this.attributes = new HashMap<>();
+		}
+		this.attributes.put(name, value);
+	}
+
+	@Override
+	public boolean hasAttribute(String name) {
+		return this.attributes != null && this.attributes.containsKey(name);
+	}
+
+	@Override
+	public String toString() {
+		return "RetryContext[name=" + this.name + ", retryCount=" + this.retryCount + ", lastThrowable="
+				+ ((this.lastThrowable != null) ? this.lastThrowable.getClass().getName() : null) + "]";
+	}
+
+}

@@ -1,0 +1,168 @@
+package dev.retrykit.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.retrykit.RetryEvent;
+import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryMetrics;
+import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The counters and recent events of one instance. Writers count into their own thread's
+ * {@link ThreadCounters}; readers sum every block plus the totals folded from dead threads.
+ * Thread-safe.
+ */
+public final class RetryCounters implements RetryMetrics {
+
+	private static final AtomicInteger IDS = new AtomicInteger();
+
+	/** Index of this instance's blocks in each thread's {@link ContextStack}. */
+	final int id = IDS.getAndIncrement();
+
+	private final String name;
+
+	private final TimeSource timeSource;
+
+	private final Queue<ThreadCounters> blocks = new ConcurrentLinkedQueue<>();
+
+	private final AtomicLongArray folded = new AtomicLongArray(ThreadCounters.COUNT);
+
+	private final LongAdder listenerFailures = new LongAdder();
+
+	private final EventRing events;
+
+	/**
+	 * @param name the instance name
+	 * @param timeSource the clock that stamps events
+	 * @param eventCapacity how many recent events to keep
+	 */
+	public RetryCounters(String name, TimeSource timeSource, int eventCapacity) {
+		this.name = name;
+		this.timeSource = timeSource;
+		this.events = new EventRing(eventCapacity);
+	}
+
+	/** @return the calling thread's counters of this instance */
+	public ThreadCounters forCurrentThread() {
+		return ContextStack.get().counters(this);
+	}
+
+	ThreadCounters newBlock() {
+		ThreadCounters block = new ThreadCounters(Thread.currentThread());
+		this.blocks.add(block);
+		return block;
+	}
+
+	/** Counts a listener that threw. */
+	public void listenerFailure() {
+		this.listenerFailures.increment();
+	}
+
+	/**
+	 * Records an event.
+	 * @param type what happened
+	 * @param attempt the attempt it is about (1-based)
+	 * @param failure the failure, or {@code null}
+	 * @param delayNanos the wait before the next attempt, 0 for none
+	 */
+	public void event(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos) {
+		this.events.add(new RetryEvent(type, this.name, attempt, (failure != null) ? failure.getClass().getName() : null,
+				(failure != null) ? failure.getMessage() : null, Duration.ofNanos(delayNanos),
+				Instant.ofEpochMilli(this.timeSource.currentTimeMillis())));
+	}
+
+	private synchronized long sum(int slot) {
+		foldDeadThreads();
+		long total = this.folded.get(slot);
+		for (ThreadCounters block : this.blocks) {
+			total += block.read(slot);
+		}
+		return total;
+	}
+
+	/**
+	 * Folds the blocks of threads that have died into the base totals, so the list of blocks stays as
+	 * long as the number of live threads. Safe because a dead thread no longer writes its block; runs
+	 * under the reader lock so that no reader sees a block twice or not at all.
+	 */
+	private void foldDeadThreads() {
+		for (ThreadCounters block : this.blocks) {
+			if (block.isOwnerDead() && this.blocks.remove(block)) {
+				for (int slot = 0; slot < ThreadCounters.COUNT; slot++) {
+					this.folded.addAndGet(slot, block.read(slot));
+				}
+			}
+		}
+	}
+
+	@Override
+	public long getSuccessfulCallsWithoutRetry() {
+		return sum(ThreadCounters.SUCCESS_WITHOUT_RETRY);
+	}
+
+	@Override
+	public long getSuccessfulCallsWithRetry() {
+		return sum(ThreadCounters.SUCCESS_WITH_RETRY);
+	}
+
+	@Override
+	public long getFailedCallsWithoutRetry() {
+		return sum(ThreadCounters.FAILED_WITHOUT_RETRY);
+	}
+
+	@Override
+	public long getFailedCallsWithRetry() {
+		return sum(ThreadCounters.FAILED_WITH_RETRY);
+	}
+
+	@Override
+	public long getAttempts() {
+		return sum(ThreadCounters.ATTEMPTS);
+	}
+
+	@Override
+	public long getRecoveries() {
+		return sum(ThreadCounters.RECOVERIES);
+	}
+
+	@Override
+	public long getCircuitOpenRejections() {
+		return sum(ThreadCounters.CIRCUIT_REJECTIONS);
+	}
+
+	@Override
+	public long getBudgetExhaustedRejections() {
+		return sum(ThreadCounters.BUDGET_REJECTIONS);
+	}
+
+	@Override
+	public long getListenerFailures() {
+		return this.listenerFailures.sum();
+	}
+
+	@Override
+	public List<RetryEvent> getRecentEvents() {
+		return this.events.snapshot();
+	}
+
+	@Override
+	public long getRecordedEvents() {
+		return this.events.recorded();
+	}
+
+	@Override
+	public String toString() {
+		return "RetryMetrics[successfulWithoutRetry=" + getSuccessfulCallsWithoutRetry() + ", successfulWithRetry="
+				+ getSuccessfulCallsWithRetry() + ", failedWithoutRetry=" + getFailedCallsWithoutRetry()
+				+ ", failedWithRetry=" + getFailedCallsWithRetry() + ", attempts=" + getAttempts() + "]";
+	}
+
+}

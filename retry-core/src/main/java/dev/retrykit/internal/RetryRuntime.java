@@ -1,0 +1,370 @@
+package dev.retrykit.internal;
+
+import java.time.Duration;
+import java.util.function.Predicate;
+
+import dev.retrykit.RetryConfig;
+import dev.retrykit.RetryContext;
+import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryInterruptedException;
+import dev.retrykit.RetryListener;
+import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.circuit.CircuitOpenException;
+import dev.retrykit.policy.RetryPolicy;
+import dev.retrykit.spi.BackoffStrategy;
+import dev.retrykit.spi.DelayHintExtractor;
+import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.Sleeper;
+import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Everything one instance needs at run time, compiled once from its configuration: the decision after
+ * a failure (classification, attempt limit, policy, backoff, deadline, budget), counting, events and
+ * listener calls. The synchronous, stateful and async executions all decide through
+ * {@link #onFailure}. Immutable and thread-safe.
+ */
+public final class RetryRuntime {
+
+	/** {@link #onFailure} result: the failure is not retryable. */
+	public static final long STOP_NOT_RETRYABLE = -1;
+
+	/** {@link #onFailure} result: attempts exhausted (max-attempts, policy, or exhausted-only). */
+	public static final long STOP_EXHAUSTED = -2;
+
+	/** {@link #onFailure} result: the next attempt would start past max-duration. */
+	public static final long STOP_DEADLINE = -3;
+
+	/** {@link #onFailure} result: the retry budget refused the retry. */
+	public static final long STOP_BUDGET = -4;
+
+	final String name;
+
+	final RetryConfig config;
+
+	private final FailureClassifier classifier;
+
+	private final int maxAttempts;
+
+	private final long maxDurationNanos;
+
+	private final @Nullable RetryPolicy policy;
+
+	private final BackoffStrategy backoff;
+
+	private final @Nullable DelayHintExtractor delayHint;
+
+	private final long maxDelayHintNanos;
+
+	final @Nullable Predicate<Object> retryOnResult;
+
+	final Sleeper sleeper;
+
+	final TimeSource timeSource;
+
+	final Listeners listeners;
+
+	final RetryCounters counters;
+
+	final RetryContextCache cache;
+
+	final @Nullable CircuitBreaker circuitBreaker;
+
+	final @Nullable RetryBudget budget;
+
+	/**
+	 * @param name the instance name
+	 * @param config its configuration
+	 * @param sleeper how synchronous calls wait
+	 * @param timeSource the clock
+	 * @param listeners the listeners, in order
+	 * @param cache the stateful-retry context cache
+	 * @param circuitBreaker the instance's breaker, or {@code null}
+	 * @param budget the instance's (possibly shared) budget, or {@code null}
+	 * @param eventCapacity the size of the recent-event buffer
+	 */
+	public RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
+			RetryListener[] listeners, RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker,
+			@Nullable RetryBudget budget, int eventCapacity) {
+		this.name = name;
+		this.config = config;
+		this.classifier = new FailureClassifier(config);
+		this.maxAttempts = config.getMaxAttempts();
+		Duration maxDuration = config.getMaxDuration();
+		this.maxDurationNanos = (maxDuration != null) ? saturatedNanos(maxDuration) : 0;
+		this.policy = config.getPolicy();
+		this.backoff = config.getBackoff();
+		this.delayHint = config.getDelayHint();
+		this.maxDelayHintNanos = saturatedNanos(config.getMaxDelayHint());
+		this.retryOnResult = config.getRetryOnResult();
+		this.sleeper = sleeper;
+		this.timeSource = timeSource;
+		this.counters = new RetryCounters(name, timeSource, eventCapacity);
+		this.listeners = new Listeners(name, listeners.clone(), this.counters);
+		this.cache = cache;
+		this.circuitBreaker = circuitBreaker;
+		this.budget = budget;
+	}
+
+	/** @return the instance name */
+	public String name() {
+		return this.name;
+	}
+
+	/** @return the instance's counters */
+	public RetryCounters counters() {
+		return this.counters;
+	}
+
+	/** @return the instance's context cache */
+	public RetryContextCache cache() {
+		return this.cache;
+	}
+
+	/** @return the instance's configuration */
+	public RetryConfig config() {
+		return this.config;
+	}
+
+	/** @return the instance's clock */
+	public TimeSource timeSource() {
+		return this.timeSource;
+	}
+
+	/** @return the instance's breaker, or {@code null} */
+	public @Nullable CircuitBreaker circuitBreaker() {
+		return this.circuitBreaker;
+	}
+
+	/** @return the instance's budget, or {@code null} */
+	public @Nullable RetryBudget budget() {
+		return this.budget;
+	}
+
+	boolean hasDeadline() {
+		return this.maxDurationNanos != 0;
+	}
+
+	/**
+	 * Starts a call: stamps its start when there is a deadline, and asks the listeners.
+	 * @param context the call's context
+	 * @return whether the listeners let the call run
+	 */
+	public boolean open(MutableRetryContext context) {
+		if (this.maxDurationNanos != 0) {
+			context.startNanos = this.timeSource.nanoTime();
+		}
+		return this.listeners.isEmpty() || this.listeners.open(context);
+	}
+
+	/**
+	 * Asks the breaker (if any) to let the next attempt through and counts it.
+	 * @param block the calling thread's counters
+	 * @return whether the attempt may run
+	 */
+	public boolean acquireAttempt(ThreadCounters block) {
+		if (this.circuitBreaker != null && !this.circuitBreaker.tryAcquirePermission()) {
+			return false;
+		}
+		block.attempt();
+		return true;
+	}
+
+	/**
+	 * Handles an attempt that returned: accepts it, or rejects the result when {@code retry-on-result}
+	 * matches it (then the caller continues as with {@link #onFailure}).
+	 * @param context the call's context
+	 * @param result the result
+	 * @return whether the result is accepted
+	 */
+	public boolean isAccepted(MutableRetryContext context, @Nullable Object result) {
+		return this.retryOnResult == null || !this.retryOnResult.test(result);
+	}
+
+	/**
+	 * Records a success: the breaker and budget, the outcome, the event and the listeners.
+	 * @param context the call's context
+	 * @param block the calling thread's counters
+	 * @param result the result
+	 */
+	public void onSuccess(MutableRetryContext context, ThreadCounters block, @Nullable Object result) {
+		if (this.circuitBreaker != null) {
+			this.circuitBreaker.onSuccess();
+		}
+		if (this.budget != null) {
+			this.budget.onSuccess();
+		}
+		int retries = context.getRetryCount();
+		if (retries == 0) {
+			block.successWithoutRetry();
+		}
+		else {
+			block.outcome(true, true);
+			this.counters.event(RetryEventType.SUCCESS_AFTER_RETRY, retries + 1, null, 0);
+		}
+		if (!this.listeners.isEmpty()) {
+			this.listeners.onSuccess(context, result);
+			this.listeners.close(context, null);
+		}
+	}
+
+	/**
+	 * Records a failed attempt and decides what follows.
+	 * @param context the call's context; the failure is counted into it
+	 * @param failure the unwrapped exception, or {@code null} for a rejected result
+	 * @param result the rejected result when {@code failure} is {@code null}
+	 * @return the delay in nanoseconds before the next attempt (zero or more), or one of the
+	 * negative {@code STOP_*} reasons
+	 */
+	public long onFailure(MutableRetryContext context, @Nullable Throwable failure, @Nullable Object result) {
+		boolean retryable = failure == null || this.classifier.isRetryable(failure);
+		if (this.circuitBreaker != null) {
+			if (retryable) {
+				this.circuitBreaker.onFailure();
+			}
+			else {
+				this.circuitBreaker.releasePermission();
+			}
+		}
+		if (this.budget != null && retryable) {
+			this.budget.onFailure();
+		}
+		context.registerFailure(failure, result);
+		if (!this.listeners.isEmpty()) {
+			this.listeners.onError(context, failure);
+		}
+		if (!retryable) {
+			return STOP_NOT_RETRYABLE;
+		}
+		int retries = context.getRetryCount();
+		if (context.isExhaustedOnly() || (this.maxAttempts > 0 && retries >= this.maxAttempts)
+				|| (this.policy != null && !this.policy.canRetry(context))) {
+			return STOP_EXHAUSTED;
+		}
+		long delay = nextDelay(context, failure);
+		if (this.maxDurationNanos != 0) {
+			long remaining = context.startNanos + this.maxDurationNanos - this.timeSource.nanoTime();
+			if (delay >= remaining) {
+				return STOP_DEADLINE;
+			}
+		}
+		if (this.budget != null && !this.budget.tryAcquireRetry()) {
+			return STOP_BUDGET;
+		}
+		this.counters.event(RetryEventType.RETRY, retries, failure, delay);
+		this.listeners.onRetry(context, delay);
+		return delay;
+	}
+
+	private long nextDelay(MutableRetryContext context, @Nullable Throwable failure) {
+		if (context.cursor == null) {
+			context.cursor = this.backoff.start();
+		}
+		long delay = Math.max(0, context.cursor.nextDelayNanos(context.getRetryCount(), context.previousDelayNanos));
+		context.previousDelayNanos = delay;
+		if (this.delayHint != null && failure != null) {
+			Duration hint = FailureClassifier.delayHint(this.delayHint, failure);
+			if (hint != null && !hint.isNegative()) {
+				delay = Math.min(saturatedNanos(hint), this.maxDelayHintNanos);
+			}
+		}
+		return delay;
+	}
+
+	/**
+	 * Records how a failed call ended (counters and event) before recovery or rethrow.
+	 * @param context the call's context
+	 * @param block the calling thread's counters
+	 * @param reason the {@code STOP_*} reason
+	 */
+	public void onStop(MutableRetryContext context, ThreadCounters block, long reason) {
+		int retries = context.getRetryCount();
+		block.outcome(false, retries > 1);
+		Throwable failure = context.getLastThrowable();
+		if (reason == STOP_BUDGET) {
+			block.budgetRejection();
+			this.counters.event(RetryEventType.BUDGET_REJECTION, retries, failure, 0);
+		}
+		else if (reason == STOP_NOT_RETRYABLE) {
+			this.counters.event(RetryEventType.NON_RETRYABLE_FAILURE, retries, failure, 0);
+		}
+		else {
+			this.counters.event(RetryEventType.EXHAUSTED, retries, failure, 0);
+		}
+	}
+
+	/**
+	 * Records an attempt refused by the open circuit, and makes the rejection the call's last failure.
+	 * @param context the call's context
+	 * @param block the calling thread's counters
+	 * @return the exception to end the call with when there is no recovery
+	 */
+	public CircuitOpenException onCircuitRejection(MutableRetryContext context, ThreadCounters block) {
+		CircuitBreaker breaker = this.circuitBreaker;
+		CircuitOpenException rejection = CircuitOpenException.of(breaker);
+		block.circuitRejection();
+		block.outcome(false, context.getRetryCount() > 1);
+		context.rejected(rejection);
+		this.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);
+		return rejection;
+	}
+
+	/**
+	 * Records a recovery.
+	 * @param context the call's context
+	 * @param block the calling thread's counters
+	 */
+	public void onRecovered(MutableRetryContext context, ThreadCounters block) {
+		block.recovery();
+		this.counters.event(RetryEventType.RECOVERED, Math.max(1, context.getRetryCount()), context.getLastThrowable(), 0);
+	}
+
+	/**
+	 * Tells the listeners that a call ended.
+	 * @param context the call's context
+	 * @param failure what it ends with, or {@code null}
+	 */
+	public void close(RetryContext context, @Nullable Throwable failure) {
+		if (!this.listeners.isEmpty()) {
+			this.listeners.close(context, failure);
+		}
+	}
+
+	/**
+	 * Waits before a retry of a synchronous call.
+	 * @param context the call's context
+	 * @param block the calling thread's counters
+	 * @param delayNanos the delay; nothing happens when it is zero
+	 * @throws RetryInterruptedException if the thread is interrupted while waiting; its flag is set
+	 * again, the call is counted as failed and the listeners are closed
+	 */
+	public void sleep(MutableRetryContext context, ThreadCounters block, long delayNanos) {
+		if (delayNanos <= 0) {
+			return;
+		}
+		try {
+			this.sleeper.sleep(delayNanos);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.counters.event(RetryEventType.INTERRUPTED, context.getRetryCount(), context.getLastThrowable(), delayNanos);
+			block.outcome(false, context.getRetryCount() > 1);
+			RetryInterruptedException interrupted = new RetryInterruptedException("Retry '" + this.name + "' was interrupted while waiting "
+					+ Durations.formatNanos(delayNanos) + " before attempt " + (context.getRetryCount() + 1)
+					+ "; the cause is the last failure", context.getLastThrowable());
+			close(context, interrupted);
+			throw interrupted;
+		}
+	}
+
+	static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+		}
+	}
+
+}

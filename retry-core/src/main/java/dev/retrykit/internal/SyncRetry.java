@@ -1,0 +1,249 @@
+package dev.retrykit.internal;
+
+import dev.retrykit.ExhaustedRetryException;
+import dev.retrykit.RecoveryCallback;
+import dev.retrykit.RetryCallback;
+import dev.retrykit.RetryContext;
+import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryState;
+import dev.retrykit.RetryVetoedException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The synchronous loops: stateless (attempts in one call, waiting through the sleeper) and stateful
+ * (one attempt per call, the count kept in the context cache). Stateless: a successful first attempt
+ * allocates nothing (the context is pooled per thread and counting is a plain store).
+ */
+public final class SyncRetry {
+
+	private SyncRetry() {
+	}
+
+	/**
+	 * Runs a stateless call.
+	 * @param runtime the instance
+	 * @param callback the operation
+	 * @param recovery the fallback, or {@code null}
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the result
+	 * @throws E the last failure, unchanged, when the call fails without recovery
+	 */
+	public static <T, E extends Throwable> T execute(RetryRuntime runtime, RetryCallback<T, E> callback,
+			@Nullable RecoveryCallback<T> recovery) throws E {
+		ContextStack stack = ContextStack.get();
+		MutableRetryContext context = stack.pushPooled(runtime.name);
+		try {
+			ThreadCounters block = stack.counters(runtime.counters);
+			if (!runtime.open(context)) {
+				throw vetoed(runtime, context);
+			}
+			for (;;) {
+				if (!runtime.acquireAttempt(block)) {
+					return rejected(runtime, context, block, recovery);
+				}
+				T result;
+				try {
+					result = callback.doWithRetry(context);
+				}
+				catch (Throwable failure) {
+					long decision = runtime.onFailure(context, failure, null);
+					if (decision < 0) {
+						return stop(runtime, context, block, decision, recovery);
+					}
+					runtime.sleep(context, block, decision);
+					continue;
+				}
+				if (runtime.retryOnResult == null || runtime.isAccepted(context, result)) {
+					runtime.onSuccess(context, block, result);
+					return result;
+				}
+				long decision = runtime.onFailure(context, null, result);
+				if (decision < 0) {
+					return stop(runtime, context, block, decision, recovery);
+				}
+				runtime.sleep(context, block, decision);
+			}
+		}
+		catch (Throwable failure) {
+			throw Sneaky.<E>rethrow(failure);
+		}
+		finally {
+			stack.pop();
+		}
+	}
+
+	/**
+	 * Runs one attempt of a stateful call.
+	 * @param runtime the instance
+	 * @param callback the operation
+	 * @param recovery the fallback, or {@code null}
+	 * @param state the state that selects the cached context
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the result
+	 * @throws E the attempt's failure (the caller rolls back; the next call continues), or
+	 * {@link ExhaustedRetryException} when a previous call exhausted the retries and there is no recovery
+	 */
+	public static <T, E extends Throwable> T executeStateful(RetryRuntime runtime, RetryCallback<T, E> callback,
+			@Nullable RecoveryCallback<T> recovery, RetryState state) throws E {
+		ContextStack stack = ContextStack.get();
+		MutableRetryContext context = cachedContext(runtime, state, stack.top());
+		boolean fresh = context == null;
+		if (context == null) {
+			context = new MutableRetryContext(runtime.name, stack.top());
+			context.createdMillis = runtime.timeSource.currentTimeMillis();
+		}
+		stack.push(context);
+		try {
+			ThreadCounters block = stack.counters(runtime.counters);
+			if (fresh ? !runtime.open(context) : !runtime.listeners.isEmpty() && !runtime.listeners.open(context)) {
+				throw vetoed(runtime, context);
+			}
+			if (context.isExhaustedOnly()) {
+				runtime.cache.remove(state.key());
+				return exhausted(runtime, context, block, recovery);
+			}
+			waitUntilDue(runtime, context, block);
+			for (;;) {
+				if (!runtime.acquireAttempt(block)) {
+					return rejected(runtime, context, block, recovery);
+				}
+				T result;
+				try {
+					result = callback.doWithRetry(context);
+				}
+				catch (Throwable failure) {
+					long decision = runtime.onFailure(context, failure, null);
+					if (decision >= 0 && !state.rollbackFor().test(failure)) {
+						runtime.sleep(context, block, decision);
+						continue;
+					}
+					if (decision == RetryRuntime.STOP_NOT_RETRYABLE) {
+						runtime.cache.remove(state.key());
+						return stop(runtime, context, block, decision, recovery);
+					}
+					if (decision >= 0) {
+						context.notBeforeNanos = runtime.timeSource.nanoTime() + decision;
+						runtime.counters.event(RetryEventType.STATEFUL_RETHROW, context.getRetryCount(), failure, decision);
+					}
+					else {
+						context.setExhaustedOnly();
+					}
+					runtime.cache.put(state.key(), context);
+					runtime.close(context, failure);
+					throw failure;
+				}
+				if (runtime.retryOnResult == null || runtime.isAccepted(context, result)) {
+					runtime.cache.remove(state.key());
+					runtime.onSuccess(context, block, result);
+					return result;
+				}
+				long decision = runtime.onFailure(context, null, result);
+				if (decision < 0) {
+					runtime.cache.remove(state.key());
+					return stop(runtime, context, block, decision, recovery);
+				}
+				runtime.sleep(context, block, decision);
+			}
+		}
+		catch (Throwable failure) {
+			throw Sneaky.<E>rethrow(failure);
+		}
+		finally {
+			stack.pop();
+		}
+	}
+
+	private static @Nullable MutableRetryContext cachedContext(RetryRuntime runtime, RetryState state,
+			@Nullable RetryContext parent) {
+		if (state.forceRefresh()) {
+			return null;
+		}
+		RetryContext cached = runtime.cache.get(state.key());
+		if (cached == null) {
+			return null;
+		}
+		MutableRetryContext context;
+		if (cached instanceof MutableRetryContext mutable) {
+			context = mutable;
+		}
+		else {
+			context = new MutableRetryContext(runtime.name, parent);
+			context.restore(cached.getRetryCount(), cached.getLastThrowable(), cached.isExhaustedOnly());
+		}
+		context.setParent(parent);
+		return context;
+	}
+
+	private static void waitUntilDue(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
+		if (context.notBeforeNanos != 0) {
+			long wait = context.notBeforeNanos - runtime.timeSource.nanoTime();
+			context.notBeforeNanos = 0;
+			runtime.sleep(context, block, wait);
+		}
+	}
+
+	private static <T> T exhausted(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable RecoveryCallback<T> recovery) throws Throwable {
+		runtime.onStop(context, block, RetryRuntime.STOP_EXHAUSTED);
+		if (recovery != null) {
+			return recover(runtime, context, block, recovery);
+		}
+		Throwable last = context.getLastThrowable();
+		ExhaustedRetryException exhausted = new ExhaustedRetryException("Retry '" + runtime.name
+				+ "' exhausted after " + context.getRetryCount() + " failed attempts of a stateful call"
+				+ ((last != null) ? "; the cause is the last failure" : ""), last);
+		runtime.close(context, exhausted);
+		throw exhausted;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> T stop(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block, long reason,
+			@Nullable RecoveryCallback<T> recovery) throws Throwable {
+		runtime.onStop(context, block, reason);
+		if (recovery != null) {
+			return recover(runtime, context, block, recovery);
+		}
+		Throwable last = context.getLastThrowable();
+		if (last == null) {
+			runtime.close(context, null);
+			return (T) context.getLastResult();
+		}
+		runtime.close(context, last);
+		throw last;
+	}
+
+	private static <T> T rejected(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable RecoveryCallback<T> recovery) throws Throwable {
+		RuntimeException rejection = runtime.onCircuitRejection(context, block);
+		if (recovery != null) {
+			return recover(runtime, context, block, recovery);
+		}
+		runtime.close(context, rejection);
+		throw rejection;
+	}
+
+	private static <T> T recover(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			RecoveryCallback<T> recovery) throws Throwable {
+		T result;
+		try {
+			result = recovery.recover(context);
+		}
+		catch (Throwable failure) {
+			runtime.close(context, failure);
+			throw failure;
+		}
+		runtime.onRecovered(context, block);
+		runtime.close(context, null);
+		return result;
+	}
+
+	private static RetryVetoedException vetoed(RetryRuntime runtime, MutableRetryContext context) {
+		RetryVetoedException vetoed = new RetryVetoedException(
+				"Retry '" + runtime.name + "' was vetoed by a listener before its first attempt");
+		runtime.close(context, vetoed);
+		return vetoed;
+	}
+
+}

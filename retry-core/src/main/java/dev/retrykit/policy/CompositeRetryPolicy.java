@@ -1,0 +1,61 @@
+package dev.retrykit.policy;
+
+import java.util.List;
+
+import dev.retrykit.RetryContext;
+
+/** Optimistic (any) or pessimistic (all) combination of policies. Immutable. */
+final class CompositeRetryPolicy implements RetryPolicy {
+
+	static final RetryPolicy ALWAYS = new RetryPolicy() {
+		@Override
+		public boolean canRetry(RetryContext context) {
+			return true;
+		}
+
+		@Override
+		public String toString() {
+			return "always";
+		}
+	};
+
+	static final RetryPolicy NEVER = new RetryPolicy() {
+		@Override
+		public boolean canRetry(RetryContext context) {
+			return false;
+		}
+
+		@Override
+		public String toString() {
+			return "never";
+		}
+	};
+
+	private final RetryPolicy[] policies;
+
+	private final boolean optimistic;
+
+	CompositeRetryPolicy(List<RetryPolicy> policies, boolean optimistic) {
+		if (policies.isEmpty()) {
+			throw new IllegalArgumentException("A composite retry policy needs at least one policy");
+		}
+		this.policies = policies.toArray(new RetryPolicy[0]);
+		this.optimistic = optimistic;
+	}
+
+	@Override
+	public boolean canRetry(RetryContext context) {
+		for (RetryPolicy policy : this.policies) {
+			if (policy.canRetry(context) == this.optimistic) {
+				return this.optimistic;
+			}
+		}
+		return !this.optimistic;
+	}
+
+	@Override
+	public String toString() {
+		return (this.optimistic ? "anyOf" : "allOf") + List.of(this.policies);
+	}
+
+}

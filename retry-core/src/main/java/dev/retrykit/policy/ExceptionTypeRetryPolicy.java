@@ -1,0 +1,98 @@
+package dev.retrykit.policy;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.retrykit.RetryContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A different policy for each type of failure: the policy registered for the closest superclass of
+ * the last failure decides; failures of no registered type use the fallback policy. A rejected result
+ * (no exception) also uses the fallback. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * RetryPolicy policy = RetryPolicy.byExceptionType()
+ *     .on(SocketTimeoutException.class, RetryPolicy.maxAttempts(5))
+ *     .on(ConnectException.class, RetryPolicy.maxAttempts(2))
+ *     .otherwise(RetryPolicy.never())
+ *     .build();
+ * }</pre>
+ */
+public final class ExceptionTypeRetryPolicy implements RetryPolicy {
+
+	private final Map<Class<? extends Throwable>, RetryPolicy> policies;
+
+	private final RetryPolicy fallback;
+
+	private ExceptionTypeRetryPolicy(Map<Class<? extends Throwable>, RetryPolicy> policies, RetryPolicy fallback) {
+		this.policies = Map.copyOf(policies);
+		this.fallback = fallback;
+	}
+
+	/** @return a builder whose fallback is {@link RetryPolicy#never()} */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	@Override
+	public boolean canRetry(RetryContext context) {
+		Throwable failure = context.getLastThrowable();
+		RetryPolicy policy = (failure != null) ? policyFor(failure.getClass()) : null;
+		return ((policy != null) ? policy : this.fallback).canRetry(context);
+	}
+
+	private @Nullable RetryPolicy policyFor(Class<?> type) {
+		for (Class<?> candidate = type; candidate != null; candidate = candidate.getSuperclass()) {
+			RetryPolicy policy = this.policies.get(candidate);
+			if (policy != null) {
+				return policy;
+			}
+		}
+		return null;
+	}
+
+	@Override
+	public String toString() {
+		return "byExceptionType" + this.policies + " otherwise " + this.fallback;
+	}
+
+	/** Builds an {@link ExceptionTypeRetryPolicy}. Not thread-safe. */
+	public static final class Builder {
+
+		private final Map<Class<? extends Throwable>, RetryPolicy> policies = new LinkedHashMap<>();
+
+		private RetryPolicy fallback = RetryPolicy.never();
+
+		private Builder() {
+		}
+
+		/**
+		 * @param type the failure type (subclasses match unless they have a closer entry)
+		 * @param policy the policy for it
+		 * @return this builder
+		 */
+		public Builder on(Class<? extends Throwable> type, RetryPolicy policy) {
+			this.policies.put(Objects.requireNonNull(type, "type must not be null"),
+					Objects.requireNonNull(policy, "policy must not be null"));
+			return this;
+		}
+
+		/**
+		 * @param policy the policy for failures of no registered type (default: never)
+		 * @return this builder
+		 */
+		public Builder otherwise(RetryPolicy policy) {
+			this.fallback = Objects.requireNonNull(policy, "policy must not be null");
+			return this;
+		}
+
+		/** @return the policy */
+		public ExceptionTypeRetryPolicy build() {
+			return new ExceptionTypeRetryPolicy(this.policies, this.fallback);
+		}
+
+	}
+
+}

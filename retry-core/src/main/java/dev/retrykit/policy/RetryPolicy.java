@@ -1,0 +1,87 @@
+package dev.retrykit.policy;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+import dev.retrykit.RetryContext;
+
+/**
+ * Decides whether a failed call may be retried, given its context (the failed attempts so far and the
+ * last failure). A policy is stateless: all per-call state lives in the {@link RetryContext}.
+ *
+ * <p>A template always applies its configured {@code max-attempts}, {@code max-duration} and exception
+ * classification first; a policy set with {@code RetryConfigBuilder#policy} is asked in addition, so
+ * it can only stop retries earlier (a custom stop condition, a per-exception-type limit, ...).
+ * Implementations must be thread-safe.
+ */
+@FunctionalInterface
+public interface RetryPolicy {
+
+	/**
+	 * @param context the context of the call, after its last failure was counted
+	 * @return whether another attempt may follow
+	 */
+	boolean canRetry(RetryContext context);
+
+	/** @return a policy that always allows another attempt */
+	static RetryPolicy always() {
+		return CompositeRetryPolicy.ALWAYS;
+	}
+
+	/** @return a policy that never allows another attempt */
+	static RetryPolicy never() {
+		return CompositeRetryPolicy.NEVER;
+	}
+
+	/**
+	 * A limit on attempts, counting the first one.
+	 * @param maxAttempts the attempts allowed, 1 or more, or -1 for unlimited
+	 * @return the policy
+	 * @throws IllegalArgumentException if {@code maxAttempts} is 0 or less than -1
+	 */
+	static RetryPolicy maxAttempts(int maxAttempts) {
+		if (maxAttempts == 0 || maxAttempts < -1) {
+			throw new IllegalArgumentException(
+					"Invalid maxAttempts (" + maxAttempts + "): must be 1 or greater, or -1 for unlimited");
+		}
+		return (maxAttempts == -1) ? always() : new MaxAttemptsPolicy(maxAttempts);
+	}
+
+	/**
+	 * A custom stop condition.
+	 * @param stopCondition returns {@code true} when the call must stop retrying
+	 * @return a policy that allows another attempt while the condition is false
+	 */
+	static RetryPolicy stopWhen(Predicate<? super RetryContext> stopCondition) {
+		Objects.requireNonNull(stopCondition, "stopCondition must not be null");
+		return context -> !stopCondition.test(context);
+	}
+
+	/**
+	 * An optimistic composite: another attempt is allowed if any of the policies allows it.
+	 * @param policies the policies, at least one
+	 * @return the composite
+	 */
+	static RetryPolicy anyOf(RetryPolicy... policies) {
+		return new CompositeRetryPolicy(List.of(policies), true);
+	}
+
+	/**
+	 * A pessimistic composite: another attempt is allowed only if every policy allows it.
+	 * @param policies the policies, at least one
+	 * @return the composite
+	 */
+	static RetryPolicy allOf(RetryPolicy... policies) {
+		return new CompositeRetryPolicy(List.of(policies), false);
+	}
+
+	/**
+	 * A policy chosen by the type of the last failure; see {@link ExceptionTypeRetryPolicy}.
+	 * @return a builder
+	 */
+	static ExceptionTypeRetryPolicy.Builder byExceptionType() {
+		return ExceptionTypeRetryPolicy.builder();
+	}
+
+}

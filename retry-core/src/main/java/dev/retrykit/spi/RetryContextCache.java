@@ -1,0 +1,53 @@
+package dev.retrykit.spi;
+
+import java.util.List;
+
+import dev.retrykit.RetryContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Keeps the contexts of stateful calls between calls, by {@link dev.retrykit.RetryState} key. The
+ * default is the bounded in-memory {@code dev.retrykit.InMemoryRetryContextCache}; a cluster can plug in
+ * a shared implementation. Implementations must be thread-safe, must never drop an entry silently
+ * (count evictions), and must not throw from {@link #get}.
+ */
+public interface RetryContextCache {
+
+	/**
+	 * @param key the state key
+	 * @return the cached context, or {@code null}
+	 */
+	@Nullable RetryContext get(Object key);
+
+	/**
+	 * Stores a context, evicting another entry if the cache is full.
+	 * @param key the state key
+	 * @param context the context
+	 */
+	void put(Object key, RetryContext context);
+
+	/**
+	 * @param key the state key
+	 */
+	void remove(Object key);
+
+	/** @return the number of cached contexts */
+	int size();
+
+	/** @return the most contexts kept at once, or -1 when unbounded */
+	int capacity();
+
+	/** @return the number of contexts evicted because the cache was full */
+	long evictions();
+
+	/** Removes every context. */
+	void clear();
+
+	/**
+	 * A snapshot of the cached entries, for diagnostics.
+	 * @param limit the most entries to return
+	 * @return up to {@code limit} entries, oldest first
+	 */
+	List<RetryContextCacheEntry> entries(int limit);
+
+}

@@ -1,0 +1,124 @@
+package dev.retrykit;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.retrykit.backoff.BackoffPolicy;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StatefulRetryTest {
+
+	private final VirtualTime time = new VirtualTime();
+
+	private final RetryTemplate template = RetryTemplate.builder().name("orders").virtualTime(this.time)
+		.backoff(BackoffPolicy.fixed(Duration.ofMillis(500))).build();
+
+	private final AtomicInteger attempts = new AtomicInteger();
+
+	private String failingCall(RetryContext context) throws IOException {
+		this.attempts.incrementAndGet();
+		throw new IOException("attempt " + (context.getRetryCount() + 1));
+	}
+
+	@Test
+	void eachCallMakesOneAttemptRethrowsAndTheNextContinuesTheCount() {
+		RetryState state = RetryState.of("message-1");
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, state)).hasMessage("attempt 1");
+		assertThat(this.template.getContextCache().size()).isEqualTo(1);
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, state)).hasMessage("attempt 2");
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, state)).hasMessage("attempt 3");
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, state))
+			.isInstanceOf(ExhaustedRetryException.class)
+			.hasMessageContaining("'orders' exhausted after 3 failed attempts")
+			.cause().hasMessage("attempt 3");
+		assertThat(this.attempts).hasValue(3);
+		assertThat(this.template.getContextCache().size()).isZero();
+		assertThat(this.template.getMetrics().getFailedCallsWithRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void exhaustedCallRecoversWhenThereIsARecovery() throws Exception {
+		RetryState state = RetryState.of("message-2");
+		for (int i = 0; i < 3; i++) {
+			assertThatThrownBy(() -> this.template.execute(this::failingCall, context -> "dead-lettered", state))
+				.isInstanceOf(IOException.class);
+		}
+		assertThat(this.template.execute(this::failingCall, context -> "dead-lettered", state)).isEqualTo("dead-lettered");
+		assertThat(this.template.getMetrics().getRecoveries()).isEqualTo(1);
+	}
+
+	@Test
+	void theNextCallWaitsOnlyWhatRemainsOfTheBackoff() throws Exception {
+		RetryState state = RetryState.of("message-3");
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, state));
+		this.time.advance(Duration.ofMillis(200));
+		assertThat(this.template.execute(context -> "ok", state)).isEqualTo("ok");
+		assertThat(this.time.sleeps()).containsExactly(Duration.ofMillis(300));
+		assertThat(this.template.getContextCache().size()).isZero();
+		assertThat(this.template.getMetrics().getSuccessfulCallsWithRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void differentKeysCountSeparately() {
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("a"))).hasMessage("attempt 1");
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("b"))).hasMessage("attempt 1");
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("a"))).hasMessage("attempt 2");
+	}
+
+	@Test
+	void forceRefreshStartsAFreshContext() {
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("a"))).hasMessage("attempt 1");
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("a", true)))
+			.hasMessage("attempt 1");
+	}
+
+	@Test
+	void failuresThatNeedNoRollbackAreRetriedWithinTheCall() throws Exception {
+		RetryState state = new RetryState("message-4", false, failure -> !(failure instanceof IllegalStateException));
+		AtomicInteger calls = new AtomicInteger();
+		String result = this.template.execute(context -> {
+			if (calls.incrementAndGet() == 1) {
+				throw new IllegalStateException("no rollback needed");
+			}
+			return "ok";
+		}, state);
+		assertThat(result).isEqualTo("ok");
+		assertThat(calls).hasValue(2);
+	}
+
+	@Test
+	void nonRetryableFailureRethrowsAndClearsTheContext() {
+		RetryTemplate strict = RetryTemplate.builder().virtualTime(this.time).ignore(IllegalArgumentException.class)
+			.build();
+		assertThatThrownBy(() -> strict.execute(context -> {
+			throw new IllegalArgumentException("bad");
+		}, RetryState.of("k"))).isInstanceOf(IllegalArgumentException.class);
+		assertThat(strict.getContextCache().size()).isZero();
+	}
+
+	@Test
+	void aFullCacheEvictsTheEldestAndCountsIt() {
+		RetryTemplate small = RetryTemplate.builder().virtualTime(this.time)
+			.contextCache(new InMemoryRetryContextCache(2, this.time)).build();
+		for (String key : new String[] { "a", "b", "c" }) {
+			assertThatThrownBy(() -> small.execute(this::failingCall, RetryState.of(key)));
+		}
+		assertThat(small.getContextCache().size()).isEqualTo(2);
+		assertThat(small.getContextCache().evictions()).isEqualTo(1);
+		assertThat(small.getContextCache().entries(10)).extracting(entry -> entry.key()).containsExactly("b", "c");
+		assertThatThrownBy(() -> small.execute(this::failingCall, RetryState.of("a"))).hasMessage("attempt 1");
+	}
+
+	@Test
+	void currentContextIsTheCachedOne() throws Exception {
+		RetryState state = RetryState.of("k");
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, state));
+		int seen = this.template.execute(context -> RetryContext.current().getRetryCount(), state);
+		assertThat(seen).isEqualTo(1);
+	}
+
+}
