@@ -174,7 +174,8 @@ public final class BackoffPolicy implements BackoffStrategy, BackoffCursor {
 		}
 		// Cap before jitter so that jitter never multiplies an infinite or overflowed value.
 		double delay = Math.min(typeDelay(retry, previousDelayNanos), this.maxDelayNanosAsDouble);
-		if (this.jitter != 0.0) {
+		// A zero delay stays zero: jitter scales a delay, and skipping it saves drawing a number.
+		if (this.jitter != 0.0 && delay > 0.0) {
 			delay *= 1.0 + this.jitter * (2.0 * this.random.getAsDouble() - 1.0);
 		}
 		return clampToNanos(delay);
@@ -245,7 +246,7 @@ public final class BackoffPolicy implements BackoffStrategy, BackoffCursor {
 		return this.random.getAsDouble();
 	}
 
-	/** Clamps into {@code [0, maxDelay]} before converting; NaN (only from a faulty random source) gives the maximum. */
+	/** Clamps into {@code [0, maxDelay]} before converting; NaN (from a faulty random source) gives the maximum. */
 	private long clampToNanos(double delay) {
 		if (!(delay < this.maxDelayNanosAsDouble)) {
 			return this.maxDelayNanos;
