@@ -1,0 +1,137 @@
+package dev.retrykit.budget;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+
+/**
+ * A retry budget with gRPC's retry-throttling semantics (gRFC A6). The bucket starts full at
+ * {@code maxTokens}; each failed attempt takes one token (never below 0), each success gives back
+ * {@code tokenRatio} (never above {@code maxTokens}), and a retry may start only while more than
+ * {@code maxTokens / 2} tokens are left. While a downstream fails, the bucket drains and retries
+ * stop; first attempts are never refused.
+ *
+ * <p>Protocol: report every attempt's outcome with {@link #onSuccess()} or {@link #onFailure()};
+ * before a retry, ask {@link #tryAcquireRetry()}. Asking consumes nothing — the failed attempt
+ * that calls for the retry has already taken its token.
+ *
+ * <p>Thread-safety: fully thread-safe and lock-free; one budget may be shared by several retry
+ * instances. Tokens are held in fixed point (thousandths of a token) in one {@code int} updated
+ * by compare-and-set, so every operation is allocation-free and exact to the thousandth.
+ */
+public final class RetryBudget {
+
+	private static final int ONE_TOKEN = 1000;
+
+	private static final VarHandle MILLI_TOKENS;
+
+	static {
+		try {
+			MILLI_TOKENS = MethodHandles.lookup().findVarHandle(RetryBudget.class, "milliTokens", int.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private final String name;
+
+	private final RetryBudgetConfig config;
+
+	private final int maxMilliTokens;
+
+	private final int ratioMilliTokens;
+
+	/** Retries are allowed while the tokens are strictly above this. */
+	private final int thresholdMilliTokens;
+
+	private volatile int milliTokens;
+
+	private RetryBudget(String name, RetryBudgetConfig config) {
+		this.name = name;
+		this.config = config;
+		this.maxMilliTokens = config.getMaxTokens() * ONE_TOKEN;
+		this.ratioMilliTokens = config.tokenRatioMillis();
+		this.thresholdMilliTokens = this.maxMilliTokens / 2;
+		this.milliTokens = this.maxMilliTokens;
+	}
+
+	/**
+	 * Creates a full budget.
+	 * @param name the name, shown in metrics and messages; not blank
+	 * @param config the configuration
+	 * @return the budget
+	 * @throws NullPointerException if an argument is {@code null}
+	 * @throws IllegalArgumentException if {@code name} is blank
+	 */
+	public static RetryBudget create(String name, RetryBudgetConfig config) {
+		Objects.requireNonNull(name, "name must not be null");
+		if (name.isBlank()) {
+			throw new IllegalArgumentException("Invalid name '" + name + "': must not be blank");
+		}
+		return new RetryBudget(name, Objects.requireNonNull(config, "config must not be null"));
+	}
+
+	/** Records a failed attempt: takes one token, never going below zero. */
+	public void onFailure() {
+		for (;;) {
+			int current = this.milliTokens;
+			if (current == 0) {
+				return;
+			}
+			if (MILLI_TOKENS.compareAndSet(this, current, Math.max(0, current - ONE_TOKEN))) {
+				return;
+			}
+		}
+	}
+
+	/** Records a successful attempt: gives back {@code tokenRatio} tokens, never going above {@code maxTokens}. */
+	public void onSuccess() {
+		for (;;) {
+			int current = this.milliTokens;
+			if (current == this.maxMilliTokens) {
+				return;
+			}
+			if (MILLI_TOKENS.compareAndSet(this, current, Math.min(this.maxMilliTokens, current + this.ratioMilliTokens))) {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Asks whether a retry may start: true only while the tokens are strictly greater than
+	 * {@code maxTokens / 2}. Consumes nothing and allocates nothing.
+	 * @return whether the retry may start
+	 */
+	public boolean tryAcquireRetry() {
+		return this.milliTokens > this.thresholdMilliTokens;
+	}
+
+	/** @return the tokens left, from 0 to {@code maxTokens}, exact to the thousandth */
+	public double getTokens() {
+		return this.milliTokens / (double) ONE_TOKEN;
+	}
+
+	/** @return the capacity of the bucket */
+	public int getMaxTokens() {
+		return this.config.getMaxTokens();
+	}
+
+	/** @return the name */
+	public String getName() {
+		return this.name;
+	}
+
+	/** @return the configuration */
+	public RetryBudgetConfig getConfig() {
+		return this.config;
+	}
+
+	/** @return the name, tokens and configuration, e.g. {@code RetryBudget{name='db', tokens=7.3, maxTokens=10, tokenRatio=0.1}} */
+	@Override
+	public String toString() {
+		return "RetryBudget{name='" + this.name + "', tokens=" + getTokens() + ", maxTokens=" + getMaxTokens()
+				+ ", tokenRatio=" + this.config.getTokenRatio() + "}";
+	}
+
+}
