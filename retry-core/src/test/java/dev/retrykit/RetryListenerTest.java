@@ -19,7 +19,7 @@ class RetryListenerTest {
 	private final VirtualTime time = new VirtualTime();
 
 	@Test
-	void listenersAreCalledInOrderAndClosedInReverse() {
+	void listenersAreCalledInOrderAndClosedInReverse() throws Exception {
 		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time)
 			.listener(new Recording("a")).listener(new Recording("b")).build();
 		AtomicInteger attempts = new AtomicInteger();
@@ -34,7 +34,7 @@ class RetryListenerTest {
 	}
 
 	@Test
-	void closeReceivesTheFailureTheCallEndsWith() {
+	void closeReceivesTheFailureTheCallEndsWith() throws Exception {
 		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).maxAttempts(1)
 			.listener(new Recording("a")).build();
 		assertThatThrownBy(() -> template.execute(context -> {
@@ -44,7 +44,7 @@ class RetryListenerTest {
 	}
 
 	@Test
-	void openCanVetoTheCall() {
+	void openCanVetoTheCall() throws Exception {
 		RetryTemplate template = RetryTemplate.builder().listener(new RetryListener() {
 			@Override
 			public boolean open(RetryContext context) {
@@ -59,7 +59,7 @@ class RetryListenerTest {
 	}
 
 	@Test
-	void aThrowingListenerNeverBreaksTheCall() {
+	void aThrowingListenerNeverBreaksTheCall() throws Exception {
 		RetryListener broken = new RetryListener() {
 			@Override
 			public boolean open(RetryContext context) {
@@ -77,7 +77,8 @@ class RetryListenerTest {
 			}
 		};
 		RetryTemplate template = RetryTemplate.builder().listener(broken).listener(new Recording("b")).build();
-		assertThat(template.execute(context -> "ok")).isEqualTo("ok");
+		String result = template.execute(context -> "ok");
+		assertThat(result).isEqualTo("ok");
 		assertThat(template.getMetrics().getListenerFailures()).isEqualTo(3);
 		assertThat(this.calls).containsExactly("b.open", "b.onSuccess:ok", "b.close:null");
 	}

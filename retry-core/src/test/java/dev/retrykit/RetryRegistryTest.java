@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class RetryRegistryTest {
 
 	@Test
-	void instancesInheritFromTheirBaseConfigWhichInheritsFromTheDefaults() {
+	void instancesInheritFromTheirBaseConfigWhichInheritsFromTheDefaults() throws Exception {
 		RetryRegistry registry = RetryRegistry.builder()
 			.defaults(RetryConfig.builder().maxAttempts(5).maxDuration(Duration.ofSeconds(30)).build())
 			.config("slow-backend", null, config -> config.backoff(BackoffPolicy.fixed(Duration.ofMillis(500))))
@@ -33,7 +33,7 @@ class RetryRegistryTest {
 	}
 
 	@Test
-	void unknownNamesAreCreatedFromTheDefaultsOnFirstUseAndReused() {
+	void unknownNamesAreCreatedFromTheDefaultsOnFirstUseAndReused() throws Exception {
 		RetryRegistry registry = RetryRegistry.builder()
 			.defaults(RetryConfig.builder().maxAttempts(2).build()).build();
 		assertThat(registry.find("payments")).isEmpty();
@@ -44,7 +44,7 @@ class RetryRegistryTest {
 	}
 
 	@Test
-	void aMissingBaseConfigIsReportedWithTheDeclaredOnes() {
+	void aMissingBaseConfigIsReportedWithTheDeclaredOnes() throws Exception {
 		assertThatIllegalArgumentException().isThrownBy(() -> RetryRegistry.builder()
 			.config("fast", null, config -> { })
 			.instance("inventory", "slow", config -> { })
@@ -53,7 +53,7 @@ class RetryRegistryTest {
 	}
 
 	@Test
-	void aCycleOfBaseConfigsIsReported() {
+	void aCycleOfBaseConfigsIsReported() throws Exception {
 		assertThatIllegalArgumentException().isThrownBy(() -> RetryRegistry.builder()
 			.config("a", "b", config -> { })
 			.config("b", "a", config -> { })
@@ -62,7 +62,7 @@ class RetryRegistryTest {
 	}
 
 	@Test
-	void anInvalidSettingNamesTheInstance() {
+	void anInvalidSettingNamesTheInstance() throws Exception {
 		assertThatIllegalArgumentException().isThrownBy(() -> RetryRegistry.builder()
 			.instance("inventory", null, config -> config.maxAttempts(0))
 			.build())
@@ -70,7 +70,7 @@ class RetryRegistryTest {
 	}
 
 	@Test
-	void listenersHearOfExistingAndNewInstances() {
+	void listenersHearOfExistingAndNewInstances() throws Exception {
 		RetryRegistry registry = RetryRegistry.builder().instance("declared", null, config -> { }).build();
 		List<String> added = new ArrayList<>();
 		registry.addListener(template -> added.add(template.getName()));
@@ -80,7 +80,7 @@ class RetryRegistryTest {
 	}
 
 	@Test
-	void listenersAndCustomizersApplyToEveryInstance() {
+	void listenersAndCustomizersApplyToEveryInstance() throws Exception {
 		List<String> opened = new ArrayList<>();
 		RetryRegistry registry = RetryRegistry.builder()
 			.listener(new RetryListener() {
@@ -100,7 +100,7 @@ class RetryRegistryTest {
 	}
 
 	@Test
-	void budgetsAreSharedByName() {
+	void budgetsAreSharedByName() throws Exception {
 		RetryBudgetConfig budget = RetryBudgetConfig.builder().maxTokens(10).build();
 		RetryRegistry registry = RetryRegistry.builder()
 			.instance("a", null, config -> config.budget(budget, "downstream"))
@@ -114,7 +114,7 @@ class RetryRegistryTest {
 	}
 
 	@Test
-	void aSharedBudgetWithDifferentSettingsIsRejected() {
+	void aSharedBudgetWithDifferentSettingsIsRejected() throws Exception {
 		assertThatIllegalStateException().isThrownBy(() -> RetryRegistry.builder()
 			.instance("a", null, config -> config.budget(RetryBudgetConfig.builder().maxTokens(10).build(), "shared"))
 			.instance("b", null, config -> config.budget(RetryBudgetConfig.builder().maxTokens(20).build(), "shared"))

@@ -24,9 +24,10 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void successfulFirstAttemptCountsOneCallAndOneAttemptWithoutSleeping() {
+	void successfulFirstAttemptCountsOneCallAndOneAttemptWithoutSleeping() throws Exception {
 		RetryTemplate template = template().build();
-		assertThat(template.execute(context -> "ok")).isEqualTo("ok");
+		String result = template.execute(context -> "ok");
+		assertThat(result).isEqualTo("ok");
 		assertThat(template.getMetrics().getSuccessfulCallsWithoutRetry()).isEqualTo(1);
 		assertThat(template.getMetrics().getAttempts()).isEqualTo(1);
 		assertThat(this.time.sleeps()).isEmpty();
@@ -34,7 +35,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void retriesUntilSuccessWaitingTheBackoffDelays() {
+	void retriesUntilSuccessWaitingTheBackoffDelays() throws Exception {
 		RetryTemplate template = template().maxAttempts(4).build();
 		AtomicInteger calls = new AtomicInteger();
 		String result = template.execute(context -> {
@@ -53,7 +54,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void exhaustedStatelessCallRethrowsTheLastExceptionUnchanged() {
+	void exhaustedStatelessCallRethrowsTheLastExceptionUnchanged() throws Exception {
 		RetryTemplate template = template().build();
 		List<IOException> thrown = new ArrayList<>();
 		assertThatThrownBy(() -> template.execute(context -> {
@@ -68,7 +69,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void recoveryRunsWhenAttemptsAreExhausted() {
+	void recoveryRunsWhenAttemptsAreExhausted() throws Exception {
 		RetryTemplate template = template().maxAttempts(2).build();
 		String result = template.execute(context -> {
 			throw new IOException("down");
@@ -79,7 +80,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void nonRetryableFailureEndsTheCallAtOnceAndStillRecovers() {
+	void nonRetryableFailureEndsTheCallAtOnceAndStillRecovers() throws Exception {
 		RetryTemplate template = template().ignore(IllegalArgumentException.class).build();
 		AtomicInteger calls = new AtomicInteger();
 		String result = template.execute(context -> {
@@ -92,7 +93,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void ignoreWinsOverRetryOnAndMatchesSubclassesAndCauses() {
+	void ignoreWinsOverRetryOnAndMatchesSubclassesAndCauses() throws Exception {
 		RetryTemplate template = template().retryOn(IOException.class).ignore(SocketTimeoutException.class).build();
 		assertThat(attemptsFor(template, new SocketTimeoutException())).isEqualTo(1);
 		assertThat(attemptsFor(template, new UncheckedIOException(new SocketTimeoutException()))).isEqualTo(1);
@@ -101,7 +102,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void causeTraversalCanBeTurnedOff() {
+	void causeTraversalCanBeTurnedOff() throws Exception {
 		RetryTemplate template = template()
 			.config(RetryConfig.builder().retryOn(IOException.class).traverseCauses(false).build()).build();
 		assertThat(attemptsFor(template, new UncheckedIOException(new IOException()))).isEqualTo(1);
@@ -109,14 +110,14 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void errorsAreNotRetriedByDefaultButCanBeListed() {
+	void errorsAreNotRetriedByDefaultButCanBeListed() throws Exception {
 		assertThat(attemptsFor(template().build(), new StackOverflowError())).isEqualTo(1);
 		assertThat(attemptsFor(template().retryOn(StackOverflowError.class).build(), new StackOverflowError()))
 			.isEqualTo(3);
 	}
 
 	@Test
-	void predicateDecidesRetryability() {
+	void predicateDecidesRetryability() throws Exception {
 		RetryTemplate template = template()
 			.config(RetryConfig.builder().retryIf(failure -> failure.getMessage().contains("transient")).build())
 			.build();
@@ -125,7 +126,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void retriesOnResultAndReturnsTheLastResultWhenExhausted() {
+	void retriesOnResultAndReturnsTheLastResultWhenExhausted() throws Exception {
 		RetryTemplate template = template().retryOnResult(result -> ((List<?>) result).isEmpty()).build();
 		AtomicInteger calls = new AtomicInteger();
 		List<String> result = template.execute(context -> {
@@ -135,31 +136,32 @@ class RetryTemplateTest {
 		assertThat(result).isEmpty();
 		assertThat(calls).hasValue(3);
 		assertThat(template.getMetrics().getFailedCallsWithRetry()).isEqualTo(1);
-		assertThat(template.execute(context -> (calls.incrementAndGet() < 5) ? List.of() : List.of("x")))
-			.containsExactly("x");
+		List<String> later = template.execute(context -> (calls.incrementAndGet() < 5) ? List.of() : List.of("x"));
+		assertThat(later).containsExactly("x");
 	}
 
 	@Test
-	void retryOnResultExhaustionRunsRecovery() {
+	void retryOnResultExhaustionRunsRecovery() throws Exception {
 		RetryTemplate template = template().retryOnResult(result -> result == null).build();
 		String result = template.execute(context -> (String) null, context -> "default");
 		assertThat(result).isEqualTo("default");
 	}
 
 	@Test
-	void unlimitedAttemptsKeepRetrying() {
+	void unlimitedAttemptsKeepRetrying() throws Exception {
 		RetryTemplate template = template().maxAttempts(-1).backoff(BackoffPolicy.none()).build();
 		AtomicInteger calls = new AtomicInteger();
-		assertThat(template.execute(context -> {
+		int retries = template.execute(context -> {
 			if (calls.incrementAndGet() < 10_000) {
 				throw new IOException();
 			}
 			return context.getRetryCount();
-		})).isEqualTo(9_999);
+		});
+		assertThat(retries).isEqualTo(9_999);
 	}
 
 	@Test
-	void zeroDelayNeverCallsTheSleeper() {
+	void zeroDelayNeverCallsTheSleeper() throws Exception {
 		List<Long> sleeps = new ArrayList<>();
 		RetryTemplate template = RetryTemplate.builder().backoff(BackoffPolicy.none()).sleeper(sleeps::add).build();
 		assertThat(attemptsFor(template, new IOException())).isEqualTo(3);
@@ -167,7 +169,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void maxDurationSkipsABackoffThatWouldCrossTheDeadline() {
+	void maxDurationSkipsABackoffThatWouldCrossTheDeadline() throws Exception {
 		RetryTemplate template = template().maxAttempts(-1).maxDuration(Duration.ofMillis(1000))
 			.backoff(BackoffPolicy.fixed(Duration.ofMillis(300))).build();
 		AtomicInteger calls = new AtomicInteger();
@@ -181,7 +183,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void maxDurationCountsTheTimeSpentInAttempts() {
+	void maxDurationCountsTheTimeSpentInAttempts() throws Exception {
 		RetryTemplate template = template().maxAttempts(-1).maxDuration(Duration.ofSeconds(1))
 			.backoff(BackoffPolicy.none()).build();
 		AtomicInteger calls = new AtomicInteger();
@@ -194,7 +196,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void interruptDuringBackoffEndsTheCallAndRestoresTheFlag() {
+	void interruptDuringBackoffEndsTheCallAndRestoresTheFlag() throws Exception {
 		IOException failure = new IOException("down");
 		RetryTemplate template = RetryTemplate.builder().name("inventory").sleeper(nanos -> {
 			throw new InterruptedException();
@@ -213,7 +215,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void delayHintReplacesTheComputedDelayUpToItsCeiling() {
+	void delayHintReplacesTheComputedDelayUpToItsCeiling() throws Exception {
 		RetryTemplate template = template()
 			.config(RetryConfig.builder().maxAttempts(3).maxDelayHint(Duration.ofSeconds(5))
 				.delayHint(failure -> (failure instanceof HintedException hinted) ? hinted.hint : null).build())
@@ -227,7 +229,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void delayHintIsStillBoundedByMaxDuration() {
+	void delayHintIsStillBoundedByMaxDuration() throws Exception {
 		RetryTemplate template = template()
 			.config(RetryConfig.builder().maxDuration(Duration.ofSeconds(3))
 				.delayHint(failure -> Duration.ofSeconds(10)).build())
@@ -237,7 +239,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void customStopConditionEndsRetries() {
+	void customStopConditionEndsRetries() throws Exception {
 		RetryTemplate template = template().maxAttempts(10)
 			.policy(RetryPolicy.stopWhen(context -> context.getLastThrowable() instanceof SocketTimeoutException))
 			.build();
@@ -246,7 +248,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void perExceptionTypePolicyChoosesByClosestType() {
+	void perExceptionTypePolicyChoosesByClosestType() throws Exception {
 		RetryPolicy policy = RetryPolicy.byExceptionType()
 			.on(IOException.class, RetryPolicy.maxAttempts(2))
 			.on(SocketTimeoutException.class, RetryPolicy.maxAttempts(5))
@@ -259,7 +261,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void compositePoliciesAreOptimisticOrPessimistic() {
+	void compositePoliciesAreOptimisticOrPessimistic() throws Exception {
 		RetryPolicy twice = RetryPolicy.maxAttempts(2);
 		RetryPolicy fourTimes = RetryPolicy.maxAttempts(4);
 		RetryTemplate any = template().maxAttempts(-1).policy(RetryPolicy.anyOf(twice, fourTimes)).build();
@@ -272,7 +274,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void setExhaustedOnlyStopsAfterTheCurrentAttempt() {
+	void setExhaustedOnlyStopsAfterTheCurrentAttempt() throws Exception {
 		RetryTemplate template = template().maxAttempts(5).build();
 		AtomicInteger calls = new AtomicInteger();
 		assertThatThrownBy(() -> template.execute(context -> {
@@ -285,7 +287,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void currentContextIsVisibleInsideAndNestedCallsSeeTheirOwn() {
+	void currentContextIsVisibleInsideAndNestedCallsSeeTheirOwn() throws Exception {
 		RetryTemplate outer = template().name("outer").build();
 		RetryTemplate inner = template().name("inner").build();
 		assertThat(RetryContext.current()).isNull();
@@ -304,7 +306,7 @@ class RetryTemplateTest {
 	}
 
 	@Test
-	void attributesLiveForOneCall() {
+	void attributesLiveForOneCall() throws Exception {
 		RetryTemplate template = template().build();
 		AtomicInteger calls = new AtomicInteger();
 		template.execute(context -> {

@@ -25,7 +25,7 @@ class StatefulRetryTest {
 	}
 
 	@Test
-	void eachCallMakesOneAttemptRethrowsAndTheNextContinuesTheCount() {
+	void eachCallMakesOneAttemptRethrowsAndTheNextContinuesTheCount() throws Exception {
 		RetryState state = RetryState.of("message-1");
 		assertThatThrownBy(() -> this.template.execute(this::failingCall, state)).hasMessage("attempt 1");
 		assertThat(this.template.getContextCache().size()).isEqualTo(1);
@@ -47,7 +47,8 @@ class StatefulRetryTest {
 			assertThatThrownBy(() -> this.template.execute(this::failingCall, context -> "dead-lettered", state))
 				.isInstanceOf(IOException.class);
 		}
-		assertThat(this.template.execute(this::failingCall, context -> "dead-lettered", state)).isEqualTo("dead-lettered");
+		String recovered = this.template.execute(this::failingCall, context -> "dead-lettered", state);
+		assertThat(recovered).isEqualTo("dead-lettered");
 		assertThat(this.template.getMetrics().getRecoveries()).isEqualTo(1);
 	}
 
@@ -56,21 +57,22 @@ class StatefulRetryTest {
 		RetryState state = RetryState.of("message-3");
 		assertThatThrownBy(() -> this.template.execute(this::failingCall, state));
 		this.time.advance(Duration.ofMillis(200));
-		assertThat(this.template.execute(context -> "ok", state)).isEqualTo("ok");
+		String result = this.template.execute(context -> "ok", state);
+		assertThat(result).isEqualTo("ok");
 		assertThat(this.time.sleeps()).containsExactly(Duration.ofMillis(300));
 		assertThat(this.template.getContextCache().size()).isZero();
 		assertThat(this.template.getMetrics().getSuccessfulCallsWithRetry()).isEqualTo(1);
 	}
 
 	@Test
-	void differentKeysCountSeparately() {
+	void differentKeysCountSeparately() throws Exception {
 		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("a"))).hasMessage("attempt 1");
 		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("b"))).hasMessage("attempt 1");
 		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("a"))).hasMessage("attempt 2");
 	}
 
 	@Test
-	void forceRefreshStartsAFreshContext() {
+	void forceRefreshStartsAFreshContext() throws Exception {
 		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("a"))).hasMessage("attempt 1");
 		assertThatThrownBy(() -> this.template.execute(this::failingCall, RetryState.of("a", true)))
 			.hasMessage("attempt 1");
@@ -91,7 +93,7 @@ class StatefulRetryTest {
 	}
 
 	@Test
-	void nonRetryableFailureRethrowsAndClearsTheContext() {
+	void nonRetryableFailureRethrowsAndClearsTheContext() throws Exception {
 		RetryTemplate strict = RetryTemplate.builder().virtualTime(this.time).ignore(IllegalArgumentException.class)
 			.build();
 		assertThatThrownBy(() -> strict.execute(context -> {
@@ -101,7 +103,7 @@ class StatefulRetryTest {
 	}
 
 	@Test
-	void aFullCacheEvictsTheEldestAndCountsIt() {
+	void aFullCacheEvictsTheEldestAndCountsIt() throws Exception {
 		RetryTemplate small = RetryTemplate.builder().virtualTime(this.time)
 			.contextCache(new InMemoryRetryContextCache(2, this.time)).build();
 		for (String key : new String[] { "a", "b", "c" }) {

@@ -36,6 +36,9 @@ public final class MutableRetryContext implements RetryContext {
 	/** The previous backoff delay, for cursors that depend on it. */
 	public long previousDelayNanos;
 
+	/** The circuit breaker's permit for the attempt in progress. */
+	public long permit;
+
 	/** For stateful retry: the monotonic time before which the next attempt must not start. */
 	public long notBeforeNanos;
 

@@ -160,12 +160,17 @@ public final class RetryRuntime {
 
 	/**
 	 * Asks the breaker (if any) to let the next attempt through and counts it.
+	 * @param context the call's context, which keeps the breaker's permit for the attempt
 	 * @param block the calling thread's counters
 	 * @return whether the attempt may run
 	 */
-	public boolean acquireAttempt(ThreadCounters block) {
-		if (this.circuitBreaker != null && !this.circuitBreaker.tryAcquirePermission()) {
-			return false;
+	public boolean acquireAttempt(MutableRetryContext context, ThreadCounters block) {
+		if (this.circuitBreaker != null) {
+			long permit = this.circuitBreaker.acquirePermission();
+			if (permit == CircuitBreaker.NO_PERMISSION) {
+				return false;
+			}
+			context.permit = permit;
 		}
 		block.attempt();
 		return true;
@@ -190,7 +195,7 @@ public final class RetryRuntime {
 	 */
 	public void onSuccess(MutableRetryContext context, ThreadCounters block, @Nullable Object result) {
 		if (this.circuitBreaker != null) {
-			this.circuitBreaker.onSuccess();
+			this.circuitBreaker.onSuccess(context.permit);
 		}
 		if (this.budget != null) {
 			this.budget.onSuccess();
@@ -221,10 +226,10 @@ public final class RetryRuntime {
 		boolean retryable = failure == null || this.classifier.isRetryable(failure);
 		if (this.circuitBreaker != null) {
 			if (retryable) {
-				this.circuitBreaker.onFailure();
+				this.circuitBreaker.onFailure(context.permit);
 			}
 			else {
-				this.circuitBreaker.releasePermission();
+				this.circuitBreaker.releasePermission(context.permit);
 			}
 		}
 		if (this.budget != null && retryable) {
@@ -301,8 +306,7 @@ public final class RetryRuntime {
 	 * @return the exception to end the call with when there is no recovery
 	 */
 	public CircuitOpenException onCircuitRejection(MutableRetryContext context, ThreadCounters block) {
-		CircuitBreaker breaker = this.circuitBreaker;
-		CircuitOpenException rejection = CircuitOpenException.of(breaker);
+		CircuitOpenException rejection = java.util.Objects.requireNonNull(this.circuitBreaker).newCircuitOpenException();
 		block.circuitRejection();
 		block.outcome(false, context.getRetryCount() > 1);
 		context.rejected(rejection);

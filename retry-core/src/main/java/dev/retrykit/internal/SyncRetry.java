@@ -39,7 +39,7 @@ public final class SyncRetry {
 				throw vetoed(runtime, context);
 			}
 			for (;;) {
-				if (!runtime.acquireAttempt(block)) {
+				if (!runtime.acquireAttempt(context, block)) {
 					return rejected(runtime, context, block, recovery);
 				}
 				T result;
@@ -106,7 +106,7 @@ public final class SyncRetry {
 			}
 			waitUntilDue(runtime, context, block);
 			for (;;) {
-				if (!runtime.acquireAttempt(block)) {
+				if (!runtime.acquireAttempt(context, block)) {
 					return rejected(runtime, context, block, recovery);
 				}
 				T result;
