@@ -9,7 +9,7 @@
 #   (JMH refuses an option given twice: for other -f/-wi/-i values, use full and give them)
 # Environment:
 #   SKIP_BUILD=1           use the jar already in benchmarks/target
-#   BENCH_MAVEN_ARGS=...   extra Maven arguments for the build, e.g. -Pretrykit
+#   BENCH_MAVEN_ARGS=...   extra Maven arguments for the build
 set -euo pipefail
 
 usage() {

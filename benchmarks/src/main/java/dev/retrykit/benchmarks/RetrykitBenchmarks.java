@@ -24,9 +24,6 @@ import org.openjdk.jmh.infra.Blackhole;
  * retrykit in the three scenarios of {@link SuccessfulCallBenchmark}, {@link RetryAfterFailuresBenchmark}
  * and {@link CircuitBreakerBenchmark}, configured as the peers are there: 3 attempts, no delay, the
  * same calls, callbacks built once.
- *
- * <p>Kept in {@code src/retrykit/java} and compiled only with {@code -Pretrykit} until retry-core's
- * {@code RetryTemplate} and {@code circuit} package are on this branch.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
