@@ -74,6 +74,35 @@ final class TimingWheel {
 	}
 
 	/**
+	 * Jumps over ticks in which nothing can fire: to the earliest pending deadline, at most
+	 * {@code targetTick + 1}, unlinking cancelled nodes on the way. O(wheelSize + linked nodes), so the
+	 * caller uses it only when catching up over more than a rotation, and at most once per rotation.
+	 *
+	 * <p>Sound because a pending node whose deadline is at or after {@link #nextTick} sits in bucket
+	 * {@code deadlineTick & mask}; an overdue node (deadline before {@code nextTick}) holds the
+	 * earliest deadline below {@code nextTick} and so prevents any jump until it has fired.
+	 */
+	void fastForward(long targetTick) {
+		long earliest = Long.MAX_VALUE;
+		for (int index = 0; index < this.heads.length; index++) {
+			WheelTimeout previous = null;
+			WheelTimeout node = this.heads[index];
+			while (node != null) {
+				WheelTimeout following = node.next;
+				if (node.isPending()) {
+					earliest = Math.min(earliest, node.deadlineTick);
+					previous = node;
+				}
+				else {
+					unlink(index, previous, node, following);
+				}
+				node = following;
+			}
+		}
+		this.nextTick = Math.max(this.nextTick, Math.min(earliest, targetTick + 1));
+	}
+
+	/**
 	 * Processes the next tick: unlinks cancelled nodes met on the way and hands every due node to
 	 * {@code fire}, unlinking it first so the bucket is consistent whatever {@code fire} does.
 	 * @param fire takes a due node; returns {@code false} to halt at once (the wheel was stopped)

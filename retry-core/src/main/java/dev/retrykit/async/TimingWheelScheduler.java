@@ -292,6 +292,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	/** Processes ticks up to {@code targetTick}; the caller holds the drive lock. */
 	private void processUpTo(long targetTick) {
+		long fastForwardFrom = Long.MIN_VALUE;
 		while (this.lifecycle.get() != STOPPED && this.wheel.nextTick() <= targetTick) {
 			for (WheelTimeout node = fifo(this.incoming.getAndSet(null)); node != null;) {
 				WheelTimeout following = node.next;
@@ -303,7 +304,16 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 				}
 				node = following;
 			}
-			if (this.wheel.skipIfEmpty(targetTick) || !this.wheel.expireNextTick(this.fireFunction)) {
+			if (this.wheel.skipIfEmpty(targetTick)) {
+				return;
+			}
+			long tick = this.wheel.nextTick();
+			if (targetTick - tick >= this.wheelSize && tick >= fastForwardFrom) {
+				// Catching up over more than a rotation (virtual time, a long pause): skip idle ticks.
+				this.wheel.fastForward(targetTick);
+				fastForwardFrom = this.wheel.nextTick() + this.wheelSize;
+			}
+			else if (!this.wheel.expireNextTick(this.fireFunction)) {
 				return;
 			}
 		}
