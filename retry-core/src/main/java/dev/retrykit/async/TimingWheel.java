@@ -1,0 +1,172 @@
+package dev.retrykit.async;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The buckets of a {@link TimingWheelScheduler} and the cursor of the next tick to process.
+ *
+ * <p>Not thread-safe: only the thread that currently drives the wheel (the worker thread, or the
+ * caller of {@code runDueTasks()} in manual mode, under the scheduler's drive lock) touches it. That
+ * is what lets buckets be plain singly linked lists through {@link WheelTimeout#next}, with a head and
+ * a tail array instead of one object per bucket.
+ *
+ * <p>A node sits in bucket {@code deadlineTick & mask}. Processing tick {@code t} walks bucket
+ * {@code t & mask}, fires the nodes whose deadline tick is at most {@code t} and keeps the others for a
+ * later rotation: comparing the absolute deadline tick replaces a per-node "remaining rounds" counter.
+ */
+final class TimingWheel {
+
+	private final @Nullable WheelTimeout[] heads;
+
+	private final @Nullable WheelTimeout[] tails;
+
+	private final int mask;
+
+	/** The next tick to process; every tick before it has been processed. */
+	private long nextTick;
+
+	/** Nodes linked in buckets, including cancelled ones not yet unlinked. */
+	private long linked;
+
+	TimingWheel(int wheelSize) {
+		this.heads = new WheelTimeout[wheelSize];
+		this.tails = new WheelTimeout[wheelSize];
+		this.mask = wheelSize - 1;
+	}
+
+	long nextTick() {
+		return this.nextTick;
+	}
+
+	/**
+	 * Links a node into its bucket. A node whose deadline has already passed goes into the bucket of
+	 * the next tick, so that it fires on that tick, never before its deadline.
+	 */
+	void add(WheelTimeout node) {
+		int index = (int) (Math.max(node.deadlineTick, this.nextTick) & this.mask);
+		node.next = null;
+		WheelTimeout tail = this.tails[index];
+		if (tail == null) {
+			this.heads[index] = node;
+		}
+		else {
+			tail.next = node;
+		}
+		this.tails[index] = node;
+		this.linked++;
+	}
+
+	/**
+	 * Marks every tick up to {@code targetTick} as processed when no node is linked: catching up over
+	 * an empty wheel (after a long idle time, or in manual mode) costs nothing.
+	 * @return whether the ticks were skipped
+	 */
+	boolean skipIfEmpty(long targetTick) {
+		if (this.linked != 0 || targetTick < this.nextTick) {
+			return false;
+		}
+		this.nextTick = targetTick + 1;
+		return true;
+	}
+
+	/**
+	 * Jumps over ticks in which nothing can fire: to the earliest pending deadline, at most
+	 * {@code targetTick + 1}, unlinking cancelled nodes on the way. O(wheelSize + linked nodes), so the
+	 * caller uses it only when catching up over more than a rotation, and at most once per rotation.
+	 *
+	 * <p>Sound because a pending node whose deadline is at or after {@link #nextTick} sits in bucket
+	 * {@code deadlineTick & mask}; an overdue node (deadline before {@code nextTick}) holds the
+	 * earliest deadline below {@code nextTick} and so prevents any jump until it has fired.
+	 */
+	void fastForward(long targetTick) {
+		long earliest = Long.MAX_VALUE;
+		for (int index = 0; index < this.heads.length; index++) {
+			WheelTimeout previous = null;
+			WheelTimeout node = this.heads[index];
+			while (node != null) {
+				WheelTimeout following = node.next;
+				if (node.isPending()) {
+					earliest = Math.min(earliest, node.deadlineTick);
+					previous = node;
+				}
+				else {
+					unlink(index, previous, node, following);
+				}
+				node = following;
+			}
+		}
+		this.nextTick = Math.max(this.nextTick, Math.min(earliest, targetTick + 1));
+	}
+
+	/**
+	 * Processes the next tick: unlinks cancelled nodes met on the way and hands every due node to
+	 * {@code fire}, unlinking it first so the bucket is consistent whatever {@code fire} does.
+	 * @param fire takes a due node; returns {@code false} to halt at once (the wheel was stopped)
+	 * @return {@code false} if halted before the tick was complete
+	 */
+	boolean expireNextTick(Predicate<WheelTimeout> fire) {
+		long tick = this.nextTick;
+		int index = (int) (tick & this.mask);
+		WheelTimeout previous = null;
+		WheelTimeout node = this.heads[index];
+		while (node != null) {
+			WheelTimeout following = node.next;
+			boolean due = node.deadlineTick <= tick;
+			if (due || !node.isPending()) {
+				unlink(index, previous, node, following);
+				if (due && !fire.test(node)) {
+					return false;
+				}
+			}
+			else {
+				previous = node;
+			}
+			node = following;
+		}
+		this.nextTick = tick + 1;
+		return true;
+	}
+
+	private void unlink(int index, @Nullable WheelTimeout previous, WheelTimeout node,
+			@Nullable WheelTimeout following) {
+		if (previous == null) {
+			this.heads[index] = following;
+		}
+		else {
+			previous.next = following;
+		}
+		if (this.tails[index] == node) {
+			this.tails[index] = previous;
+		}
+		node.next = null;
+		this.linked--;
+	}
+
+	/**
+	 * Empties every bucket.
+	 * @return the nodes that were still pending, in no particular order
+	 */
+	List<WheelTimeout> drainAll() {
+		List<WheelTimeout> pending = new ArrayList<>();
+		for (int i = 0; i < this.heads.length; i++) {
+			WheelTimeout node = this.heads[i];
+			while (node != null) {
+				WheelTimeout following = node.next;
+				node.next = null;
+				if (node.isPending()) {
+					pending.add(node);
+				}
+				node = following;
+			}
+			this.heads[i] = null;
+			this.tails[i] = null;
+		}
+		this.linked = 0;
+		return pending;
+	}
+
+}

@@ -1,0 +1,404 @@
+package dev.retrykit.async;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+
+import dev.retrykit.spi.RetryScheduler;
+import dev.retrykit.spi.ScheduledTask;
+import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The default {@link RetryScheduler}: a hashed timing wheel driven by one daemon timer thread, which
+ * hands every due task to an executor and never runs a task itself.
+ *
+ * <p>{@link #schedule} is O(1) and lock-free: it allocates one node (the returned handle) and pushes it
+ * onto a lock-free stack; the thread that drives the wheel moves new nodes into their buckets on each
+ * tick, so buckets are never shared. {@link ScheduledTask#cancel()} is O(1): a CAS that drops the task
+ * reference at once; the node is unlinked when the timer next passes it. A task fires on the first
+ * tick at or after its deadline: never early, at most about one tick late while the timer keeps up.
+ * Delays longer than one rotation ({@code tick × wheelSize}) wait in their bucket for later rotations.
+ *
+ * <p>Two modes, chosen on the {@linkplain #builder() builder}:
+ * <ul>
+ * <li>thread mode (default): one daemon thread, started by the first {@code schedule} call, parks
+ * until the next tick and catches up on ticks it missed (after a GC pause, say);
+ * <li>manual mode: no thread; time moves only when the owner calls {@link #runDueTasks()}, which
+ * processes every tick up to the time source's current time: advance a fake {@link TimeSource} and
+ * call it, no sleeping.
+ * </ul>
+ *
+ * <p>Thread-safe. {@link #stop()} (or {@link #close()}) ends it; then {@code schedule} throws
+ * {@link RejectedExecutionException}. A task the executor refuses is counted and given to the
+ * {@link RejectedTaskHandler}, never dropped silently.
+ */
+public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable {
+
+	private static final int NEW = 0;
+	private static final int STARTED = 1;
+	private static final int STOPPED = 2;
+
+	private final long tickNanos;
+	private final int wheelSize;
+	private final Executor executor;
+	private final TimeSource timeSource;
+	private final RejectedTaskHandler rejectionHandler;
+	private final @Nullable Thread worker;
+	private final long origin;
+
+	/** Newly scheduled nodes, newest first; set to {@link #closedMarker} by {@link #stop()}. */
+	private final AtomicReference<@Nullable WheelTimeout> incoming = new AtomicReference<>();
+	private final WheelTimeout closedMarker;
+	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
+
+	private final AtomicLong pending = new AtomicLong();
+	private final LongAdder fired = new LongAdder();
+	private final LongAdder cancelled = new LongAdder();
+	private final LongAdder rejected = new LongAdder();
+
+	/** Held by whichever thread drives the wheel: the worker, or the caller of runDueTasks(). */
+	private final Object driveLock = new Object();
+	private final TimingWheel wheel;
+	private boolean driving;
+	private final Predicate<WheelTimeout> fireFunction = this::fire;
+
+	TimingWheelScheduler(TimingWheelSchedulerBuilder builder) {
+		this.tickNanos = builder.tick.toNanos();
+		this.wheelSize = TimingWheelSchedulerBuilder.roundedWheelSize(builder.wheelSize);
+		this.executor = builder.executor;
+		this.timeSource = builder.timeSource;
+		this.rejectionHandler = builder.rejectionHandler;
+		this.wheel = new TimingWheel(this.wheelSize);
+		this.closedMarker = new WheelTimeout(this, null, Long.MAX_VALUE);
+		this.worker = builder.manual ? null : newWorker(builder.threadName);
+		this.origin = this.timeSource.nanoTime();
+	}
+
+	/**
+	 * Starts a builder. Defaults: tick 10 ms, 512 buckets, {@link java.util.concurrent.ForkJoinPool#commonPool()},
+	 * {@link TimeSource#SYSTEM}, thread name {@code retrykit-timer}, rejections logged, thread mode.
+	 * @return a new builder
+	 */
+	public static TimingWheelSchedulerBuilder builder() {
+		return new TimingWheelSchedulerBuilder();
+	}
+
+	/**
+	 * Schedules a task; O(1), lock-free, one allocation. A delay of zero or less fires on the next tick.
+	 * In thread mode the first call starts the timer thread.
+	 * @throws RejectedExecutionException if the scheduler has been stopped
+	 */
+	@Override
+	public ScheduledTask schedule(Runnable task, long delay, TimeUnit unit) {
+		Objects.requireNonNull(task, "task must not be null");
+		Objects.requireNonNull(unit, "unit must not be null");
+		startIfNeeded();
+		WheelTimeout node = new WheelTimeout(this, task, deadlineTick(unit.toNanos(delay)));
+		this.pending.incrementAndGet();
+		WheelTimeout head;
+		do {
+			head = this.incoming.get();
+			if (head == this.closedMarker) {
+				this.pending.decrementAndGet();
+				throw rejectedAfterStop();
+			}
+			node.next = head;
+		}
+		while (!this.incoming.compareAndSet(head, node));
+		return node;
+	}
+
+	/**
+	 * Manual mode only: processes every tick up to the time source's current time, in order, handing
+	 * each due task to the executor (with a direct executor, tasks run inside this call). Tasks
+	 * scheduled meanwhile for a time already reached fire within the same call. After {@link #stop()} it
+	 * does nothing. Thread-safe: concurrent callers take turns.
+	 * @return how many tasks this call handed to the executor (including any it rejected)
+	 * @throws IllegalStateException in thread mode, or when called from a task this method is running
+	 */
+	public long runDueTasks() {
+		if (this.worker != null) {
+			throw new IllegalStateException("runDueTasks() is for a scheduler built in manual mode; "
+					+ "this one is driven by its timer thread");
+		}
+		synchronized (this.driveLock) {
+			if (this.driving) {
+				throw new IllegalStateException("runDueTasks() called from a task that it is running");
+			}
+			this.driving = true;
+			try {
+				long before = this.fired.sum();
+				processUpTo(currentTick());
+				return this.fired.sum() - before;
+			}
+			finally {
+				this.driving = false;
+			}
+		}
+	}
+
+	/**
+	 * Stops the scheduler: the timer thread ends (this call waits for it, unless made from a task it is
+	 * running), later {@code schedule} calls throw {@link RejectedExecutionException}, and tasks that
+	 * had neither fired nor been cancelled are returned instead of run; their handles then report
+	 * neither cancelled nor expired. Idempotent: later calls return an empty list.
+	 * @return the tasks that will not run, by deadline (unmodifiable)
+	 */
+	public List<Runnable> stop() {
+		if (this.lifecycle.getAndSet(STOPPED) == STOPPED) {
+			return List.of();
+		}
+		if (this.worker != null) {
+			LockSupport.unpark(this.worker);
+		}
+		List<WheelTimeout> left;
+		synchronized (this.driveLock) {
+			left = this.wheel.drainAll();
+			for (WheelTimeout node = fifo(this.incoming.getAndSet(this.closedMarker)); node != null;) {
+				WheelTimeout following = node.next;
+				node.next = null;
+				left.add(node);
+				node = following;
+			}
+		}
+		if (this.worker != null && this.worker != Thread.currentThread()) {
+			joinUninterruptibly(this.worker);
+		}
+		left.sort(Comparator.comparingLong((WheelTimeout node) -> node.deadlineTick));
+		List<Runnable> tasks = new ArrayList<>(left.size());
+		for (WheelTimeout node : left) {
+			Runnable task = node.claim(WheelTimeout.STOPPED);
+			if (task != null) {
+				this.pending.decrementAndGet();
+				tasks.add(task);
+			}
+		}
+		return Collections.unmodifiableList(tasks);
+	}
+
+	/** Same as {@link #stop()}, discarding the tasks that did not run. */
+	@Override
+	public void close() {
+		stop();
+	}
+
+	/** @return whether {@link #stop()} has been called */
+	public boolean isStopped() {
+		return this.lifecycle.get() == STOPPED;
+	}
+
+	/** @return tasks scheduled that have not yet fired, been cancelled, or been returned by stop (exact) */
+	public long pendingCount() {
+		return this.pending.get();
+	}
+
+	/** @return tasks handed to the executor so far, including those it rejected */
+	public long firedCount() {
+		return this.fired.sum();
+	}
+
+	/** @return tasks cancelled before they fired */
+	public long cancelledCount() {
+		return this.cancelled.sum();
+	}
+
+	/** @return due tasks the executor refused; each was passed to the {@link RejectedTaskHandler} */
+	public long rejectedCount() {
+		return this.rejected.sum();
+	}
+
+	/** @return the tick */
+	public Duration tick() {
+		return Duration.ofNanos(this.tickNanos);
+	}
+
+	/** @return the number of buckets, the configured size rounded up to a power of two */
+	public int wheelSize() {
+		return this.wheelSize;
+	}
+
+	/** @return whether this scheduler is in manual mode (driven by {@link #runDueTasks()}) */
+	public boolean isManual() {
+		return this.worker == null;
+	}
+
+	@Override
+	public String toString() {
+		String state = switch (this.lifecycle.get()) {
+			case NEW -> "new";
+			case STARTED -> "running";
+			default -> "stopped";
+		};
+		return "TimingWheelScheduler[tick=" + tick() + ", wheelSize=" + this.wheelSize
+				+ ", mode=" + (isManual() ? "manual" : "thread") + ", state=" + state
+				+ ", pending=" + pendingCount() + ", fired=" + firedCount() + ", cancelled=" + cancelledCount()
+				+ ", rejected=" + rejectedCount() + "]";
+	}
+
+	void onCancelled() {
+		this.pending.decrementAndGet();
+		this.cancelled.increment();
+	}
+
+	private Thread newWorker(String name) {
+		Thread thread = new Thread(this::runWorker, name);
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	private void startIfNeeded() {
+		int state = this.lifecycle.get();
+		if (state == STOPPED) {
+			throw rejectedAfterStop();
+		}
+		if (state == NEW && this.worker != null && this.lifecycle.compareAndSet(NEW, STARTED)) {
+			this.worker.start();
+		}
+	}
+
+	private void runWorker() {
+		synchronized (this.driveLock) {
+			// The ticks between build() and the first schedule() had nothing to do.
+			this.wheel.skipIfEmpty(currentTick() - 1);
+		}
+		while (this.lifecycle.get() != STOPPED) {
+			long nextTick;
+			synchronized (this.driveLock) {
+				processUpTo(currentTick());
+				nextTick = this.wheel.nextTick();
+			}
+			long wait = nextTick * this.tickNanos - elapsed();
+			if (wait > 0 && this.lifecycle.get() != STOPPED) {
+				LockSupport.parkNanos(this, wait);
+			}
+			// Nobody should interrupt the timer; a pending interrupt would make parkNanos spin.
+			Thread.interrupted();
+		}
+	}
+
+	/** Processes ticks up to {@code targetTick}; the caller holds the drive lock. */
+	private void processUpTo(long targetTick) {
+		long fastForwardFrom = Long.MIN_VALUE;
+		while (this.lifecycle.get() != STOPPED && this.wheel.nextTick() <= targetTick) {
+			for (WheelTimeout node = fifo(this.incoming.getAndSet(null)); node != null;) {
+				WheelTimeout following = node.next;
+				if (node.isPending()) {
+					this.wheel.add(node);
+				}
+				else {
+					node.next = null;
+				}
+				node = following;
+			}
+			if (this.wheel.skipIfEmpty(targetTick)) {
+				return;
+			}
+			long tick = this.wheel.nextTick();
+			if (targetTick - tick >= this.wheelSize && tick >= fastForwardFrom) {
+				// Catching up over more than a rotation (virtual time, a long pause): skip idle ticks.
+				this.wheel.fastForward(targetTick);
+				fastForwardFrom = this.wheel.nextTick() + this.wheelSize;
+			}
+			else if (!this.wheel.expireNextTick(this.fireFunction)) {
+				return;
+			}
+		}
+	}
+
+	/** Hands a due node's task to the executor; returns whether to go on (false once stopped). */
+	private boolean fire(WheelTimeout node) {
+		Runnable task = node.claim(WheelTimeout.EXPIRED);
+		if (task != null) {
+			this.pending.decrementAndGet();
+			this.fired.increment();
+			try {
+				this.executor.execute(task);
+			}
+			catch (RuntimeException ex) {
+				reject(task, ex);
+			}
+		}
+		return this.lifecycle.get() != STOPPED;
+	}
+
+	private void reject(Runnable task, RuntimeException ex) {
+		this.rejected.increment();
+		RejectedExecutionException cause = (ex instanceof RejectedExecutionException ree) ? ree
+				: new RejectedExecutionException("Executor " + this.executor + " failed to accept a task", ex);
+		try {
+			this.rejectionHandler.rejected(task, cause);
+		}
+		catch (RuntimeException handlerFailure) {
+			handlerFailure.addSuppressed(cause);
+			System.getLogger(TimingWheelScheduler.class.getName())
+				.log(Level.ERROR, "RejectedTaskHandler " + this.rejectionHandler + " failed", handlerFailure);
+		}
+	}
+
+	/** Reverses a chain taken from the incoming stack, so nodes keep their scheduling order. */
+	private static @Nullable WheelTimeout fifo(@Nullable WheelTimeout newestFirst) {
+		WheelTimeout reversed = null;
+		WheelTimeout node = newestFirst;
+		while (node != null) {
+			WheelTimeout following = node.next;
+			node.next = reversed;
+			reversed = node;
+			node = following;
+		}
+		return reversed;
+	}
+
+	private long elapsed() {
+		return this.timeSource.nanoTime() - this.origin;
+	}
+
+	private long currentTick() {
+		return Math.floorDiv(elapsed(), this.tickNanos);
+	}
+
+	/** The first tick at or after now + delay, saturating instead of overflowing. */
+	private long deadlineTick(long delayNanos) {
+		long now = elapsed();
+		long deadline = now + Math.max(0, delayNanos);
+		if (deadline < now) {
+			deadline = Long.MAX_VALUE;
+		}
+		long ticks = Math.floorDiv(deadline, this.tickNanos);
+		return (ticks * this.tickNanos < deadline) ? ticks + 1 : ticks;
+	}
+
+	private RejectedExecutionException rejectedAfterStop() {
+		return new RejectedExecutionException("TimingWheelScheduler has been stopped; it accepts no new tasks");
+	}
+
+	private static void joinUninterruptibly(Thread thread) {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				thread.join();
+				break;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
