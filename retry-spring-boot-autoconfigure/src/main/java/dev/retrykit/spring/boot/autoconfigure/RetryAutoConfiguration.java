@@ -1,0 +1,108 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import dev.retrykit.RetryListener;
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryRegistryBuilder;
+import dev.retrykit.RetryTemplateCustomizer;
+import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.async.TimingWheelSchedulerBuilder;
+import dev.retrykit.spi.RetryScheduler;
+import dev.retrykit.spi.Sleeper;
+import dev.retrykit.spi.StatusExtractor;
+import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.aop.RetryAspectConfiguration;
+import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
+import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configures retrykit: a {@link RetryRegistry} built from the {@code retry.*} properties, a
+ * {@code <name>RetryTemplate} bean per declared instance, the sleeper, time source and timing wheel,
+ * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance and
+ * every {@link RetryTemplateCustomizer} bean to the instances it selects. Each bean backs off when the
+ * application defines its own; {@code retry.enabled=false} switches everything off.
+ *
+ * <p>Tests provide a {@code dev.retrykit.VirtualTime} bean: it is a {@link Sleeper}, a
+ * {@link TimeSource} and a {@link RetryScheduler}, so it replaces all three and backoff runs in
+ * virtual time.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "retry.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RetryProperties.class)
+@Import({ RetryTemplateBeansRegistrar.class, RetryAspectConfiguration.class })
+public final class RetryAutoConfiguration {
+
+	@Bean
+	@ConfigurationPropertiesBinding
+	@ConditionalOnMissingBean
+	static CompoundDurationConverter retryCompoundDurationConverter() {
+		return new CompoundDurationConverter();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Sleeper retrySleeper() {
+		return Sleeper.THREAD_SLEEP;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	TimeSource retryTimeSource() {
+		return TimeSource.SYSTEM;
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(RetryScheduler.class)
+	TimingWheelScheduler retryScheduler(RetryProperties properties, TimeSource timeSource) {
+		TimingWheelSchedulerBuilder builder = TimingWheelScheduler.builder().timeSource(timeSource);
+		RetryPropertiesMapper.set("retry.timer.tick", properties.getTimer().getTick(), builder::tick);
+		RetryPropertiesMapper.set("retry.timer.wheel-size", properties.getTimer().getWheelSize(), builder::wheelSize);
+		return builder.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryRegistry retryRegistry(RetryProperties properties, Sleeper sleeper, TimeSource timeSource,
+			ObjectProvider<RetryListener> listeners, ObjectProvider<RetryTemplateCustomizer> customizers,
+			ObjectProvider<StatusExtractor> statusExtractors,
+			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, ConfigurableListableBeanFactory beanFactory) {
+		RetryRegistryBuilder builder = RetryRegistry.builder().sleeper(sleeper).timeSource(timeSource);
+		listeners.orderedStream().forEach(builder::listener);
+		customizers.orderedStream().forEach(builder::customizer);
+		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), statusExtractors.orderedStream().toList(),
+				retryAfter.getIfAvailable()).applyTo(properties, builder);
+		return RetryRegistryFactory.build(builder);
+	}
+
+	/** Spring's HTTP client exceptions: their status codes and {@code Retry-After} headers. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.web.client.RestClientResponseException")
+	static class HttpClientConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		SpringHttpStatusExtractor springHttpStatusExtractor(ConfigurableListableBeanFactory beanFactory) {
+			return new SpringHttpStatusExtractor(beanFactory.getBeanClassLoader());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		RetryAfterDelayHintExtractor retryAfterDelayHintExtractor(ConfigurableListableBeanFactory beanFactory,
+				TimeSource timeSource) {
+			return new RetryAfterDelayHintExtractor(beanFactory.getBeanClassLoader(), timeSource);
+		}
+
+	}
+
+}

@@ -1,0 +1,179 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.core.Ordered;
+
+/**
+ * The {@code retry.*} properties: defaults, shared configs, named instances, and the settings of the
+ * context cache, the timer, pointcut targets and the aspect.
+ *
+ * <p>A plain holder with no logic: {@link RetryPropertiesMapper} turns it into core configurations.
+ * Unknown keys are rejected at startup. Not thread-safe; read once at startup.
+ */
+@ConfigurationProperties(prefix = "retry", ignoreUnknownFields = false)
+public class RetryProperties {
+
+	/** The default order of the retry advisor: just outside {@code @Transactional}'s, so each attempt gets a fresh transaction. */
+	public static final int DEFAULT_ASPECT_ORDER = Ordered.LOWEST_PRECEDENCE - 10;
+
+	/** Whether to enable retrykit's auto-configuration (registry, templates, aspect). */
+	private boolean enabled = true;
+
+	/** Base settings of every instance and config, and of any instance name used but not declared. */
+	@NestedConfigurationProperty
+	private RetryInstanceProperties defaults = new RetryInstanceProperties();
+
+	/** Shared configs, by name, that instances (or other configs) reference with base-config. */
+	private Map<String, RetryInstanceProperties> configs = new LinkedHashMap<>();
+
+	/** Named retry instances; each gets a RetryTemplate bean named '<name>RetryTemplate'. */
+	private Map<String, RetryInstanceProperties> instances = new LinkedHashMap<>();
+
+	/** The stateful-retry context cache of each instance. */
+	private final ContextCache contextCache = new ContextCache();
+
+	/** The timing wheel behind async retries and background failback. */
+	private final Timer timer = new Timer();
+
+	/** Retry applied to beans matched by an AspectJ pointcut, without annotations. */
+	private List<Target> targets = new ArrayList<>();
+
+	/** Order of the retry advisor; the default wraps @Transactional (each attempt a fresh transaction). */
+	private int aspectOrder = DEFAULT_ASPECT_ORDER;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public RetryInstanceProperties getDefaults() {
+		return this.defaults;
+	}
+
+	public void setDefaults(RetryInstanceProperties defaults) {
+		this.defaults = defaults;
+	}
+
+	public Map<String, RetryInstanceProperties> getConfigs() {
+		return this.configs;
+	}
+
+	public void setConfigs(Map<String, RetryInstanceProperties> configs) {
+		this.configs = configs;
+	}
+
+	public Map<String, RetryInstanceProperties> getInstances() {
+		return this.instances;
+	}
+
+	public void setInstances(Map<String, RetryInstanceProperties> instances) {
+		this.instances = instances;
+	}
+
+	public ContextCache getContextCache() {
+		return this.contextCache;
+	}
+
+	public Timer getTimer() {
+		return this.timer;
+	}
+
+	public List<Target> getTargets() {
+		return this.targets;
+	}
+
+	public void setTargets(List<Target> targets) {
+		this.targets = targets;
+	}
+
+	public int getAspectOrder() {
+		return this.aspectOrder;
+	}
+
+	public void setAspectOrder(int aspectOrder) {
+		this.aspectOrder = aspectOrder;
+	}
+
+	/** The stateful-retry context cache. */
+	public static class ContextCache {
+
+		/** Most contexts kept per instance; the eldest is evicted (and counted) when full. */
+		private int capacity = 4096;
+
+		public int getCapacity() {
+			return this.capacity;
+		}
+
+		public void setCapacity(int capacity) {
+			this.capacity = capacity;
+		}
+
+	}
+
+	/** The hashed timing wheel (one daemon thread for every instance). */
+	public static class Timer {
+
+		/** Resolution of the timer: a delayed retry fires on the first tick at or after its deadline. */
+		private Duration tick = Duration.ofMillis(10);
+
+		/** Number of buckets of the wheel, rounded up to a power of two. */
+		private int wheelSize = 512;
+
+		public Duration getTick() {
+			return this.tick;
+		}
+
+		public void setTick(Duration tick) {
+			this.tick = tick;
+		}
+
+		public int getWheelSize() {
+			return this.wheelSize;
+		}
+
+		public void setWheelSize(int wheelSize) {
+			this.wheelSize = wheelSize;
+		}
+
+	}
+
+	/** An instance applied to the methods an AspectJ pointcut expression matches. */
+	public static class Target {
+
+		/** AspectJ pointcut expression, e.g. "execution(* com.example.client.InventoryApi.*(..))". */
+		private @Nullable String pointcut;
+
+		/** Name of the instance that retries the matched methods. */
+		private @Nullable String instance;
+
+		public @Nullable String getPointcut() {
+			return this.pointcut;
+		}
+
+		public void setPointcut(@Nullable String pointcut) {
+			this.pointcut = pointcut;
+		}
+
+		public @Nullable String getInstance() {
+			return this.instance;
+		}
+
+		public void setInstance(@Nullable String instance) {
+			this.instance = instance;
+		}
+
+	}
+
+}

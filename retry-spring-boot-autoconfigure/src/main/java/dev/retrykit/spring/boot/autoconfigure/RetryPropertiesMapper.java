@@ -1,0 +1,322 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+import dev.retrykit.RetryConfig;
+import dev.retrykit.RetryConfigBuilder;
+import dev.retrykit.RetryRegistryBuilder;
+import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.backoff.BackoffPolicyBuilder;
+import dev.retrykit.backoff.BackoffType;
+import dev.retrykit.budget.RetryBudgetConfig;
+import dev.retrykit.budget.RetryBudgetConfigBuilder;
+import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.circuit.CircuitBreakerConfigBuilder;
+import dev.retrykit.policy.StatusCodes;
+import dev.retrykit.spi.DelayHintExtractor;
+import dev.retrykit.spi.StatusExtractor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Turns {@link RetryProperties} into core configurations: the one place where property inheritance
+ * is resolved. The defaults are built first; each config and instance is declared on the
+ * {@link RetryRegistryBuilder} with its base, and its own settings are applied on a builder that
+ * starts from the already built base, so only the values that are set change anything.
+ *
+ * <p>Every value is validated by the core builders; a failure is rethrown as an
+ * {@link InvalidRetryPropertyException} that names the property path, the value and the rule.
+ * Bean names ({@code retry-on-result}, {@code delay-hint}) are resolved in the bean factory. Not
+ * thread-safe; used once at startup.
+ */
+final class RetryPropertiesMapper {
+
+	private static final String PREFIX = "retry";
+
+	private final ListableBeanFactory beans;
+
+	private final @Nullable ClassLoader classLoader;
+
+	private final List<StatusExtractor> statusExtractors;
+
+	private final @Nullable DelayHintExtractor retryAfter;
+
+	/**
+	 * @param beans where bean names are looked up
+	 * @param classLoader loads the exception classes
+	 * @param statusExtractors added to the defaults, so that every instance has them
+	 * @param retryAfter the {@code Retry-After} extractor, or {@code null} when spring-web is absent
+	 */
+	RetryPropertiesMapper(ListableBeanFactory beans, @Nullable ClassLoader classLoader,
+			List<StatusExtractor> statusExtractors, @Nullable DelayHintExtractor retryAfter) {
+		this.beans = beans;
+		this.classLoader = classLoader;
+		this.statusExtractors = List.copyOf(statusExtractors);
+		this.retryAfter = retryAfter;
+	}
+
+	/**
+	 * Declares the defaults, configs and instances on a registry builder.
+	 * @param properties the bound properties
+	 * @param registry the builder
+	 * @throws InvalidRetryPropertyException if a value is invalid
+	 */
+	void applyTo(RetryProperties properties, RetryRegistryBuilder registry) {
+		RetryInstanceProperties defaults = properties.getDefaults();
+		if (defaults.getBaseConfig() != null) {
+			throw new InvalidRetryPropertyException(PREFIX + ".defaults.base-config", defaults.getBaseConfig(),
+					"the defaults are the root of every config and cannot inherit",
+					"Remove 'retry.defaults.base-config', or move these settings to a config under retry.configs.", null);
+		}
+		RetryConfigBuilder base = RetryConfig.builder().statusExtractors(this.statusExtractors);
+		apply(base, defaults, PREFIX + ".defaults");
+		registry.defaults(base.build());
+		Map<String, RetryInstanceProperties> configs = properties.getConfigs();
+		configs.forEach((name, config) -> {
+			String path = PREFIX + ".configs." + name;
+			checkBase(path, config.getBaseConfig(), configs);
+			registry.config(name, config.getBaseConfig(), builder -> apply(builder, config, path));
+		});
+		checkCycles(configs);
+		properties.getInstances().forEach((name, instance) -> {
+			String path = PREFIX + ".instances." + name;
+			checkBase(path, instance.getBaseConfig(), configs);
+			registry.instance(name, instance.getBaseConfig(), builder -> apply(builder, instance, path));
+		});
+		int capacity = properties.getContextCache().getCapacity();
+		set(PREFIX + ".context-cache.capacity", capacity, registry::contextCacheCapacity);
+	}
+
+	/**
+	 * Whether {@code @Retryable} methods of an instance are stateful by default: the first
+	 * {@code stateful} set along the instance, its configs and the defaults.
+	 * @param properties the bound properties
+	 * @param name an instance name, declared or not
+	 * @return the instance's default
+	 */
+	static boolean isStateful(RetryProperties properties, String name) {
+		RetryInstanceProperties current = properties.getInstances().get(name);
+		Set<RetryInstanceProperties> seen = new HashSet<>();
+		while (current != null && seen.add(current)) {
+			if (current.getStateful() != null) {
+				return current.getStateful();
+			}
+			current = (current.getBaseConfig() != null) ? properties.getConfigs().get(current.getBaseConfig()) : null;
+		}
+		return Boolean.TRUE.equals(properties.getDefaults().getStateful());
+	}
+
+	private void apply(RetryConfigBuilder builder, RetryInstanceProperties properties, String path) {
+		// The builder starts from the base; building it once gives the base's values to start nested builders from.
+		RetryConfig base = builder.build();
+		set(path + ".max-attempts", properties.getMaxAttempts(), builder::maxAttempts);
+		set(path + ".max-duration", properties.getMaxDuration(), builder::maxDuration);
+		set(path + ".attempt-timeout", properties.getAttemptTimeout(), builder::attemptTimeout);
+		applyBackoff(builder, base, properties.getBackoff(), path + ".backoff");
+		if (properties.getRetryOn() != null) {
+			builder.retryOn(exceptionTypes(path + ".retry-on", properties.getRetryOn()));
+		}
+		if (properties.getIgnore() != null) {
+			builder.ignore(exceptionTypes(path + ".ignore", properties.getIgnore()));
+		}
+		if (properties.getRetryOnResult() != null) {
+			builder.retryOnResult(predicate(path + ".retry-on-result", properties.getRetryOnResult()));
+		}
+		applyDelayHint(builder, properties, path);
+		RetryInstanceProperties.Match match = properties.getMatch();
+		set(path + ".match.http-status", match.getHttpStatus(),
+				spec -> builder.httpStatus(StatusCodes.parse(spec, StatusExtractor.Kind.HTTP)));
+		set(path + ".match.grpc-status", match.getGrpcStatus(),
+				spec -> builder.grpcStatus(StatusCodes.parse(spec, StatusExtractor.Kind.GRPC)));
+		new NestedGroups(path).applyCircuitBreaker(builder, base, properties.getCircuitBreaker());
+		new NestedGroups(path).applyBudget(builder, base, properties.getBudget());
+	}
+
+	private void applyBackoff(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.Backoff backoff,
+			String path) {
+		if (backoff.getType() == null && backoff.getDelay() == null && backoff.getMultiplier() == null
+				&& backoff.getMaxDelay() == null && backoff.getJitter() == null) {
+			return;
+		}
+		BackoffPolicyBuilder policy = (base.getBackoff() instanceof BackoffPolicy inherited)
+				? BackoffPolicy.builder(inherited) : BackoffPolicy.builder();
+		set(path + ".type", backoff.getType(), type -> policy.type(BackoffType.fromId(type)));
+		set(path + ".delay", backoff.getDelay(), policy::delay);
+		set(path + ".multiplier", backoff.getMultiplier(), policy::multiplier);
+		set(path + ".max-delay", backoff.getMaxDelay(), policy::maxDelay);
+		set(path + ".jitter", backoff.getJitter(), policy::jitter);
+		try {
+			builder.backoff(policy.build());
+		}
+		catch (IllegalArgumentException ex) {
+			// build() checks the rules that span settings; its message names the setting it blames.
+			boolean multiplier = String.valueOf(ex.getMessage()).startsWith("Invalid multiplier");
+			throw InvalidRetryPropertyException.of(path + (multiplier ? ".multiplier" : ".max-delay"),
+					multiplier ? backoff.getMultiplier() : display(backoff.getMaxDelay()), ex);
+		}
+	}
+
+	private void applyDelayHint(RetryConfigBuilder builder, RetryInstanceProperties properties, String path) {
+		DelayHintExtractor custom = (properties.getDelayHint() != null)
+				? bean(path + ".delay-hint", properties.getDelayHint(), DelayHintExtractor.class) : null;
+		Boolean honorRetryAfter = properties.getHonorRetryAfter();
+		if (Boolean.TRUE.equals(honorRetryAfter) && this.retryAfter == null) {
+			throw new InvalidRetryPropertyException(path + ".honor-retry-after", true,
+					"Retry-After is read from Spring's HTTP client exceptions, but spring-web is not on the classpath",
+					"Add spring-web (or a Spring HTTP client starter) to the application, or remove '" + path
+							+ ".honor-retry-after'.", null);
+		}
+		DelayHintExtractor retryAfterHint = Boolean.TRUE.equals(honorRetryAfter) ? this.retryAfter : null;
+		if (custom != null && retryAfterHint != null) {
+			builder.delayHint(failure -> {
+				Duration hint = custom.delayHint(failure);
+				return (hint != null) ? hint : retryAfterHint.delayHint(failure);
+			});
+		}
+		else if (custom != null || honorRetryAfter != null) {
+			builder.delayHint((custom != null) ? custom : retryAfterHint);
+		}
+	}
+
+	private List<Class<? extends Throwable>> exceptionTypes(String path, List<String> names) {
+		List<Class<? extends Throwable>> types = new ArrayList<>();
+		for (int i = 0; i < names.size(); i++) {
+			String name = names.get(i).trim();
+			String itemPath = path + "[" + i + "]";
+			Class<?> type;
+			try {
+				type = ClassUtils.forName(name, this.classLoader);
+			}
+			catch (ClassNotFoundException | LinkageError ex) {
+				throw new InvalidRetryPropertyException(itemPath, name, "no class named '" + name + "' is on the classpath",
+						"Update '" + itemPath + "' to the fully qualified name of an exception class, e.g. java.io.IOException.", ex);
+			}
+			if (!Throwable.class.isAssignableFrom(type)) {
+				throw new InvalidRetryPropertyException(itemPath, name, "'" + name + "' is not a Throwable",
+						"Update '" + itemPath + "' to the fully qualified name of an exception class, e.g. java.io.IOException.", null);
+			}
+			types.add(type.asSubclass(Throwable.class));
+		}
+		return types;
+	}
+
+	@SuppressWarnings("unchecked")
+	private Predicate<Object> predicate(String path, String name) {
+		return bean(path, name, Predicate.class);
+	}
+
+	private <T> T bean(String path, String name, Class<T> type) {
+		if (!this.beans.containsBean(name) || !this.beans.isTypeMatch(name, type)) {
+			String problem = this.beans.containsBean(name) ? "bean '" + name + "' is not a " + type.getName()
+					: "no bean named '" + name + "' exists";
+			throw new InvalidRetryPropertyException(path, name, problem, "Update '" + path + "' to the name of a "
+					+ type.getName() + " bean; candidates: " + Arrays.toString(this.beans.getBeanNamesForType(type)) + ".",
+					null);
+		}
+		return this.beans.getBean(name, type);
+	}
+
+	private static void checkBase(String path, @Nullable String baseConfig, Map<String, RetryInstanceProperties> configs) {
+		if (baseConfig != null && !configs.containsKey(baseConfig)) {
+			throw new InvalidRetryPropertyException(path + ".base-config", baseConfig,
+					"no config named '" + baseConfig + "' is declared under retry.configs",
+					"Update '" + path + ".base-config' to one of the declared configs " + configs.keySet()
+							+ ", or declare 'retry.configs." + baseConfig + "'.", null);
+		}
+	}
+
+	private static void checkCycles(Map<String, RetryInstanceProperties> configs) {
+		for (String start : configs.keySet()) {
+			List<String> chain = new ArrayList<>(List.of(start));
+			for (String next = configs.get(start).getBaseConfig(); next != null; next = configs.get(next).getBaseConfig()) {
+				chain.add(next);
+				if (next.equals(start)) {
+					String path = PREFIX + ".configs." + start + ".base-config";
+					throw new InvalidRetryPropertyException(path, configs.get(start).getBaseConfig(),
+							"configs inherit from each other in a cycle: " + String.join(" -> ", chain),
+							"Update the base-config of one of " + chain + " so that the chain ends at the defaults.", null);
+				}
+				if (chain.size() > configs.size() + 1) {
+					break;
+				}
+			}
+		}
+	}
+
+	static <T> void set(String path, @Nullable T value, Consumer<T> setter) {
+		if (value == null) {
+			return;
+		}
+		try {
+			setter.accept(value);
+		}
+		catch (IllegalArgumentException ex) {
+			throw InvalidRetryPropertyException.of(path, display(value), ex);
+		}
+	}
+
+	static @Nullable Object display(@Nullable Object value) {
+		return (value instanceof Duration duration) ? CompoundDurationConverter.format(duration) : value;
+	}
+
+	/** The circuit-breaker and budget groups: enabled here or in the base, and then tuned field by field. */
+	private record NestedGroups(String path) {
+
+		void applyCircuitBreaker(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.CircuitBreaker cb) {
+			String group = this.path + ".circuit-breaker";
+			CircuitBreakerConfig inherited = base.getCircuitBreaker();
+			boolean enabled = (cb.getEnabled() != null) ? cb.getEnabled() : inherited != null;
+			if (!enabled) {
+				if (cb.getEnabled() != null) {
+					builder.circuitBreaker(null);
+				}
+				return;
+			}
+			CircuitBreakerConfigBuilder config = (inherited != null) ? CircuitBreakerConfig.builder(inherited)
+					: CircuitBreakerConfig.builder();
+			set(group + ".trip", cb.getTrip(), config::trip);
+			set(group + ".interval", cb.getInterval(), config::interval);
+			set(group + ".timeout", cb.getTimeout(), config::timeout);
+			set(group + ".max-requests", cb.getMaxRequests(), config::maxRequests);
+			try {
+				builder.circuitBreaker(config.build());
+			}
+			catch (IllegalArgumentException ex) {
+				// build() parses the trip expression.
+				throw InvalidRetryPropertyException.of(group + ".trip",
+						Objects.requireNonNullElse(cb.getTrip(), CircuitBreakerConfig.DEFAULT_TRIP), ex);
+			}
+		}
+
+		void applyBudget(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.Budget budget) {
+			String group = this.path + ".budget";
+			RetryBudgetConfig inherited = base.getBudget();
+			boolean enabled = (budget.getEnabled() != null) ? budget.getEnabled() : inherited != null;
+			if (!enabled) {
+				if (budget.getEnabled() != null) {
+					builder.budget(null, null);
+				}
+				return;
+			}
+			RetryBudgetConfigBuilder config = (inherited != null) ? RetryBudgetConfig.builder(inherited)
+					: RetryBudgetConfig.builder();
+			set(group + ".max-tokens", budget.getMaxTokens(), config::maxTokens);
+			set(group + ".token-ratio", budget.getTokenRatio(), config::tokenRatio);
+			String name = (budget.getName() != null) ? budget.getName() : base.getBudgetName();
+			builder.budget(config.build(), name);
+		}
+
+	}
+
+}

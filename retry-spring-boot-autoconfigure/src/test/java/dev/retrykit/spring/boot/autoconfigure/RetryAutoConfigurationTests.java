@@ -1,0 +1,181 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.retrykit.RetryContext;
+import dev.retrykit.RetryListener;
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.RetryTemplateCustomizer;
+import dev.retrykit.VirtualTime;
+import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.spi.RetryScheduler;
+import dev.retrykit.spi.Sleeper;
+import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
+import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RetryAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class));
+
+	@Test
+	void registersTheRegistryTimeAndTimerBeansByDefault() {
+		this.runner.run(context -> {
+			assertThat(context).hasSingleBean(RetryRegistry.class).hasSingleBean(RetryProperties.class);
+			assertThat(context.getBean(Sleeper.class)).isSameAs(Sleeper.THREAD_SLEEP);
+			assertThat(context.getBean(TimeSource.class)).isSameAs(TimeSource.SYSTEM);
+			assertThat(context.getBean(RetryScheduler.class)).isInstanceOf(TimingWheelScheduler.class);
+		});
+	}
+
+	@Test
+	void registersOneTemplateBeanPerDeclaredInstanceNamedAfterIt() {
+		this.runner.withPropertyValues("retry.instances.inventory.max-attempts=4", "retry.instances.payments.max-attempts=2")
+			.run(context -> {
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				assertThat(context.getBean("inventoryRetryTemplate")).isSameAs(registry.template("inventory"));
+				assertThat(context.getBean("paymentsRetryTemplate", RetryTemplate.class).getConfig().getMaxAttempts()).isEqualTo(2);
+				assertThat(context.getBeansOfType(RetryTemplate.class)).containsOnlyKeys("inventoryRetryTemplate",
+						"paymentsRetryTemplate");
+			});
+	}
+
+	@Test
+	void aTemplateBeanDefinedByTheApplicationWinsOverTheDeclaredOne() {
+		this.runner.withPropertyValues("retry.instances.inventory.max-attempts=4")
+			.withBean("inventoryRetryTemplate", RetryTemplate.class, () -> RetryTemplate.builder().name("mine").build())
+			.run(context -> assertThat(context.getBean("inventoryRetryTemplate", RetryTemplate.class).getName())
+				.isEqualTo("mine"));
+	}
+
+	@Test
+	void retryEnabledFalseSwitchesEverythingOff() {
+		this.runner.withPropertyValues("retry.enabled=false", "retry.instances.inventory.max-attempts=4").run(context -> {
+			assertThat(context).doesNotHaveBean(RetryRegistry.class)
+				.doesNotHaveBean(RetryProperties.class)
+				.doesNotHaveBean(RetryScheduler.class)
+				.doesNotHaveBean(Sleeper.class)
+				.doesNotHaveBean("inventoryRetryTemplate")
+				.doesNotHaveBean(CompoundDurationConverter.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwnBeans() {
+		RetryRegistry mine = RetryRegistry.ofDefaults();
+		this.runner.withBean(RetryRegistry.class, () -> mine).run(context -> {
+			assertThat(context.getBean(RetryRegistry.class)).isSameAs(mine);
+		});
+	}
+
+	@Test
+	void aVirtualTimeBeanReplacesTheSleeperTheTimeSourceAndTheScheduler() {
+		VirtualTime time = new VirtualTime();
+		this.runner.withBean(VirtualTime.class, () -> time)
+			.withPropertyValues("retry.instances.inventory.backoff.delay=100ms")
+			.run(context -> {
+				assertThat(context).doesNotHaveBean(TimingWheelScheduler.class);
+				assertThat(context.getBean(RetryScheduler.class)).isSameAs(time);
+				RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
+				assertThatThrownBy(() -> inventory.execute(ctx -> {
+					throw new IOException("down");
+				})).isInstanceOf(IOException.class);
+				assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
+			});
+	}
+
+	@Test
+	void theTimerIsConfiguredFromPropertiesAndStoppedWhenTheContextCloses() {
+		TimingWheelScheduler[] timer = new TimingWheelScheduler[1];
+		this.runner.withPropertyValues("retry.timer.tick=5ms", "retry.timer.wheel-size=100").run(context -> {
+			timer[0] = context.getBean(TimingWheelScheduler.class);
+			assertThat(timer[0].tick()).isEqualTo(Duration.ofMillis(5));
+			assertThat(timer[0].wheelSize()).isEqualTo(128);
+			assertThat(timer[0].isStopped()).isFalse();
+		});
+		assertThat(timer[0].isStopped()).isTrue();
+	}
+
+	@Test
+	void everyListenerBeanIsAppliedToEveryInstance() {
+		this.runner.withUserConfiguration(ListenerConfiguration.class)
+			.withPropertyValues("retry.instances.inventory.backoff.type=none")
+			.run(context -> {
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				registry.template("inventory").execute(ctx -> "ok");
+				registry.template("undeclared").execute(ctx -> "ok");
+				assertThat(context.getBean(ListenerConfiguration.class).opened).containsExactly("inventory", "undeclared");
+			});
+	}
+
+	@Test
+	void customizerBeansApplyToTheInstancesTheySelect() {
+		this.runner.withBean("inventoryCustomizer", RetryTemplateCustomizer.class,
+				() -> RetryTemplateCustomizer.forInstance("inventory", builder -> builder.maxAttempts(7)))
+			.withPropertyValues("retry.instances.inventory.max-attempts=2", "retry.instances.payments.max-attempts=2")
+			.run(context -> {
+				assertThat(context.getBean("inventoryRetryTemplate", RetryTemplate.class).getConfig().getMaxAttempts())
+					.isEqualTo(7);
+				assertThat(context.getBean("paymentsRetryTemplate", RetryTemplate.class).getConfig().getMaxAttempts())
+					.isEqualTo(2);
+			});
+	}
+
+	@Test
+	void springHttpIntegrationIsPresentWithSpringWeb() {
+		this.runner.run(context -> assertThat(context).hasSingleBean(SpringHttpStatusExtractor.class)
+			.hasSingleBean(RetryAfterDelayHintExtractor.class));
+	}
+
+	@Test
+	void springHttpIntegrationBacksOffWithoutSpringWeb() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.web"))
+			.run(context -> assertThat(context).hasSingleBean(RetryRegistry.class)
+				.doesNotHaveBean(SpringHttpStatusExtractor.class)
+				.doesNotHaveBean(RetryAfterDelayHintExtractor.class));
+	}
+
+	@Test
+	void theHttpStatusExtractorIsAddedToEveryInstance() {
+		this.runner.withPropertyValues("retry.instances.inventory.max-attempts=2").run(context -> {
+			RetryRegistry registry = context.getBean(RetryRegistry.class);
+			SpringHttpStatusExtractor extractor = context.getBean(SpringHttpStatusExtractor.class);
+			assertThat(registry.template("inventory").getConfig().getStatusExtractors()).containsExactly(extractor);
+			assertThat(registry.template("other").getConfig().getStatusExtractors()).containsExactly(extractor);
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ListenerConfiguration {
+
+		final List<String> opened = new ArrayList<>();
+
+		@Bean
+		RetryListener recordingListener() {
+			return new RetryListener() {
+				@Override
+				public boolean open(RetryContext context) {
+					ListenerConfiguration.this.opened.add(context.getName());
+					return true;
+				}
+			};
+		}
+
+	}
+
+}
