@@ -1,0 +1,168 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+import dev.retrykit.RetryConfig;
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.backoff.BackoffType;
+import dev.retrykit.budget.RetryBudgetConfig;
+import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.policy.StatusCodes;
+import dev.retrykit.spi.DelayHintExtractor;
+import dev.retrykit.spi.StatusExtractor;
+import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RetryPropertiesBindingTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class));
+
+	@Test
+	void bindsEveryInstanceSettingOfTheDesignExample() {
+		this.runner.withBean("emptyInventoryPredicate", Predicate.class, () -> (Predicate<Object>) value -> value == null)
+			.withPropertyValues("retry.configs.slow-backend.backoff.type=exponential",
+					"retry.configs.slow-backend.backoff.delay=500ms", "retry.configs.slow-backend.backoff.max-delay=30s",
+					"retry.instances.inventory.base-config=slow-backend", "retry.instances.inventory.max-attempts=4",
+					"retry.instances.inventory.max-duration=10s", "retry.instances.inventory.attempt-timeout=2s",
+					"retry.instances.inventory.backoff.delay=100ms", "retry.instances.inventory.backoff.multiplier=2",
+					"retry.instances.inventory.backoff.max-delay=2s", "retry.instances.inventory.backoff.jitter=0.5",
+					"retry.instances.inventory.retry-on[0]=java.io.IOException",
+					"retry.instances.inventory.ignore[0]=java.lang.IllegalArgumentException",
+					"retry.instances.inventory.retry-on-result=emptyInventoryPredicate",
+					"retry.instances.inventory.match.http-status=429,500-599",
+					"retry.instances.inventory.match.grpc-status=14", "retry.instances.inventory.honor-retry-after=true",
+					"retry.instances.inventory.stateful=false", "retry.instances.inventory.circuit-breaker.enabled=true",
+					"retry.instances.inventory.circuit-breaker.trip=consecutiveFailures > 5",
+					"retry.instances.inventory.circuit-breaker.interval=0s",
+					"retry.instances.inventory.circuit-breaker.timeout=30s",
+					"retry.instances.inventory.circuit-breaker.max-requests=1", "retry.instances.inventory.budget.enabled=true",
+					"retry.instances.inventory.budget.max-tokens=10", "retry.instances.inventory.budget.token-ratio=0.1",
+					"retry.instances.inventory.budget.name=shared-downstream", "retry.context-cache.capacity=100")
+			.run(context -> {
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				RetryConfig config = registry.template("inventory").getConfig();
+				assertThat(config.getMaxAttempts()).isEqualTo(4);
+				assertThat(config.getMaxDuration()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(config.getAttemptTimeout()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(config.getBackoff()).isEqualTo(BackoffPolicy.builder().type(BackoffType.EXPONENTIAL)
+					.delay(Duration.ofMillis(100)).multiplier(2).maxDelay(Duration.ofSeconds(2)).jitter(0.5).build());
+				assertThat(config.getRetryOn()).containsExactly(IOException.class);
+				assertThat(config.getIgnore()).containsExactly(IllegalArgumentException.class);
+				assertThat(config.getRetryOnResult()).isSameAs(context.getBean("emptyInventoryPredicate"));
+				assertThat(config.getHttpStatus()).isEqualTo(StatusCodes.parse("429,500-599", StatusExtractor.Kind.HTTP));
+				assertThat(config.getGrpcStatus()).isEqualTo(StatusCodes.parse("14", StatusExtractor.Kind.GRPC));
+				assertThat(config.getDelayHint()).isSameAs(context.getBean(RetryAfterDelayHintExtractor.class));
+				assertThat(config.getCircuitBreaker()).isEqualTo(CircuitBreakerConfig.builder()
+					.trip("consecutiveFailures > 5").timeout(Duration.ofSeconds(30)).maxRequests(1).build());
+				assertThat(config.getBudget()).isEqualTo(RetryBudgetConfig.builder().maxTokens(10).tokenRatio(0.1).build());
+				assertThat(config.getBudgetName()).isEqualTo("shared-downstream");
+				assertThat(registry.budget("shared-downstream")).isPresent();
+				assertThat(registry.template("inventory").getContextCache().capacity()).isEqualTo(100);
+			});
+	}
+
+	@Test
+	void unsetValuesAreInheritedFromTheBaseConfigWhichInheritsFromTheDefaults() {
+		this.runner.withPropertyValues("retry.defaults.max-attempts=5", "retry.defaults.backoff.jitter=0.25",
+				"retry.configs.slow-backend.backoff.type=fixed", "retry.configs.slow-backend.backoff.delay=500ms",
+				"retry.configs.slow-backend.circuit-breaker.enabled=true",
+				"retry.configs.slow-backend.circuit-breaker.timeout=30s", "retry.instances.inventory.base-config=slow-backend",
+				"retry.instances.inventory.backoff.max-delay=2s", "retry.instances.inventory.circuit-breaker.max-requests=3",
+				"retry.instances.plain.max-attempts=2")
+			.run(context -> {
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				RetryConfig inventory = registry.template("inventory").getConfig();
+				assertThat(inventory.getMaxAttempts()).isEqualTo(5);
+				assertThat(inventory.getBackoff()).isEqualTo(BackoffPolicy.builder().type(BackoffType.FIXED)
+					.delay(Duration.ofMillis(500)).maxDelay(Duration.ofSeconds(2)).jitter(0.25).build());
+				assertThat(inventory.getCircuitBreaker()).isEqualTo(
+						CircuitBreakerConfig.builder().timeout(Duration.ofSeconds(30)).maxRequests(3).build());
+				RetryConfig plain = registry.template("plain").getConfig();
+				assertThat(plain.getMaxAttempts()).isEqualTo(2);
+				assertThat(plain.getBackoff()).isEqualTo(BackoffPolicy.builder().jitter(0.25).build());
+				assertThat(plain.getCircuitBreaker()).isNull();
+				assertThat(registry.template("undeclared").getConfig().getMaxAttempts()).isEqualTo(5);
+			});
+	}
+
+	@Test
+	void configsMayInheritFromOtherConfigs() {
+		this.runner.withPropertyValues("retry.configs.base.max-attempts=6", "retry.configs.derived.base-config=base",
+				"retry.configs.derived.backoff.type=none", "retry.instances.inventory.base-config=derived")
+			.run(context -> {
+				RetryConfig inventory = context.getBean(RetryRegistry.class).template("inventory").getConfig();
+				assertThat(inventory.getMaxAttempts()).isEqualTo(6);
+				assertThat(((BackoffPolicy) inventory.getBackoff()).getType()).isEqualTo(BackoffType.NONE);
+			});
+	}
+
+	@Test
+	void anInstanceCanSwitchOffTheCircuitBreakerAndBudgetOfItsBase() {
+		this.runner.withPropertyValues("retry.configs.guarded.circuit-breaker.enabled=true",
+				"retry.configs.guarded.budget.enabled=true", "retry.instances.free.base-config=guarded",
+				"retry.instances.free.circuit-breaker.enabled=false", "retry.instances.free.budget.enabled=false")
+			.run(context -> {
+				RetryConfig free = context.getBean(RetryRegistry.class).template("free").getConfig();
+				assertThat(free.getCircuitBreaker()).isNull();
+				assertThat(free.getBudget()).isNull();
+			});
+	}
+
+	@Test
+	void durationsAcceptBootFormsAndGoStyleCompoundDurations() {
+		this.runner.withPropertyValues("retry.instances.a.max-duration=1h30m", "retry.instances.a.attempt-timeout=1m30s",
+				"retry.instances.a.backoff.delay=200ms", "retry.instances.a.backoff.max-delay=PT2M",
+				"retry.instances.a.circuit-breaker.enabled=true", "retry.instances.a.circuit-breaker.timeout=45000")
+			.run(context -> {
+				RetryConfig a = context.getBean(RetryRegistry.class).template("a").getConfig();
+				assertThat(a.getMaxDuration()).isEqualTo(Duration.ofMinutes(90));
+				assertThat(a.getAttemptTimeout()).isEqualTo(Duration.ofSeconds(90));
+				assertThat(((BackoffPolicy) a.getBackoff()).getDelay()).isEqualTo(Duration.ofMillis(200));
+				assertThat(((BackoffPolicy) a.getBackoff()).getMaxDelay()).isEqualTo(Duration.ofMinutes(2));
+				assertThat(a.getCircuitBreaker().getTimeout()).isEqualTo(Duration.ofSeconds(45));
+			});
+	}
+
+	@Test
+	void delayHintNamesABeanAndCombinesWithRetryAfter() {
+		DelayHintExtractor custom = failure -> (failure instanceof UncheckedIOException) ? Duration.ofSeconds(3) : null;
+		this.runner.withBean("customHint", DelayHintExtractor.class, () -> custom)
+			.withPropertyValues("retry.instances.a.delay-hint=customHint", "retry.instances.b.delay-hint=customHint",
+					"retry.instances.b.honor-retry-after=true", "retry.defaults.honor-retry-after=true",
+					"retry.instances.c.honor-retry-after=false")
+			.run(context -> {
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				assertThat(registry.template("a").getConfig().getDelayHint()).isSameAs(custom);
+				DelayHintExtractor combined = registry.template("b").getConfig().getDelayHint();
+				assertThat(combined.delayHint(new UncheckedIOException(new IOException()))).isEqualTo(Duration.ofSeconds(3));
+				assertThat(combined.delayHint(new IllegalStateException())).isNull();
+				assertThat(registry.template("c").getConfig().getDelayHint()).isNull();
+				assertThat(registry.template("undeclared").getConfig().getDelayHint())
+					.isSameAs(context.getBean(RetryAfterDelayHintExtractor.class));
+			});
+	}
+
+	@Test
+	void statefulIsResolvedAlongTheInheritanceChain() {
+		this.runner.withPropertyValues("retry.defaults.stateful=false", "retry.configs.tx.stateful=true",
+				"retry.instances.orders.base-config=tx", "retry.instances.orders.max-attempts=2",
+				"retry.instances.plain.max-attempts=2")
+			.run(context -> {
+				RetryProperties properties = context.getBean(RetryProperties.class);
+				assertThat(RetryPropertiesMapper.isStateful(properties, "orders")).isTrue();
+				assertThat(RetryPropertiesMapper.isStateful(properties, "plain")).isFalse();
+				assertThat(RetryPropertiesMapper.isStateful(properties, "undeclared")).isFalse();
+			});
+	}
+
+}
