@@ -73,11 +73,12 @@ public final class RetryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryRegistry retryRegistry(RetryProperties properties, Sleeper sleeper, TimeSource timeSource,
+	RetryRegistry retryRegistry(RetryProperties properties, Sleeper sleeper, TimeSource timeSource, RetryScheduler scheduler,
 			ObjectProvider<RetryListener> listeners, ObjectProvider<RetryTemplateCustomizer> customizers,
 			ObjectProvider<StatusExtractor> statusExtractors,
 			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, ConfigurableListableBeanFactory beanFactory) {
-		RetryRegistryBuilder builder = RetryRegistry.builder().sleeper(sleeper).timeSource(timeSource);
+		RetryRegistryBuilder builder = RetryRegistry.builder().sleeper(sleeper).timeSource(timeSource)
+			.scheduler(scheduler);
 		listeners.orderedStream().forEach(builder::listener);
 		customizers.orderedStream().forEach(builder::customizer);
 		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), statusExtractors.orderedStream().toList(),

@@ -40,7 +40,7 @@ import org.springframework.util.ClassUtils;
  * Bean names ({@code retry-on-result}, {@code delay-hint}) are resolved in the bean factory. Not
  * thread-safe; used once at startup.
  */
-final class RetryPropertiesMapper {
+public final class RetryPropertiesMapper {
 
 	private static final String PREFIX = "retry";
 
@@ -105,7 +105,7 @@ final class RetryPropertiesMapper {
 	 * @param name an instance name, declared or not
 	 * @return the instance's default
 	 */
-	static boolean isStateful(RetryProperties properties, String name) {
+	public static boolean isStateful(RetryProperties properties, String name) {
 		RetryInstanceProperties current = properties.getInstances().get(name);
 		Set<RetryInstanceProperties> seen = new HashSet<>();
 		while (current != null && seen.add(current)) {

@@ -1,11 +1,70 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
+import java.util.List;
+
+import dev.retrykit.RetryListener;
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.spi.RetryScheduler;
+import dev.retrykit.spi.Sleeper;
+import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
+import dev.retrykit.spring.boot.autoconfigure.RetryPropertiesMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 
 /**
- * The {@code @Retryable} aspect's beans.
+ * The {@code @Retryable} aspect's beans: the annotation advisor, the {@code retry.targets} advisor,
+ * the method resolver and the startup validation. Advisors are static infrastructure beans that read
+ * their order and targets from the environment, so that creating them (early, while post-processors
+ * are registered) creates no other bean; they obtain the resolver on first use.
  */
 @Configuration(proxyBeanMethods = false)
 public final class RetryAspectConfiguration {
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static RetryAdvisor retryAdvisor(Environment environment, ObjectProvider<RetryableMethodResolver> resolver) {
+		return new RetryAdvisor(resolver::getObject, aspectOrder(environment));
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static RetryTargetsAdvisor retryTargetsAdvisor(Environment environment,
+			ObjectProvider<RetryableMethodResolver> resolver) {
+		List<RetryProperties.Target> targets = Binder.get(environment)
+			.bind("retry.targets", Bindable.listOf(RetryProperties.Target.class))
+			.orElse(List.of());
+		return new RetryTargetsAdvisor(targets, resolver::getObject, aspectOrder(environment));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry, Sleeper sleeper, TimeSource timeSource,
+			RetryScheduler scheduler, ObjectProvider<RetryListener> listeners, RetryProperties properties) {
+		return new RetryableMethodResolver(registry, sleeper, timeSource, scheduler, listeners.orderedStream().toList(),
+				name -> RetryPropertiesMapper.isStateful(properties, name));
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static RetryableBeansValidator retryableBeansValidator(ConfigurableListableBeanFactory beanFactory,
+			RetryAdvisor retryAdvisor) {
+		return new RetryableBeansValidator(beanFactory, retryAdvisor);
+	}
+
+	private static int aspectOrder(Environment environment) {
+		return Binder.get(environment).bind("retry.aspect-order", Integer.class).orElse(RetryProperties.DEFAULT_ASPECT_ORDER);
+	}
 
 }

@@ -1,0 +1,173 @@
+package dev.retrykit.spring.boot.autoconfigure.aop;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+import dev.retrykit.annotation.Recover;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * The {@link Recover} methods that fit one {@code @Retryable} method, resolved once at startup, and the
+ * choice among them for a failure: the one whose leading {@code Throwable} parameter is the closest
+ * supertype of the failure; one without a {@code Throwable} parameter fits any failure. Immutable and
+ * thread-safe.
+ */
+final class RecoverMethods {
+
+	private final Method[] methods;
+
+	private RecoverMethods(List<Method> methods) {
+		this.methods = methods.toArray(new Method[0]);
+	}
+
+	/**
+	 * @param retryable the {@code @Retryable} method
+	 * @param userClass the bean's class
+	 * @param name the {@code recover} attribute, or empty
+	 * @return the fitting recover methods, or {@code null} when there are none (and none was named)
+	 * @throws RetryableMethodException if a named recover method is missing or does not fit, or two fit
+	 * equally well
+	 */
+	static @Nullable RecoverMethods resolve(Method retryable, Class<?> userClass, String name) {
+		List<Method> candidates = new ArrayList<>();
+		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+			if (AnnotatedElementUtils.hasAnnotation(method, Recover.class)) {
+				candidates.add(method);
+			}
+		}
+		List<Method> named = candidates.stream().filter(method -> name.isEmpty() || method.getName().equals(name)).toList();
+		List<Method> fitting = named.stream().filter(method -> fits(method, retryable)).toList();
+		if (!name.isEmpty() && fitting.isEmpty()) {
+			String problem = named.isEmpty() ? "no @Recover method named '" + name + "' exists in " + userClass.getName()
+					: "the @Recover method(s) named '" + name + "' do not fit it: " + signatures(named);
+			throw new RetryableMethodException(retryable, problem, "Set recover to the name of a @Recover method "
+					+ "that returns " + retryable.getReturnType().getSimpleName() + " and takes an optional leading "
+					+ "Throwable followed by the method's parameters " + Arrays.toString(simpleNames(retryable))
+					+ "; candidates: " + signatures(candidates) + ".", null);
+		}
+		for (int i = 0; i < fitting.size(); i++) {
+			for (int j = i + 1; j < fitting.size(); j++) {
+				if (failureType(fitting.get(i)) == failureType(fitting.get(j))) {
+					throw new RetryableMethodException(retryable, "recover methods " + signatures(List.of(fitting.get(i),
+							fitting.get(j))) + " fit it equally well", "Remove one of them, make their Throwable "
+									+ "parameters differ, or pick one with @Retryable(recover = \"...\"); candidates: "
+									+ signatures(fitting) + ".", null);
+				}
+			}
+		}
+		if (fitting.isEmpty()) {
+			return null;
+		}
+		List<Method> sorted = new ArrayList<>(fitting);
+		sorted.sort(Comparator.comparingInt(method -> -depth(failureType(method))));
+		sorted.forEach(ReflectionUtils::makeAccessible);
+		return new RecoverMethods(sorted);
+	}
+
+	/**
+	 * Calls the recover method that fits the failure best.
+	 * @param target the bean
+	 * @param failure the failure the call ended with, or {@code null} (a rejected result)
+	 * @param arguments the call's arguments
+	 * @return the recover method's result
+	 * @throws Exception the failure itself when no recover method accepts it, or the recover method's failure
+	 */
+	@Nullable Object recover(Object target, @Nullable Throwable failure, @Nullable Object[] arguments) throws Exception {
+		// Sorted most specific first, so the first that accepts the failure is the closest supertype.
+		for (Method method : this.methods) {
+			Class<?> type = failureType(method);
+			if (type == null || (failure != null && type.isInstance(failure))) {
+				return invoke(method, target, failure, arguments);
+			}
+		}
+		if (failure != null) {
+			throw rethrow(failure);
+		}
+		return null;
+	}
+
+	/** Rethrows as is: Exceptions and Errors unchanged, any other Throwable wrapped. */
+	static Exception rethrow(Throwable failure) {
+		if (failure instanceof Exception exception) {
+			return exception;
+		}
+		if (failure instanceof Error error) {
+			throw error;
+		}
+		return new java.lang.reflect.UndeclaredThrowableException(failure);
+	}
+
+	private static @Nullable Object invoke(Method method, Object target, @Nullable Throwable failure,
+			@Nullable Object[] arguments) throws Exception {
+		int count = method.getParameterCount();
+		boolean withFailure = failureType(method) != null;
+		Object[] values = new Object[count];
+		int offset = withFailure ? 1 : 0;
+		if (withFailure) {
+			values[0] = failure;
+		}
+		if (count > offset) {
+			System.arraycopy(arguments, 0, values, offset, count - offset);
+		}
+		try {
+			return method.invoke(target, values);
+		}
+		catch (InvocationTargetException ex) {
+			throw rethrow(ex.getTargetException());
+		}
+	}
+
+	private static boolean fits(Method recover, Method retryable) {
+		if (!ClassUtils.isAssignable(retryable.getReturnType(), recover.getReturnType())
+				|| (retryable.getReturnType() == void.class) != (recover.getReturnType() == void.class)) {
+			return false;
+		}
+		Class<?>[] parameters = recover.getParameterTypes();
+		int offset = (failureType(recover) != null) ? 1 : 0;
+		int rest = parameters.length - offset;
+		if (rest == 0) {
+			return true;
+		}
+		Class<?>[] arguments = retryable.getParameterTypes();
+		if (rest != arguments.length) {
+			return false;
+		}
+		for (int i = 0; i < rest; i++) {
+			if (!ClassUtils.isAssignable(parameters[i + offset], arguments[i])) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static @Nullable Class<?> failureType(Method method) {
+		Class<?>[] parameters = method.getParameterTypes();
+		return (parameters.length > 0 && Throwable.class.isAssignableFrom(parameters[0])) ? parameters[0] : null;
+	}
+
+	/** Depth in the class hierarchy: deeper means more specific; no Throwable parameter sorts last. */
+	private static int depth(@Nullable Class<?> type) {
+		int depth = 0;
+		for (Class<?> current = type; current != null; current = current.getSuperclass()) {
+			depth++;
+		}
+		return depth;
+	}
+
+	private static String signatures(List<Method> methods) {
+		return methods.stream().map(method -> method.getName() + Arrays.toString(simpleNames(method))).toList().toString();
+	}
+
+	private static String[] simpleNames(Method method) {
+		return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toArray(String[]::new);
+	}
+
+}

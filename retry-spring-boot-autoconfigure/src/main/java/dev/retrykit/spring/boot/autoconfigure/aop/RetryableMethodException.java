@@ -1,0 +1,44 @@
+package dev.retrykit.spring.boot.autoconfigure.aop;
+
+import java.lang.reflect.Method;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.diagnostics.FailureAnalyzedException;
+
+/**
+ * A {@code @Retryable} or {@code @Recover} declaration that cannot work: a recover method that does
+ * not exist, does not fit or is ambiguous, an invalid inline attribute, or an unsupported return type.
+ * Thrown at startup; the failure analysis names the method, the problem and what to change.
+ */
+public class RetryableMethodException extends FailureAnalyzedException {
+
+	private final Method method;
+
+	/**
+	 * @param method the annotated method
+	 * @param problem what is wrong
+	 * @param action what to change
+	 * @param cause the underlying failure, or {@code null}
+	 */
+	public RetryableMethodException(Method method, String problem, String action, @Nullable Throwable cause) {
+		super("Invalid @Retryable method " + describe(method) + ": " + problem, action, cause);
+		this.method = method;
+	}
+
+	/** @return the annotated method */
+	public Method getMethod() {
+		return this.method;
+	}
+
+	static String describe(Method method) {
+		StringBuilder text = new StringBuilder(method.getDeclaringClass().getName()).append('.')
+			.append(method.getName()).append('(');
+		Class<?>[] types = method.getParameterTypes();
+		for (int i = 0; i < types.length; i++) {
+			text.append((i > 0) ? ", " : "").append(types[i].getSimpleName());
+		}
+		return text.append(')').toString();
+	}
+
+}

@@ -1,0 +1,57 @@
+package dev.retrykit.spring.boot.autoconfigure.aop;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Retries intercepted calls. Everything a method needs is resolved on its first call (or at startup by
+ * {@link RetryableBeansValidator}) and cached per target class and method; the hot path is a
+ * {@link ClassValue} lookup, a map lookup and {@code template.execute(context -> invocation.proceed())}.
+ * Thread-safe.
+ */
+public final class RetryableMethodInterceptor implements MethodInterceptor {
+
+	private final BiFunction<Method, Class<?>, MethodRetry> resolver;
+
+	private final ClassValue<ConcurrentHashMap<Method, MethodRetry>> cache = new ClassValue<>() {
+		@Override
+		protected ConcurrentHashMap<Method, MethodRetry> computeValue(Class<?> type) {
+			return new ConcurrentHashMap<>();
+		}
+	};
+
+	/**
+	 * @param resolver resolves a method of a target class, once
+	 */
+	RetryableMethodInterceptor(BiFunction<Method, Class<?>, MethodRetry> resolver) {
+		this.resolver = resolver;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Method method = invocation.getMethod();
+		Class<?> targetClass = (target != null) ? target.getClass() : method.getDeclaringClass();
+		ConcurrentHashMap<Method, MethodRetry> methods = this.cache.get(targetClass);
+		MethodRetry retry = methods.get(method);
+		if (retry == null) {
+			retry = methods.computeIfAbsent(method, key -> this.resolver.apply(key, targetClass));
+		}
+		return retry.invoke(invocation);
+	}
+
+	/**
+	 * Resolves a method ahead of its first call, so that startup fails on an invalid declaration.
+	 * @param method the method
+	 * @param targetClass the bean's class
+	 */
+	void prepare(Method method, Class<?> targetClass) {
+		this.cache.get(targetClass).computeIfAbsent(method, key -> this.resolver.apply(key, targetClass));
+	}
+
+}

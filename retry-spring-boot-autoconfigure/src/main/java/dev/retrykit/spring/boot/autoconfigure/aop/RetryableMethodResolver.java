@@ -1,0 +1,170 @@
+package dev.retrykit.spring.boot.autoconfigure.aop;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
+
+import dev.retrykit.RetryConfig;
+import dev.retrykit.RetryListener;
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.RetryTemplateBuilder;
+import dev.retrykit.annotation.Retryable;
+import dev.retrykit.spi.RetryScheduler;
+import dev.retrykit.spi.Sleeper;
+import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Resolves everything a retried method needs, once per method: the instance (the annotation's name,
+ * {@code SimpleClassName.method}, or a target's instance), a per-method template when the annotation
+ * overrides settings, the recover methods, the stateful key, and the variant for its return type.
+ * Invalid declarations fail with a {@link RetryableMethodException}. Thread-safe.
+ *
+ * <p>A method with inline overrides runs on its own template, built once from the instance's config
+ * with the registry's sleeper, clock, scheduler and listener beans, and sharing the instance's circuit
+ * breaker, budget and context cache. Its calls are not counted in the instance's metrics.
+ */
+public final class RetryableMethodResolver {
+
+	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			RetryableMethodResolver.class.getClassLoader());
+
+	private final RetryRegistry registry;
+
+	private final Sleeper sleeper;
+
+	private final TimeSource timeSource;
+
+	private final RetryScheduler scheduler;
+
+	private final List<RetryListener> listeners;
+
+	private final Predicate<String> statefulByDefault;
+
+	private final SpelExpressionParser parser = new SpelExpressionParser();
+
+	/**
+	 * @param registry the instances
+	 * @param sleeper the registry's sleeper
+	 * @param timeSource the registry's clock
+	 * @param scheduler the registry's scheduler
+	 * @param listeners the listener beans applied to every instance
+	 * @param statefulByDefault whether an instance's methods are stateful by default (its {@code stateful} property)
+	 */
+	public RetryableMethodResolver(RetryRegistry registry, Sleeper sleeper, TimeSource timeSource,
+			RetryScheduler scheduler, List<RetryListener> listeners, Predicate<String> statefulByDefault) {
+		this.registry = registry;
+		this.sleeper = sleeper;
+		this.timeSource = timeSource;
+		this.scheduler = scheduler;
+		this.listeners = List.copyOf(listeners);
+		this.statefulByDefault = statefulByDefault;
+	}
+
+	/**
+	 * @param method the invoked method
+	 * @param targetClass the bean's class
+	 * @return how to retry the method; {@link MethodRetry#PROCEED} when it has no {@code @Retryable}
+	 * @throws RetryableMethodException if the declaration is invalid
+	 */
+	MethodRetry resolve(Method method, Class<?> targetClass) {
+		Class<?> userClass = ClassUtils.getUserClass(targetClass);
+		Method specific = AopUtils.getMostSpecificMethod(method, userClass);
+		Retryable retryable = RetryableAnnotations.find(specific, userClass);
+		if (retryable == null) {
+			return MethodRetry.PROCEED;
+		}
+		String name = instanceName(retryable, specific, userClass);
+		RetryTemplate template = template(this.registry.template(name), retryable, specific);
+		RecoverMethods recover = RecoverMethods.resolve(specific, userClass, retryable.recover());
+		boolean stateful = retryable.stateful() || this.statefulByDefault.test(name);
+		return variant(specific, template, recover, stateful ? new StatefulKey(specific, key(retryable, specific)) : null);
+	}
+
+	/**
+	 * How a {@code retry.targets} instance retries a method that carries no {@code @Retryable} (one that
+	 * does is left to the annotation advisor).
+	 * @param method the invoked method
+	 * @param targetClass the bean's class
+	 * @param instance the target's instance name
+	 * @return how to retry the method
+	 */
+	MethodRetry resolveTarget(Method method, Class<?> targetClass, String instance) {
+		Class<?> userClass = ClassUtils.getUserClass(targetClass);
+		Method specific = AopUtils.getMostSpecificMethod(method, userClass);
+		if (RetryableAnnotations.find(specific, userClass) != null) {
+			return MethodRetry.PROCEED;
+		}
+		return variant(specific, this.registry.template(instance), null, null);
+	}
+
+	private MethodRetry variant(Method method, RetryTemplate template, @Nullable RecoverMethods recover,
+			@Nullable StatefulKey key) {
+		Class<?> returnType = method.getReturnType();
+		boolean async = CompletionStage.class.isAssignableFrom(returnType);
+		boolean reactive = REACTOR_PRESENT && ReactiveTypes.isReactive(returnType);
+		if ((async || reactive) && key != null) {
+			throw new RetryableMethodException(method, "stateful retry needs a synchronous method, but it returns "
+					+ returnType.getSimpleName(), "Remove stateful (or the instance's stateful property) for this method.", null);
+		}
+		if (async) {
+			if (!returnType.isAssignableFrom(CompletableFuture.class)) {
+				throw new RetryableMethodException(method, "its return type " + returnType.getName()
+						+ " is not supported", "Declare the method to return CompletionStage or CompletableFuture.", null);
+			}
+			return new AsyncMethodRetry(template, recover);
+		}
+		if (reactive) {
+			return new ReactiveMethodRetry(template, recover, ReactiveTypes.isFlux(returnType));
+		}
+		return new SyncMethodRetry(template, recover, key);
+	}
+
+	private static String instanceName(Retryable retryable, Method method, Class<?> userClass) {
+		if (!retryable.value().isEmpty() && !retryable.name().isEmpty() && !retryable.value().equals(retryable.name())) {
+			throw new RetryableMethodException(method, "value ('" + retryable.value() + "') and name ('"
+					+ retryable.name() + "') differ", "Set only one of value and name.", null);
+		}
+		String name = retryable.value().isEmpty() ? retryable.name() : retryable.value();
+		return name.isEmpty() ? userClass.getSimpleName() + "." + method.getName() : name;
+	}
+
+	private RetryTemplate template(RetryTemplate instance, Retryable retryable, Method method) {
+		RetryConfig config = InlineOverrides.apply(instance.getConfig(), retryable, method, this.parser);
+		if (config == null) {
+			return instance;
+		}
+		RetryTemplateBuilder builder = RetryTemplate.builder().name(instance.getName()).config(config)
+			.sleeper(this.sleeper).timeSource(this.timeSource).scheduler(this.scheduler).listeners(this.listeners)
+			.contextCache(instance.getContextCache());
+		if (instance.getCircuitBreaker() != null) {
+			builder.circuitBreaker(instance.getCircuitBreaker());
+		}
+		if (instance.getBudget() != null) {
+			builder.budget(instance.getBudget());
+		}
+		return builder.build();
+	}
+
+	private org.springframework.expression.@Nullable Expression key(Retryable retryable, Method method) {
+		if (retryable.key().isEmpty()) {
+			return null;
+		}
+		try {
+			return this.parser.parseExpression(retryable.key());
+		}
+		catch (ParseException ex) {
+			throw new RetryableMethodException(method, "its key expression '" + retryable.key() + "' is not valid SpEL: "
+					+ ex.getMessage(), "Fix the key expression, e.g. key = \"#order.id\" or \"#p0\".", ex);
+		}
+	}
+
+}

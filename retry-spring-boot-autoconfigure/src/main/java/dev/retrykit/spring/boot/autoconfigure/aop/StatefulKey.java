@@ -1,0 +1,53 @@
+package dev.retrykit.spring.boot.autoconfigure.aop;
+
+import java.lang.reflect.Method;
+import java.util.Arrays;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.Expression;
+
+/**
+ * The key of a stateful call: the {@code key} SpEL expression evaluated over the arguments (root object
+ * the argument array; {@code #p0}, {@code #a0} and parameter names as variables), or, without one, the
+ * single argument or the list of arguments. Thread-safe; the expression is parsed once.
+ */
+final class StatefulKey {
+
+	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
+
+	private final Method method;
+
+	private final @Nullable Expression expression;
+
+	StatefulKey(Method method, @Nullable Expression expression) {
+		this.method = method;
+		this.expression = expression;
+	}
+
+	Object of(MethodInvocation invocation) {
+		Object[] arguments = invocation.getArguments();
+		Object key;
+		if (this.expression != null) {
+			key = this.expression.getValue(
+					new MethodBasedEvaluationContext(arguments, this.method, arguments, PARAMETER_NAMES));
+		}
+		else {
+			key = switch (arguments.length) {
+				case 0 -> this.method.toGenericString();
+				case 1 -> arguments[0];
+				default -> Arrays.asList(arguments.clone());
+			};
+		}
+		if (key == null) {
+			throw new IllegalArgumentException("The stateful retry key of " + RetryableMethodException.describe(this.method)
+					+ " is null; give @Retryable a key expression that never evaluates to null");
+		}
+		return key;
+	}
+
+}

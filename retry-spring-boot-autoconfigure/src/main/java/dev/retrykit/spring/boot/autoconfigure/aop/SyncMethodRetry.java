@@ -1,0 +1,56 @@
+package dev.retrykit.spring.boot.autoconfigure.aop;
+
+import dev.retrykit.RetryState;
+import dev.retrykit.RetryTemplate;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
+ * (so an inner {@code @Transactional} starts a fresh transaction) inside
+ * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
+ * method. Stateless without recovery, a call allocates only the attempt lambda.
+ */
+final class SyncMethodRetry implements MethodRetry {
+
+	private final RetryTemplate template;
+
+	private final @Nullable RecoverMethods recover;
+
+	private final @Nullable StatefulKey key;
+
+	SyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover, @Nullable StatefulKey key) {
+		this.template = template;
+		this.recover = recover;
+		this.key = key;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		int mark = InvocationRewinder.mark(invocation);
+		RecoverMethods recoverMethods = this.recover;
+		if (this.key == null) {
+			if (recoverMethods == null) {
+				return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark));
+			}
+			return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark),
+					context -> recoverMethods.recover(target(invocation), context.getLastThrowable(), invocation.getArguments()));
+		}
+		RetryState state = RetryState.of(this.key.of(invocation));
+		if (recoverMethods == null) {
+			return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark), state);
+		}
+		return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark),
+				context -> recoverMethods.recover(target(invocation), context.getLastThrowable(), invocation.getArguments()),
+				state);
+	}
+
+	static Object target(MethodInvocation invocation) {
+		Object target = invocation.getThis();
+		if (target == null) {
+			throw new IllegalStateException("No target to call a @Recover method on for " + invocation.getMethod());
+		}
+		return target;
+	}
+
+}
