@@ -71,7 +71,7 @@ public final class RetryTargetsAdvisor extends AbstractPointcutAdvisor {
 		AspectJExpressionPointcut pointcut = new AspectJExpressionPointcut();
 		pointcut.setExpression(target.getPointcut());
 		try {
-			pointcut.getClassFilter();
+			pointcut.getPointcutExpression();
 		}
 		catch (IllegalArgumentException | IllegalStateException ex) {
 			throw new InvalidRetryPropertyException(path + ".pointcut", target.getPointcut(),
