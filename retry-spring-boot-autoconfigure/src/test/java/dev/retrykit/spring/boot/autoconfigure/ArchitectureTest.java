@@ -1,0 +1,35 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+class ArchitectureTest {
+
+	private final JavaClasses spring = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.importPackages("dev.retrykit.spring");
+
+	@Test
+	void theSpringModuleUsesOnlyTheCorePublicApi() {
+		noClasses().should().dependOnClassesThat().resideInAPackage("dev.retrykit.internal..")
+			.because("the Spring module converts properties to core configs at its edge, through the public API")
+			.check(this.spring);
+	}
+
+	@Test
+	void onlyTheHttpPackageTouchesSpringWebAndOnlyTheReactiveVariantTouchesReactor() {
+		noClasses().that().resideOutsideOfPackage("dev.retrykit.spring.boot.autoconfigure.http..")
+			.should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..")
+			.because("spring-web and spring-webflux are optional")
+			.check(this.spring);
+		noClasses().that().doNotHaveSimpleName("ReactiveMethodRetry").and().doNotHaveSimpleName("ReactiveTypes")
+			.should().dependOnClassesThat().resideInAnyPackage("reactor..")
+			.because("Reactor is optional")
+			.check(this.spring);
+	}
+
+}
