@@ -153,6 +153,19 @@ class RetryableAspectTests {
 	}
 
 	@Test
+	void retriesThroughAnInterfaceProxy() {
+		this.runner.withPropertyValues("spring.aop.proxy-target-class=false")
+			.withBean(Greeter.class, FlakyGreeter::new)
+			.run(context -> {
+				Greeter greeter = context.getBean(Greeter.class);
+				assertThat(AopUtils.isJdkDynamicProxy(greeter)).isTrue();
+				context.getBean(Calls.class).failuresLeft.set(2);
+				assertThat(greeter.greet("you")).isEqualTo("hello you");
+				assertThat(context.getBean(Calls.class).calls).hasValue(3);
+			});
+	}
+
+	@Test
 	void theAdvisorOrderComesFromAspectOrder() {
 		this.runner.run(context -> assertThat(context.getBean(RetryAdvisor.class).getOrder())
 			.isEqualTo(Integer.MAX_VALUE - 10));
@@ -232,6 +245,29 @@ class RetryableAspectTests {
 		public void templateExpression(String message) {
 			this.state.calls.incrementAndGet();
 			throw new IllegalStateException(message);
+		}
+
+	}
+
+	public interface Greeter {
+
+		String greet(String name);
+
+	}
+
+	public static class FlakyGreeter implements Greeter {
+
+		@org.springframework.beans.factory.annotation.Autowired
+		Calls state;
+
+		@Override
+		@Retryable
+		public String greet(String name) {
+			this.state.calls.incrementAndGet();
+			if (this.state.failuresLeft.getAndDecrement() > 0) {
+				throw new IllegalStateException("down");
+			}
+			return "hello " + name;
 		}
 
 	}
