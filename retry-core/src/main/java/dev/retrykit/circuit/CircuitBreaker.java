@@ -28,12 +28,14 @@ import dev.retrykit.spi.TimeSource;
  * without a permit report into the current generation; in half-open they are taken only while a
  * trial call is in flight. Prefer permits when calls may outlast a state.
  *
- * <p>Thread-safety: fully thread-safe and lock-free. The state and counts live in an immutable-state
- * window object that a transition replaces with one compare-and-set, so resets are atomic and the
- * losers of a race simply see the new window. In the closed state {@link #tryAcquirePermission()}
- * is a single volatile read and allocates nothing; recording an outcome is an atomic add (and, with
- * an interval, a clock read). Time comes only from the {@link TimeSource}: nothing here sleeps or
- * starts a thread, and timeouts and intervals are checked lazily when the breaker is used.
+ * <p>Thread-safety: fully thread-safe and lock-free. State and counts live in a window object
+ * whose state is final and whose counts are atomic; a transition (or the clearing of counts after
+ * an interval) publishes a fresh window with one compare-and-set, so resets are atomic, exactly one
+ * thread wins each transition and notifies the listeners, and the losers simply see the new window.
+ * Closed, {@link #tryAcquirePermission()} is one volatile read; recording an outcome is an atomic
+ * add (plus a clock read when an interval is set); neither allocates. Only transitions allocate (a
+ * window of a few dozen bytes). Time comes only from the {@link TimeSource}: nothing here sleeps or
+ * starts a thread; timeouts and intervals are applied lazily when the breaker is next used.
  */
 public final class CircuitBreaker {
 
