@@ -140,6 +140,9 @@ public final class RetryRegistry {
 			.sleeper(this.settings.sleeper).timeSource(this.settings.timeSource)
 			.eventBufferSize(this.settings.eventBufferSize).listeners(this.settings.listeners)
 			.contextCache(contextCache(name));
+		if (this.settings.scheduler != null) {
+			builder.scheduler(this.settings.scheduler);
+		}
 		RetryBudgetConfig budgetConfig = config.getBudget();
 		if (budgetConfig != null) {
 			builder.budget(sharedBudget((config.getBudgetName() != null) ? config.getBudgetName() : name, budgetConfig));

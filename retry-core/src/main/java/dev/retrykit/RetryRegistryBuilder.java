@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +33,8 @@ public final class RetryRegistryBuilder {
 	Sleeper sleeper = Sleeper.THREAD_SLEEP;
 
 	TimeSource timeSource = TimeSource.SYSTEM;
+
+	@Nullable RetryScheduler scheduler;
 
 	final List<RetryListener> listeners = new ArrayList<>();
 
@@ -110,12 +113,22 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
-	 * Runs every instance in virtual time (sleeping and clock).
+	 * Runs every instance in virtual time (sleeping, clock and scheduling).
 	 * @param virtualTime the virtual clock
 	 * @return this builder
 	 */
 	public RetryRegistryBuilder virtualTime(VirtualTime virtualTime) {
-		return sleeper(virtualTime).timeSource(virtualTime);
+		return sleeper(virtualTime).timeSource(virtualTime).scheduler(virtualTime);
+	}
+
+	/**
+	 * @param scheduler where async calls and failback tasks of every instance wait (default: the
+	 * JVM-wide timing wheel)
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder scheduler(RetryScheduler scheduler) {
+		this.scheduler = Objects.requireNonNull(scheduler, "scheduler must not be null");
+		return this;
 	}
 
 	/**

@@ -1,9 +1,14 @@
 package dev.retrykit;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.internal.AsyncRetry;
 import dev.retrykit.internal.RetryRuntime;
 import dev.retrykit.internal.SyncRetry;
 import dev.retrykit.spi.RetryContextCache;
@@ -99,6 +104,38 @@ public final class RetryTemplate {
 			RetryState state) throws E {
 		return SyncRetry.executeStateful(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
 				recovery, Objects.requireNonNull(state, "state must not be null"));
+	}
+
+	/**
+	 * Runs an asynchronous call: the supplier starts one attempt and is called again for each retry.
+	 * No thread waits between attempts (delays run on the instance's scheduler); failures are
+	 * unwrapped from {@link java.util.concurrent.CompletionException} and
+	 * {@link java.util.concurrent.ExecutionException} before classification; {@code attempt-timeout}
+	 * bounds each attempt. {@link RetryContext#current()} is the call's context while the supplier
+	 * runs. Cancelling the returned future cancels the pending retry and the attempt in flight.
+	 * @param supplier starts one attempt
+	 * @param <T> the result type
+	 * @return a future of the result; on failure it completes with the last failure, unchanged
+	 */
+	public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> supplier) {
+		return AsyncRetry.start(this.runtime, this.runtime.scheduler(),
+				Objects.requireNonNull(supplier, "supplier must not be null"), null);
+	}
+
+	/**
+	 * Runs an asynchronous call with a fallback, applied to the failure the call ends with (the last
+	 * failure, a {@link dev.retrykit.circuit.CircuitOpenException}, or {@code null} when retries on a
+	 * result were exhausted).
+	 * @param supplier starts one attempt
+	 * @param recovery the fallback
+	 * @param <T> the result type
+	 * @return a future of the result or the fallback's result
+	 */
+	public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> supplier,
+			Function<Throwable, ? extends CompletionStage<T>> recovery) {
+		return AsyncRetry.start(this.runtime, this.runtime.scheduler(),
+				Objects.requireNonNull(supplier, "supplier must not be null"),
+				Objects.requireNonNull(recovery, "recovery must not be null"));
 	}
 
 	/** @return the instance name */

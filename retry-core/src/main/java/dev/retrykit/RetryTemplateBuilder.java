@@ -9,10 +9,12 @@ import java.util.function.Predicate;
 
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.internal.DefaultScheduler;
 import dev.retrykit.internal.RetryRuntime;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffStrategy;
 import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -47,6 +49,8 @@ public final class RetryTemplateBuilder {
 	private @Nullable RetryBudget budget;
 
 	private int eventBufferSize = DEFAULT_EVENT_BUFFER_SIZE;
+
+	private @Nullable RetryScheduler scheduler;
 
 	RetryTemplateBuilder() {
 	}
@@ -159,12 +163,31 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
-	 * Uses one virtual clock for sleeping and time, so tests run without waiting.
+	 * Uses one virtual clock for sleeping, time and async scheduling, so tests run without waiting.
 	 * @param virtualTime the virtual clock
 	 * @return this builder
 	 */
 	public RetryTemplateBuilder virtualTime(VirtualTime virtualTime) {
-		return sleeper(virtualTime).timeSource(virtualTime);
+		return sleeper(virtualTime).timeSource(virtualTime).scheduler(virtualTime);
+	}
+
+	/**
+	 * @param scheduler where async calls wait between attempts and time their attempts (default: one
+	 * timing wheel shared by the JVM, see {@code dev.retrykit.async.TimingWheelScheduler})
+	 * @return this builder
+	 */
+	public RetryTemplateBuilder scheduler(RetryScheduler scheduler) {
+		this.scheduler = Objects.requireNonNull(scheduler, "scheduler must not be null");
+		return this;
+	}
+
+	/**
+	 * @param attemptTimeout see {@link RetryConfigBuilder#attemptTimeout(Duration)}
+	 * @return this builder
+	 */
+	public RetryTemplateBuilder attemptTimeout(@Nullable Duration attemptTimeout) {
+		this.config.attemptTimeout(attemptTimeout);
+		return this;
 	}
 
 	/**
@@ -246,7 +269,8 @@ public final class RetryTemplateBuilder {
 		RetryContextCache cache = (this.contextCache != null) ? this.contextCache
 				: new InMemoryRetryContextCache(InMemoryRetryContextCache.DEFAULT_CAPACITY, this.timeSource);
 		return new RetryTemplate(new RetryRuntime(this.name, built, this.sleeper, this.timeSource,
-				this.listeners.toArray(new RetryListener[0]), cache, breaker, retryBudget, this.eventBufferSize));
+				this.listeners.toArray(new RetryListener[0]), cache, breaker, retryBudget, this.eventBufferSize,
+				(this.scheduler != null) ? this.scheduler : DefaultScheduler.get()));
 	}
 
 }

@@ -60,6 +60,20 @@ final class TimingWheel {
 		this.linked++;
 	}
 
+	/** Links every pending node of a chain (linked through {@code next}) and drops the others. */
+	void addAll(@Nullable WheelTimeout chain) {
+		for (WheelTimeout node = chain; node != null;) {
+			WheelTimeout following = node.next;
+			if (node.isPending()) {
+				add(node);
+			}
+			else {
+				node.next = null;
+			}
+			node = following;
+		}
+	}
+
 	/**
 	 * Marks every tick up to {@code targetTick} as processed when no node is linked: catching up over
 	 * an empty wheel (after a long idle time, or in manual mode) costs nothing.

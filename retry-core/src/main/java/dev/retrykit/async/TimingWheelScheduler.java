@@ -1,18 +1,15 @@
 package dev.retrykit.async;
 
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -52,23 +49,15 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private static final int STARTED = 1;
 	private static final int STOPPED = 2;
 
-	private final long tickNanos;
+	private final TickClock clock;
 	private final int wheelSize;
-	private final Executor executor;
-	private final TimeSource timeSource;
-	private final RejectedTaskHandler rejectionHandler;
+	private final TaskHandoff handoff;
 	private final @Nullable Thread worker;
-	private final long origin;
 
-	/** Newly scheduled nodes, newest first; set to {@link #closedMarker} by {@link #stop()}. */
-	private final AtomicReference<@Nullable WheelTimeout> incoming = new AtomicReference<>();
-	private final WheelTimeout closedMarker;
+	private final IncomingStack incoming = new IncomingStack(this);
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
-
 	private final AtomicLong pending = new AtomicLong();
-	private final LongAdder fired = new LongAdder();
 	private final LongAdder cancelled = new LongAdder();
-	private final LongAdder rejected = new LongAdder();
 
 	/** Held by whichever thread drives the wheel: the worker, or the caller of runDueTasks(). */
 	private final Object driveLock = new Object();
@@ -77,15 +66,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private final Predicate<WheelTimeout> fireFunction = this::fire;
 
 	TimingWheelScheduler(TimingWheelSchedulerBuilder builder) {
-		this.tickNanos = builder.tick.toNanos();
+		this.clock = new TickClock(builder.timeSource, builder.tick.toNanos());
 		this.wheelSize = TimingWheelSchedulerBuilder.roundedWheelSize(builder.wheelSize);
-		this.executor = builder.executor;
-		this.timeSource = builder.timeSource;
-		this.rejectionHandler = builder.rejectionHandler;
+		this.handoff = new TaskHandoff(builder.executor, builder.rejectionHandler);
 		this.wheel = new TimingWheel(this.wheelSize);
-		this.closedMarker = new WheelTimeout(this, null, Long.MAX_VALUE);
 		this.worker = builder.manual ? null : newWorker(builder.threadName);
-		this.origin = this.timeSource.nanoTime();
 	}
 
 	/**
@@ -107,18 +92,12 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		Objects.requireNonNull(task, "task must not be null");
 		Objects.requireNonNull(unit, "unit must not be null");
 		startIfNeeded();
-		WheelTimeout node = new WheelTimeout(this, task, deadlineTick(unit.toNanos(delay)));
+		WheelTimeout node = new WheelTimeout(this, task, this.clock.deadlineTick(unit.toNanos(delay)));
 		this.pending.incrementAndGet();
-		WheelTimeout head;
-		do {
-			head = this.incoming.get();
-			if (head == this.closedMarker) {
-				this.pending.decrementAndGet();
-				throw rejectedAfterStop();
-			}
-			node.next = head;
+		if (!this.incoming.push(node)) {
+			this.pending.decrementAndGet();
+			throw rejectedAfterStop();
 		}
-		while (!this.incoming.compareAndSet(head, node));
 		return node;
 	}
 
@@ -141,9 +120,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 			}
 			this.driving = true;
 			try {
-				long before = this.fired.sum();
-				processUpTo(currentTick());
-				return this.fired.sum() - before;
+				long before = this.handoff.firedCount();
+				processUpTo(this.clock.currentTick());
+				return this.handoff.firedCount() - before;
 			}
 			finally {
 				this.driving = false;
@@ -168,12 +147,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		List<WheelTimeout> left;
 		synchronized (this.driveLock) {
 			left = this.wheel.drainAll();
-			for (WheelTimeout node = fifo(this.incoming.getAndSet(this.closedMarker)); node != null;) {
-				WheelTimeout following = node.next;
-				node.next = null;
-				left.add(node);
-				node = following;
-			}
+			left.addAll(this.incoming.close());
 		}
 		if (this.worker != null && this.worker != Thread.currentThread()) {
 			joinUninterruptibly(this.worker);
@@ -208,7 +182,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	/** @return tasks handed to the executor so far, including those it rejected */
 	public long firedCount() {
-		return this.fired.sum();
+		return this.handoff.firedCount();
 	}
 
 	/** @return tasks cancelled before they fired */
@@ -218,12 +192,12 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	/** @return due tasks the executor refused; each was passed to the {@link RejectedTaskHandler} */
 	public long rejectedCount() {
-		return this.rejected.sum();
+		return this.handoff.rejectedCount();
 	}
 
 	/** @return the tick */
 	public Duration tick() {
-		return Duration.ofNanos(this.tickNanos);
+		return Duration.ofNanos(this.clock.tickNanos());
 	}
 
 	/** @return the number of buckets, the configured size rounded up to a power of two */
@@ -273,15 +247,15 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private void runWorker() {
 		synchronized (this.driveLock) {
 			// The ticks between build() and the first schedule() had nothing to do.
-			this.wheel.skipIfEmpty(currentTick() - 1);
+			this.wheel.skipIfEmpty(this.clock.currentTick() - 1);
 		}
 		while (this.lifecycle.get() != STOPPED) {
 			long nextTick;
 			synchronized (this.driveLock) {
-				processUpTo(currentTick());
+				processUpTo(this.clock.currentTick());
 				nextTick = this.wheel.nextTick();
 			}
-			long wait = nextTick * this.tickNanos - elapsed();
+			long wait = this.clock.nanosUntil(nextTick);
 			if (wait > 0 && this.lifecycle.get() != STOPPED) {
 				LockSupport.parkNanos(this, wait);
 			}
@@ -294,16 +268,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private void processUpTo(long targetTick) {
 		long fastForwardFrom = Long.MIN_VALUE;
 		while (this.lifecycle.get() != STOPPED && this.wheel.nextTick() <= targetTick) {
-			for (WheelTimeout node = fifo(this.incoming.getAndSet(null)); node != null;) {
-				WheelTimeout following = node.next;
-				if (node.isPending()) {
-					this.wheel.add(node);
-				}
-				else {
-					node.next = null;
-				}
-				node = following;
-			}
+			this.wheel.addAll(this.incoming.takeAll());
 			if (this.wheel.skipIfEmpty(targetTick)) {
 				return;
 			}
@@ -324,61 +289,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		Runnable task = node.claim(WheelTimeout.EXPIRED);
 		if (task != null) {
 			this.pending.decrementAndGet();
-			this.fired.increment();
-			try {
-				this.executor.execute(task);
-			}
-			catch (RuntimeException ex) {
-				reject(task, ex);
-			}
+			this.handoff.handOff(task);
 		}
 		return this.lifecycle.get() != STOPPED;
-	}
-
-	private void reject(Runnable task, RuntimeException ex) {
-		this.rejected.increment();
-		RejectedExecutionException cause = (ex instanceof RejectedExecutionException ree) ? ree
-				: new RejectedExecutionException("Executor " + this.executor + " failed to accept a task", ex);
-		try {
-			this.rejectionHandler.rejected(task, cause);
-		}
-		catch (RuntimeException handlerFailure) {
-			handlerFailure.addSuppressed(cause);
-			System.getLogger(TimingWheelScheduler.class.getName())
-				.log(Level.ERROR, "RejectedTaskHandler " + this.rejectionHandler + " failed", handlerFailure);
-		}
-	}
-
-	/** Reverses a chain taken from the incoming stack, so nodes keep their scheduling order. */
-	private static @Nullable WheelTimeout fifo(@Nullable WheelTimeout newestFirst) {
-		WheelTimeout reversed = null;
-		WheelTimeout node = newestFirst;
-		while (node != null) {
-			WheelTimeout following = node.next;
-			node.next = reversed;
-			reversed = node;
-			node = following;
-		}
-		return reversed;
-	}
-
-	private long elapsed() {
-		return this.timeSource.nanoTime() - this.origin;
-	}
-
-	private long currentTick() {
-		return Math.floorDiv(elapsed(), this.tickNanos);
-	}
-
-	/** The first tick at or after now + delay, saturating instead of overflowing. */
-	private long deadlineTick(long delayNanos) {
-		long now = elapsed();
-		long deadline = now + Math.max(0, delayNanos);
-		if (deadline < now) {
-			deadline = Long.MAX_VALUE;
-		}
-		long ticks = Math.floorDiv(deadline, this.tickNanos);
-		return (ticks * this.tickNanos < deadline) ? ticks + 1 : ticks;
 	}
 
 	private RejectedExecutionException rejectedAfterStop() {

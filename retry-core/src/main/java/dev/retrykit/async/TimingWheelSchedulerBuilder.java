@@ -74,8 +74,9 @@ public final class TimingWheelSchedulerBuilder {
 
 	/**
 	 * Sets the executor every due task is handed to; tasks never run on the timer thread itself (unless
-	 * this executor runs them inline, which only tests should do). Default
-	 * {@link ForkJoinPool#commonPool()}.
+	 * this executor runs them inline, which only tests should do). Whatever {@code execute} throws
+	 * counts as a rejection (see {@link #rejectionHandler}); with an inline executor that includes an
+	 * exception thrown by the task itself. Default {@link ForkJoinPool#commonPool()}.
 	 * @param executor the executor
 	 * @return this builder
 	 */

@@ -103,6 +103,26 @@ public final class MutableRetryContext implements RetryContext {
 		this.exhaustedOnly = exhaustedOnly;
 	}
 
+	/**
+	 * A copy for a call that outlives the pooled context it started with (an async call).
+	 * @return a new context with this one's state
+	 */
+	public MutableRetryContext copy() {
+		MutableRetryContext copy = new MutableRetryContext(this.name, null);
+		copy.retryCount = this.retryCount;
+		copy.lastThrowable = this.lastThrowable;
+		copy.lastResult = this.lastResult;
+		copy.exhaustedOnly = this.exhaustedOnly;
+		copy.startNanos = this.startNanos;
+		copy.permit = this.permit;
+		copy.cursor = this.cursor;
+		copy.previousDelayNanos = this.previousDelayNanos;
+		if (this.attributes != null && !this.attributes.isEmpty()) {
+			copy.attributes = new HashMap<>(this.attributes);
+		}
+		return copy;
+	}
+
 	/** @return the last rejected result, when the last failure was a result */
 	public @Nullable Object getLastResult() {
 		return this.lastResult;

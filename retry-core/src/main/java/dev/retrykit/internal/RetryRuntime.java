@@ -15,6 +15,7 @@ import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffStrategy;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -49,6 +50,8 @@ public final class RetryRuntime {
 
 	private final long maxDurationNanos;
 
+	private final long attemptTimeoutNanos;
+
 	private final @Nullable RetryPolicy policy;
 
 	private final BackoffStrategy backoff;
@@ -73,6 +76,8 @@ public final class RetryRuntime {
 
 	final @Nullable RetryBudget budget;
 
+	final RetryScheduler scheduler;
+
 	/**
 	 * @param name the instance name
 	 * @param config its configuration
@@ -83,16 +88,19 @@ public final class RetryRuntime {
 	 * @param circuitBreaker the instance's breaker, or {@code null}
 	 * @param budget the instance's (possibly shared) budget, or {@code null}
 	 * @param eventCapacity the size of the recent-event buffer
+	 * @param scheduler where async calls wait between attempts
 	 */
 	public RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
 			RetryListener[] listeners, RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker,
-			@Nullable RetryBudget budget, int eventCapacity) {
+			@Nullable RetryBudget budget, int eventCapacity, RetryScheduler scheduler) {
 		this.name = name;
 		this.config = config;
 		this.classifier = new FailureClassifier(config);
 		this.maxAttempts = config.getMaxAttempts();
 		Duration maxDuration = config.getMaxDuration();
 		this.maxDurationNanos = (maxDuration != null) ? saturatedNanos(maxDuration) : 0;
+		Duration attemptTimeout = config.getAttemptTimeout();
+		this.attemptTimeoutNanos = (attemptTimeout != null) ? saturatedNanos(attemptTimeout) : 0;
 		this.policy = config.getPolicy();
 		this.backoff = config.getBackoff();
 		this.delayHint = config.getDelayHint();
@@ -105,6 +113,12 @@ public final class RetryRuntime {
 		this.cache = cache;
 		this.circuitBreaker = circuitBreaker;
 		this.budget = budget;
+		this.scheduler = scheduler;
+	}
+
+	/** @return where async calls wait between attempts */
+	public RetryScheduler scheduler() {
+		return this.scheduler;
 	}
 
 	/** @return the instance name */
@@ -142,8 +156,29 @@ public final class RetryRuntime {
 		return this.budget;
 	}
 
-	boolean hasDeadline() {
-		return this.maxDurationNanos != 0;
+	/**
+	 * The time limit of the next async attempt: the attempt timeout, shortened to what remains before
+	 * the deadline so that max-duration bounds the whole call.
+	 * @param context the call's context
+	 * @return the limit in nanoseconds, or 0 for none
+	 */
+	long attemptTimeoutNanos(MutableRetryContext context) {
+		long timeout = this.attemptTimeoutNanos;
+		if (this.maxDurationNanos != 0) {
+			long remaining = Math.max(1, context.startNanos + this.maxDurationNanos - this.timeSource.nanoTime());
+			timeout = (timeout == 0) ? remaining : Math.min(timeout, remaining);
+		}
+		return timeout;
+	}
+
+	/**
+	 * Gives back the breaker permit of an attempt whose outcome no longer matters (the call was cancelled).
+	 * @param context the call's context
+	 */
+	void releaseAttempt(MutableRetryContext context) {
+		if (this.circuitBreaker != null) {
+			this.circuitBreaker.releasePermission(context.permit);
+		}
 	}
 
 	/**

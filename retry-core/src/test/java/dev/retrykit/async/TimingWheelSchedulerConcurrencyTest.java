@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import dev.retrykit.spi.ScheduledTask;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,12 +21,14 @@ class TimingWheelSchedulerConcurrencyTest {
 
 	private static final int TASKS_PER_THREAD = 50_000;
 
-	@Test
-	void concurrentScheduleAndCancelRunEveryUncancelledTaskExactlyOnce() throws InterruptedException {
+	@ParameterizedTest(name = "manual mode: {0}")
+	@ValueSource(booleans = { true, false })
+	void concurrentScheduleAndCancelRunEveryUncancelledTaskExactlyOnce(boolean manual) throws InterruptedException {
 		int total = THREADS * TASKS_PER_THREAD;
 		FakeTimeSource clock = new FakeTimeSource();
-		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().timeSource(clock)
-			.tick(Duration.ofMillis(1)).wheelSize(64).executor(Runnable::run).build();
+		TimingWheelSchedulerBuilder builder = TimingWheelScheduler.builder().timeSource(clock)
+			.tick(Duration.ofMillis(1)).wheelSize(64).executor(Runnable::run).threadName("retrykit-timer-stress");
+		TimingWheelScheduler wheel = (manual ? builder.manual() : builder).build();
 		AtomicIntegerArray runs = new AtomicIntegerArray(total);
 		AtomicIntegerArray cancelled = new AtomicIntegerArray(total);
 		CountDownLatch start = new CountDownLatch(1);
@@ -35,7 +38,7 @@ class TimingWheelSchedulerConcurrencyTest {
 			int first = t * TASKS_PER_THREAD;
 			Thread thread = new Thread(() -> {
 				awaitUninterruptibly(start);
-				scheduleAndCancel(wheel, first, runs, cancelled);
+				scheduleAndCancel(wheel, clock, first, runs, cancelled);
 				finished.countDown();
 			}, "scheduler-" + t);
 			threads.add(thread);
@@ -43,15 +46,17 @@ class TimingWheelSchedulerConcurrencyTest {
 		}
 
 		start.countDown();
-		while (finished.getCount() > 0) {
-			clock.advanceMillis(1);
-			wheel.runDueTasks();
+		if (manual) {
+			while (finished.getCount() > 0) {
+				wheel.runDueTasks(); // fires tasks while they are being scheduled and cancelled
+			}
 		}
+		assertThat(finished.await(60, TimeUnit.SECONDS)).isTrue();
 		for (Thread thread : threads) {
 			thread.join();
 		}
 		clock.advance(Duration.ofSeconds(1));
-		wheel.runDueTasks();
+		drainEverythingDue(wheel, manual);
 
 		int cancelledCount = 0;
 		for (int id = 0; id < total; id++) {
@@ -62,16 +67,37 @@ class TimingWheelSchedulerConcurrencyTest {
 		}
 		assertThat(cancelledCount).isBetween(total / 4, total * 3 / 4);
 		assertThat(wheel.cancelledCount()).isEqualTo(cancelledCount);
-		assertThat(wheel.firedCount()).isEqualTo(total - cancelledCount);
+		assertThat(wheel.firedCount()).isEqualTo(total - cancelledCount + (manual ? 0 : 1));
 		assertThat(wheel.pendingCount()).isZero();
 		assertThat(wheel.rejectedCount()).isZero();
+		assertThat(wheel.stop()).isEmpty();
 	}
 
-	/** Schedules tasks with random delays and cancels a random half, recording which cancels won. */
-	private static void scheduleAndCancel(TimingWheelScheduler wheel, int first, AtomicIntegerArray runs,
-			AtomicIntegerArray cancelled) {
+	/**
+	 * Fires every task due by now. The timer thread processes ticks in order and this executor runs
+	 * tasks inline, so once a sentinel due now has run, every earlier task has run too.
+	 */
+	private static void drainEverythingDue(TimingWheelScheduler wheel, boolean manual) throws InterruptedException {
+		if (manual) {
+			wheel.runDueTasks();
+			return;
+		}
+		CountDownLatch sentinel = new CountDownLatch(1);
+		wheel.schedule(sentinel::countDown, 0, TimeUnit.MILLISECONDS);
+		assertThat(sentinel.await(30, TimeUnit.SECONDS)).as("timer thread caught up").isTrue();
+	}
+
+	/**
+	 * Schedules tasks with random delays and cancels a random half, recording which cancels won. Moves
+	 * virtual time on by 1 ms every 250 tasks, so tasks fall due while others are being scheduled.
+	 */
+	private static void scheduleAndCancel(TimingWheelScheduler wheel, FakeTimeSource clock, int first,
+			AtomicIntegerArray runs, AtomicIntegerArray cancelled) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		for (int id = first; id < first + TASKS_PER_THREAD; id++) {
+			if (id % 250 == 0) {
+				clock.advanceMillis(1);
+			}
 			int taskId = id;
 			ScheduledTask handle = wheel.schedule(() -> runs.incrementAndGet(taskId), random.nextInt(100),
 					TimeUnit.MILLISECONDS);

@@ -1,0 +1,79 @@
+package dev.retrykit.async;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lock-free multi-producer, single-consumer stack through which new nodes reach the wheel.
+ *
+ * <p>Intrusive: a node is its own link ({@link WheelTimeout#next}), so a push allocates nothing. Any
+ * thread may {@link #push}; only the thread driving the wheel (holding the scheduler's drive lock)
+ * calls {@link #takeAll()} and {@link #close()}. Closing swaps in a marker node, which makes every
+ * later push fail: a node is either taken by the wheel, or returned by {@code close()}, or refused.
+ */
+final class IncomingStack {
+
+	private final AtomicReference<@Nullable WheelTimeout> head = new AtomicReference<>();
+
+	private final WheelTimeout closedMarker;
+
+	IncomingStack(TimingWheelScheduler owner) {
+		this.closedMarker = new WheelTimeout(owner, null, Long.MAX_VALUE);
+	}
+
+	/**
+	 * Pushes a node; lock-free.
+	 * @return {@code false} if the stack was closed, in which case the node was not pushed
+	 */
+	boolean push(WheelTimeout node) {
+		WheelTimeout current;
+		do {
+			current = this.head.get();
+			if (current == this.closedMarker) {
+				return false;
+			}
+			node.next = current;
+		}
+		while (!this.head.compareAndSet(current, node));
+		return true;
+	}
+
+	/** @return the nodes pushed since the last call, oldest first, linked through {@code next} */
+	@Nullable WheelTimeout takeAll() {
+		return oldestFirst(this.head.getAndSet(null));
+	}
+
+	/**
+	 * Closes the stack: later pushes fail.
+	 * @return the nodes that were still in it and are pending, oldest first, unlinked
+	 */
+	List<WheelTimeout> close() {
+		WheelTimeout taken = this.head.getAndSet(this.closedMarker);
+		List<WheelTimeout> pending = new ArrayList<>();
+		for (WheelTimeout node = (taken == this.closedMarker) ? null : oldestFirst(taken); node != null;) {
+			WheelTimeout following = node.next;
+			node.next = null;
+			if (node.isPending()) {
+				pending.add(node);
+			}
+			node = following;
+		}
+		return pending;
+	}
+
+	private static @Nullable WheelTimeout oldestFirst(@Nullable WheelTimeout newestFirst) {
+		WheelTimeout reversed = null;
+		WheelTimeout node = newestFirst;
+		while (node != null) {
+			WheelTimeout following = node.next;
+			node.next = reversed;
+			reversed = node;
+			node = following;
+		}
+		return reversed;
+	}
+
+}
