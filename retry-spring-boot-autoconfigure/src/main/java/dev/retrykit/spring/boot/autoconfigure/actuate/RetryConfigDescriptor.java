@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import dev.retrykit.RetryConfig;
 import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.backoff.BackoffType;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.spi.BackoffStrategy;
@@ -75,8 +76,8 @@ public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuratio
 	}
 
 	/**
-	 * The backoff. A custom strategy (not a built-in backoff type) shows as type {@code custom} with
-	 * its {@code toString()} as description.
+	 * The backoff. Type {@code none} shows no other setting; a custom strategy (not a built-in
+	 * backoff type) shows as type {@code custom} with its {@code toString()} as description.
 	 *
 	 * @param type the backoff type id, such as {@code exponential}, or {@code custom}
 	 * @param delay the base delay
@@ -90,6 +91,10 @@ public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuratio
 			@Nullable Double jitter, @Nullable String description) {
 
 		static Backoff of(BackoffStrategy strategy) {
+			if (strategy instanceof BackoffPolicy policy && policy.getType() == BackoffType.NONE) {
+				// No delay at all: the other settings are inert and would only mislead.
+				return new Backoff(policy.getType().getId(), null, null, null, null, null);
+			}
 			if (strategy instanceof BackoffPolicy policy) {
 				return new Backoff(policy.getType().getId(), ReadableDurations.format(policy.getDelay()),
 						policy.getMultiplier(), ReadableDurations.format(policy.getMaxDelay()), policy.getJitter(), null);
