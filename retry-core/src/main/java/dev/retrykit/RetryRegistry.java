@@ -14,6 +14,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.budget.RetryBudgetConfig;
+import dev.retrykit.failback.FailbackExecutor;
+import dev.retrykit.failback.FailbackTask;
+import dev.retrykit.internal.DefaultScheduler;
+import dev.retrykit.internal.FailbackEngine;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
@@ -47,6 +51,8 @@ public final class RetryRegistry {
 	private final ConcurrentMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
 
 	private final List<RetryRegistryListener> registryListeners = new CopyOnWriteArrayList<>();
+
+	private final ConcurrentMap<String, FailbackExecutor> failbacks = new ConcurrentHashMap<>();
 
 	private final RetryRegistryBuilder settings;
 
@@ -122,6 +128,42 @@ public final class RetryRegistry {
 	 */
 	public Optional<RetryBudget> budget(String name) {
 		return Optional.ofNullable(this.budgets.get(name));
+	}
+
+	/**
+	 * The failback executor of an instance (created on first use), which retries failed
+	 * fire-and-forget tasks in the background with that instance's policy.
+	 * @param name the instance name
+	 * @return its failback executor
+	 */
+	public FailbackExecutor failback(String name) {
+		RetryTemplate template = template(name);
+		return this.failbacks.computeIfAbsent(name, key -> new FailbackEngine(template.runtime(),
+				(this.settings.scheduler != null) ? this.settings.scheduler : DefaultScheduler.get(),
+				this.settings.failbackExhaustedCapacity, this.settings.failbackListeners));
+	}
+
+	/**
+	 * @param name the instance name
+	 * @return its failback executor, if one was created
+	 */
+	public Optional<FailbackExecutor> findFailback(String name) {
+		return Optional.ofNullable(this.failbacks.get(name));
+	}
+
+	/**
+	 * Shuts down every failback executor and returns what was still pending, by instance.
+	 * @return the pending tasks of each instance that had any
+	 */
+	public Map<String, List<FailbackTask>> shutdownFailbacks() {
+		Map<String, List<FailbackTask>> left = new java.util.TreeMap<>();
+		this.failbacks.forEach((name, executor) -> {
+			List<FailbackTask> tasks = executor.shutdown();
+			if (!tasks.isEmpty()) {
+				left.put(name, tasks);
+			}
+		});
+		return left;
 	}
 
 	/**

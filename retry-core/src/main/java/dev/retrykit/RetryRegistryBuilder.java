@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import dev.retrykit.failback.FailbackListener;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
@@ -41,6 +42,10 @@ public final class RetryRegistryBuilder {
 	final List<RetryTemplateCustomizer> customizers = new ArrayList<>();
 
 	int eventBufferSize = RetryTemplateBuilder.DEFAULT_EVENT_BUFFER_SIZE;
+
+	int failbackExhaustedCapacity = 100;
+
+	final List<FailbackListener> failbackListeners = new ArrayList<>();
 
 	Function<String, RetryContextCache> contextCacheFactory = name -> new InMemoryRetryContextCache(
 			InMemoryRetryContextCache.DEFAULT_CAPACITY, this.timeSource);
@@ -180,6 +185,29 @@ public final class RetryRegistryBuilder {
 			throw new IllegalArgumentException("Invalid eventBufferSize (" + eventBufferSize + "): must be 1 or greater");
 		}
 		this.eventBufferSize = eventBufferSize;
+		return this;
+	}
+
+	/**
+	 * @param listener told what happens to the failback tasks of every instance
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder failbackListener(FailbackListener listener) {
+		this.failbackListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+		return this;
+	}
+
+	/**
+	 * @param capacity how many exhausted failback tasks each instance keeps for inspection (default 100);
+	 * older ones are dropped and counted
+	 * @return this builder
+	 * @throws IllegalArgumentException if less than 1
+	 */
+	public RetryRegistryBuilder failbackExhaustedCapacity(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("Invalid failbackExhaustedCapacity (" + capacity + "): must be 1 or greater");
+		}
+		this.failbackExhaustedCapacity = capacity;
 		return this;
 	}
 

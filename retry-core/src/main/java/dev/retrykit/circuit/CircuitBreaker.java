@@ -28,12 +28,14 @@ import dev.retrykit.spi.TimeSource;
  * without a permit report into the current generation; in half-open they are taken only while a
  * trial call is in flight. Prefer permits when calls may outlast a state.
  *
- * <p>Thread-safety: fully thread-safe and lock-free. The state and counts live in an immutable-state
- * window object that a transition replaces with one compare-and-set, so resets are atomic and the
- * losers of a race simply see the new window. In the closed state {@link #tryAcquirePermission()}
- * is a single volatile read and allocates nothing; recording an outcome is an atomic add (and, with
- * an interval, a clock read). Time comes only from the {@link TimeSource}: nothing here sleeps or
- * starts a thread, and timeouts and intervals are checked lazily when the breaker is used.
+ * <p>Thread-safety: fully thread-safe and lock-free. State and counts live in a window object
+ * whose state is final and whose counts are atomic; a transition (or the clearing of counts after
+ * an interval) publishes a fresh window with one compare-and-set, so resets are atomic, exactly one
+ * thread wins each transition and notifies the listeners, and the losers simply see the new window.
+ * Closed, {@link #tryAcquirePermission()} is one volatile read; recording an outcome is an atomic
+ * add (plus a clock read when an interval is set); neither allocates. Only transitions allocate (a
+ * window of a few dozen bytes). Time comes only from the {@link TimeSource}: nothing here sleeps or
+ * starts a thread; timeouts and intervals are applied lazily when the breaker is next used.
  */
 public final class CircuitBreaker {
 
@@ -41,7 +43,7 @@ public final class CircuitBreaker {
 	public static final long NO_PERMISSION = -1L;
 
 	/** Marks an outcome reported without a permit. */
-	private static final long ANY_GENERATION = Long.MIN_VALUE;
+	private static final long UNTRACKED = Long.MIN_VALUE;
 
 	private static final VarHandle CURRENT;
 
@@ -123,14 +125,14 @@ public final class CircuitBreaker {
 	 */
 	public long acquirePermission() {
 		CircuitWindow window = this.current;
-		return (window.state == CircuitState.CLOSED) ? window.generation : acquire(window);
+		return (window.state == CircuitState.CLOSED) ? window.permit : acquire(window);
 	}
 
 	private long acquire(CircuitWindow seen) {
 		CircuitWindow window = seen;
 		for (;;) {
 			if (window.state == CircuitState.CLOSED) {
-				return window.generation;
+				return window.permit;
 			}
 			if (window.state == CircuitState.OPEN) {
 				if (remainingOpenNanos(window) > 0) {
@@ -141,7 +143,7 @@ public final class CircuitBreaker {
 			else if (window.tryAdmitTrial(this.maxRequests)) {
 				// The slot counts only if the window was still current after we took it.
 				if (this.current == window) {
-					return window.generation;
+					return window.permit;
 				}
 				window.releaseTrial();
 			}
@@ -152,9 +154,23 @@ public final class CircuitBreaker {
 		}
 	}
 
+	/**
+	 * Tells in which state a permit was granted: {@link CircuitState#HALF_OPEN} for a trial call,
+	 * {@link CircuitState#CLOSED} for a normal one.
+	 * @param permit a value returned by {@link #acquirePermission()}, other than {@link #NO_PERMISSION}
+	 * @return the state of the breaker when it granted the permit
+	 * @throws IllegalArgumentException if {@code permit} is negative
+	 */
+	public static CircuitState stateOfPermit(long permit) {
+		if (permit < 0) {
+			throw new IllegalArgumentException("Invalid permit (" + permit + "): must be a value returned by acquirePermission()");
+		}
+		return CircuitWindow.stateOf(permit);
+	}
+
 	/** Records the success of a permitted call, reported into the current generation. */
 	public void onSuccess() {
-		recordSuccess(ANY_GENERATION);
+		recordSuccess(UNTRACKED);
 	}
 
 	/**
@@ -170,7 +186,7 @@ public final class CircuitBreaker {
 
 	/** Records the failure of a permitted call, reported into the current generation. */
 	public void onFailure() {
-		recordFailure(ANY_GENERATION);
+		recordFailure(UNTRACKED);
 	}
 
 	/**
@@ -186,7 +202,7 @@ public final class CircuitBreaker {
 
 	/** Gives back a permission without an outcome (the call was cancelled); frees a half-open trial slot. */
 	public void releasePermission() {
-		release(ANY_GENERATION);
+		release(UNTRACKED);
 	}
 
 	/**
@@ -203,7 +219,7 @@ public final class CircuitBreaker {
 	private void recordSuccess(long permit) {
 		CircuitWindow window = this.current;
 		for (;;) {
-			if (permit != ANY_GENERATION && window.generation != permit) {
+			if (permit != UNTRACKED && window.permit != permit) {
 				return;
 			}
 			if (window.state == CircuitState.CLOSED) {
@@ -226,7 +242,7 @@ public final class CircuitBreaker {
 	private void recordFailure(long permit) {
 		CircuitWindow window = this.current;
 		for (;;) {
-			if (permit != ANY_GENERATION && window.generation != permit) {
+			if (permit != UNTRACKED && window.permit != permit) {
 				return;
 			}
 			if (window.state == CircuitState.CLOSED) {
@@ -240,7 +256,7 @@ public final class CircuitBreaker {
 				window = live;
 			}
 			else {
-				if (window.state == CircuitState.HALF_OPEN && (permit != ANY_GENERATION || window.hasTrialInFlight())) {
+				if (window.state == CircuitState.HALF_OPEN && (permit != UNTRACKED || window.hasTrialInFlight())) {
 					transition(window, CircuitState.OPEN, false);
 				}
 				return;
@@ -250,7 +266,7 @@ public final class CircuitBreaker {
 
 	private void release(long permit) {
 		CircuitWindow window = this.current;
-		if (window.state == CircuitState.HALF_OPEN && (permit == ANY_GENERATION || window.generation == permit)) {
+		if (window.state == CircuitState.HALF_OPEN && (permit == UNTRACKED || window.permit == permit)) {
 			window.releaseTrial();
 		}
 	}

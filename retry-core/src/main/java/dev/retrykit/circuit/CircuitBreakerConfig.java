@@ -122,7 +122,7 @@ public final class CircuitBreakerConfig {
 		return Objects.hash(this.trip, this.interval, this.timeout, this.maxRequests);
 	}
 
-	/** @return the effective configuration, e.g. {@code CircuitBreakerConfig{trip='consecutiveFailures > 5', interval=0s, timeout=60s, maxRequests=1}} */
+	/** @return the effective configuration, e.g. {@code CircuitBreakerConfig{trip='consecutiveFailures > 5', interval=0s, timeout=1m, maxRequests=1}} */
 	@Override
 	public String toString() {
 		return "CircuitBreakerConfig{trip='" + this.trip + "', interval=" + DurationFormat.exact(this.interval)

@@ -19,13 +19,17 @@ public final class CircuitOpenException extends RuntimeException {
 	/** The remaining open time of a circuit forced open, which stays open until closed by hand. */
 	public static final long FOREVER = Long.MAX_VALUE;
 
+	/** The name of the breaker that rejected the call. */
 	private final String name;
 
+	/** The state of the breaker when it rejected the call. */
 	private final CircuitState state;
 
+	/** How long the circuit was to stay open, {@link #FOREVER} when forced open. */
 	private final long remainingOpenNanos;
 
 	/**
+	 * Creates the exception; {@link CircuitBreaker#newCircuitOpenException()} fills it in from a breaker.
 	 * @param name the name of the breaker
 	 * @param state its state when the call was rejected
 	 * @param remainingOpenNanos how long it will stay open, 0 when it is not open (or about to let

@@ -42,6 +42,12 @@ final class CircuitWindow {
 
 	final long generation;
 
+	/**
+	 * What {@link CircuitBreaker#acquirePermission()} hands out for this window: the generation and
+	 * the state ordinal in the low two bits, never negative.
+	 */
+	final long permit;
+
 	/** The {@code TimeSource.nanoTime()} at which the window began. */
 	final long sinceNanos;
 
@@ -60,6 +66,7 @@ final class CircuitWindow {
 	CircuitWindow(CircuitState state, long generation, long sinceNanos, boolean forced) {
 		this.state = state;
 		this.generation = generation;
+		this.permit = (generation << 2) | state.ordinal();
 		this.sinceNanos = sinceNanos;
 		this.forced = forced;
 	}
@@ -125,6 +132,11 @@ final class CircuitWindow {
 				return (int) (next >>> 32);
 			}
 		}
+	}
+
+	/** @return the state of the window that handed out {@code permit} */
+	static CircuitState stateOf(long permit) {
+		return CircuitState.values()[(int) (permit & 3)];
 	}
 
 	boolean hasTrialInFlight() {

@@ -64,8 +64,9 @@ final class DurationFormat {
 		if (nanos <= 0) {
 			return "0s";
 		}
-		if (nanos < SECOND) {
-			return ceilDiv(nanos, MILLI) + "ms";
+		long millis = ceilDiv(nanos, MILLI);
+		if (millis < 1000) {
+			return millis + "ms";
 		}
 		long tenths = ceilDiv(nanos, SECOND / 10);
 		long hours = tenths / 36_000;

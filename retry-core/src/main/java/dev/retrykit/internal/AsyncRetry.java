@@ -262,6 +262,10 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 
 	@SuppressWarnings("unchecked")
 	private void stop(ThreadCounters block, long reason) {
+		if (reason == RetryRuntime.STOP_CIRCUIT_OPEN) {
+			rejected(block);
+			return;
+		}
 		this.runtime.onStop(this.context, block, reason);
 		Throwable last = this.context.getLastThrowable();
 		if (this.recovery != null) {

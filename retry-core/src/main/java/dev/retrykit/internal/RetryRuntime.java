@@ -40,6 +40,12 @@ public final class RetryRuntime {
 	/** {@link #onFailure} result: the retry budget refused the retry. */
 	public static final long STOP_BUDGET = -4;
 
+	/**
+	 * {@link #onFailure} result: the circuit breaker is open for longer than the delay, so the next
+	 * attempt would be rejected: the call ends now, without waiting.
+	 */
+	public static final long STOP_CIRCUIT_OPEN = -5;
+
 	final String name;
 
 	final RetryConfig config;
@@ -288,6 +294,9 @@ public final class RetryRuntime {
 			if (delay >= remaining) {
 				return STOP_DEADLINE;
 			}
+		}
+		if (this.circuitBreaker != null && this.circuitBreaker.getRemainingOpenNanos() > delay) {
+			return STOP_CIRCUIT_OPEN;
 		}
 		if (this.budget != null && !this.budget.tryAcquireRetry()) {
 			return STOP_BUDGET;

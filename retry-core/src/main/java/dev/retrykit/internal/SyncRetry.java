@@ -123,7 +123,8 @@ public final class SyncRetry {
 						runtime.cache.remove(state.key());
 						return stop(runtime, context, block, decision, recovery);
 					}
-					if (decision >= 0) {
+					if (decision >= 0 || decision == RetryRuntime.STOP_CIRCUIT_OPEN) {
+						decision = Math.max(0, decision);
 						context.notBeforeNanos = runtime.timeSource.nanoTime() + decision;
 						runtime.counters.event(RetryEventType.STATEFUL_RETHROW, context.getRetryCount(), failure, decision);
 					}
@@ -201,6 +202,9 @@ public final class SyncRetry {
 	@SuppressWarnings("unchecked")
 	private static <T> T stop(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block, long reason,
 			@Nullable RecoveryCallback<T> recovery) throws Throwable {
+		if (reason == RetryRuntime.STOP_CIRCUIT_OPEN) {
+			return rejected(runtime, context, block, recovery);
+		}
 		runtime.onStop(context, block, reason);
 		if (recovery != null) {
 			return recover(runtime, context, block, recovery);

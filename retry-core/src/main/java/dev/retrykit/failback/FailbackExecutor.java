@@ -1,0 +1,89 @@
+package dev.retrykit.failback;
+
+import java.util.List;
+
+/**
+ * Runs fire-and-forget operations and retries the failed ones in the background, as Apache Dubbo's
+ * failback registry does: a task runs at once on the caller's thread; if it fails, it is retried on
+ * the instance's scheduler with the instance's policy and backoff until it succeeds or is exhausted.
+ *
+ * <ul>
+ * <li>At most one pending task per key: submitting a key again replaces (cancels) the pending task.
+ * <li>An exhausted task is reported to the listeners and kept in a bounded list; when the list is
+ * full the oldest is dropped and counted in {@link #exhaustedDropped()} — never silently.
+ * <li>{@link #shutdown()} cancels and returns what was still pending.
+ * </ul>
+ *
+ * <p>Obtained from {@code RetryRegistry.failback(name)}. Thread-safe.
+ */
+public interface FailbackExecutor {
+
+	/** @return the name of the instance whose policy it uses */
+	String getName();
+
+	/**
+	 * Runs the task now; if it fails, queues it for background retries.
+	 * @param key identifies the operation; a pending task with an equal key is replaced
+	 * @param task the operation
+	 * @return {@code true} if it succeeded now, {@code false} if it was queued (or exhausted at once)
+	 * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdown()}
+	 */
+	boolean submit(Object key, Runnable task);
+
+	/**
+	 * Runs the task now; if it fails, either queues it ({@code check == false}, as
+	 * {@link #submit(Object, Runnable)}) or rethrows the failure unchanged and queues nothing
+	 * ({@code check == true}, Dubbo's {@code check=true}).
+	 * @param key identifies the operation
+	 * @param task the operation
+	 * @param check whether to throw instead of queueing
+	 * @return {@code true} if it succeeded now
+	 */
+	boolean submit(Object key, Runnable task, boolean check);
+
+	/**
+	 * @param key the key of a pending task
+	 * @return whether a pending task was cancelled
+	 */
+	boolean cancel(Object key);
+
+	/**
+	 * Runs every pending task again now, for when the downstream is known to be back.
+	 * @return the number of tasks rescheduled
+	 */
+	int retryAllNow();
+
+	/** @return the tasks waiting for a retry, oldest first */
+	List<FailbackTask> pendingTasks();
+
+	/** @return the exhausted tasks kept, oldest first */
+	List<FailbackTask> exhaustedTasks();
+
+	/** @return the number of pending tasks */
+	int pendingCount();
+
+	/** @return the number of tasks exhausted since start, including those no longer kept */
+	long exhaustedCount();
+
+	/** @return the number of exhausted tasks dropped from the bounded list because it was full */
+	long exhaustedDropped();
+
+	/** @return the number of pending tasks replaced by a new submit with the same key */
+	long replacedCount();
+
+	/**
+	 * @param listener told when a task is queued, succeeds in the background, or is exhausted
+	 */
+	void addListener(FailbackListener listener);
+
+	/**
+	 * Stops: cancels every pending retry, refuses new tasks, and returns what was still pending so the
+	 * caller can log or persist it.
+	 * @return the tasks that were pending
+	 */
+	List<FailbackTask> shutdown();
+
+	/** @return whether {@link #shutdown()} was called */
+	boolean isShutdown();
+
+}

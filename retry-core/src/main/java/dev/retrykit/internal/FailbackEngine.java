@@ -1,0 +1,223 @@
+package dev.retrykit.internal;
+
+import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.retrykit.RetryEventType;
+import dev.retrykit.failback.FailbackExecutor;
+import dev.retrykit.failback.FailbackListener;
+import dev.retrykit.failback.FailbackTask;
+import dev.retrykit.spi.RetryScheduler;
+
+/**
+ * The {@link FailbackExecutor} of one instance: pending tasks by key, each retried on the scheduler
+ * with the instance's decisions (classification, attempts, backoff, breaker, budget). Thread-safe.
+ */
+public final class FailbackEngine implements FailbackExecutor {
+
+	private static final System.Logger LOGGER = System.getLogger(FailbackExecutor.class.getName());
+
+	final RetryRuntime runtime;
+
+	final RetryScheduler scheduler;
+
+	final ConcurrentHashMap<Object, FailbackEntry> pending = new ConcurrentHashMap<>();
+
+	private final int exhaustedCapacity;
+
+	private final ArrayDeque<FailbackTask> exhausted = new ArrayDeque<>();
+
+	private final AtomicLong exhaustedCount = new AtomicLong();
+
+	private final AtomicLong exhaustedDropped = new AtomicLong();
+
+	private final AtomicLong replaced = new AtomicLong();
+
+	private final List<FailbackListener> listeners = new CopyOnWriteArrayList<>();
+
+	private volatile boolean shutdown;
+
+	/**
+	 * @param runtime the instance whose policy applies
+	 * @param scheduler where retries wait
+	 * @param exhaustedCapacity how many exhausted tasks to keep
+	 * @param listeners the initial listeners
+	 */
+	public FailbackEngine(RetryRuntime runtime, RetryScheduler scheduler, int exhaustedCapacity,
+			List<FailbackListener> listeners) {
+		this.runtime = runtime;
+		this.scheduler = scheduler;
+		this.exhaustedCapacity = exhaustedCapacity;
+		this.listeners.addAll(listeners);
+	}
+
+	@Override
+	public String getName() {
+		return this.runtime.name;
+	}
+
+	@Override
+	public boolean submit(Object key, Runnable task) {
+		return submit(key, task, false);
+	}
+
+	@Override
+	public boolean submit(Object key, Runnable task, boolean check) {
+		java.util.Objects.requireNonNull(key, "key must not be null");
+		java.util.Objects.requireNonNull(task, "task must not be null");
+		if (this.shutdown) {
+			throw new RejectedExecutionException("Failback executor '" + getName() + "' is shut down; task '" + key
+					+ "' was not run");
+		}
+		FailbackEntry previous = this.pending.remove(key);
+		if (previous != null && previous.cancel()) {
+			this.replaced.incrementAndGet();
+		}
+		return new FailbackEntry(this, key, task).runFirst(check);
+	}
+
+	@Override
+	public boolean cancel(Object key) {
+		FailbackEntry entry = this.pending.remove(key);
+		return entry != null && entry.cancel();
+	}
+
+	@Override
+	public int retryAllNow() {
+		int rescheduled = 0;
+		for (FailbackEntry entry : this.pending.values()) {
+			if (entry.rescheduleNow()) {
+				rescheduled++;
+			}
+		}
+		return rescheduled;
+	}
+
+	@Override
+	public List<FailbackTask> pendingTasks() {
+		List<FailbackTask> tasks = new ArrayList<>();
+		this.pending.values().forEach(entry -> tasks.add(entry.snapshot()));
+		tasks.sort(Comparator.comparing(FailbackTask::submittedAt));
+		return tasks;
+	}
+
+	@Override
+	public List<FailbackTask> exhaustedTasks() {
+		synchronized (this.exhausted) {
+			return List.copyOf(this.exhausted);
+		}
+	}
+
+	@Override
+	public int pendingCount() {
+		return this.pending.size();
+	}
+
+	@Override
+	public long exhaustedCount() {
+		return this.exhaustedCount.get();
+	}
+
+	@Override
+	public long exhaustedDropped() {
+		return this.exhaustedDropped.get();
+	}
+
+	@Override
+	public long replacedCount() {
+		return this.replaced.get();
+	}
+
+	@Override
+	public void addListener(FailbackListener listener) {
+		this.listeners.add(java.util.Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	@Override
+	public List<FailbackTask> shutdown() {
+		this.shutdown = true;
+		List<FailbackTask> left = new ArrayList<>();
+		for (Object key : List.copyOf(this.pending.keySet())) {
+			FailbackEntry entry = this.pending.remove(key);
+			if (entry != null && entry.cancel()) {
+				left.add(entry.snapshot());
+			}
+		}
+		left.sort(Comparator.comparing(FailbackTask::submittedAt));
+		if (!left.isEmpty()) {
+			LOGGER.log(Level.WARNING, () -> "Failback executor '" + getName() + "' shut down with " + left.size()
+					+ " pending task(s) that will not be retried: " + left.stream().map(FailbackTask::key).toList());
+		}
+		return left;
+	}
+
+	@Override
+	public boolean isShutdown() {
+		return this.shutdown;
+	}
+
+	void queued(FailbackEntry entry, long delayNanos) {
+		FailbackEntry previous = this.pending.put(entry.key, entry);
+		if (previous != null && previous != entry && previous.cancel()) {
+			this.replaced.incrementAndGet();
+		}
+		this.runtime.counters.event(RetryEventType.FAILBACK_SCHEDULED, entry.context.getRetryCount(),
+				entry.context.getLastThrowable(), delayNanos);
+		FailbackTask snapshot = entry.snapshot();
+		notify(listener -> listener.onQueued(getName(), snapshot));
+	}
+
+	void succeeded(FailbackEntry entry) {
+		if (this.pending.remove(entry.key, entry)) {
+			FailbackTask snapshot = entry.snapshot();
+			notify(listener -> listener.onSucceeded(getName(), snapshot));
+		}
+	}
+
+	void exhausted(FailbackEntry entry, Throwable lastFailure) {
+		this.pending.remove(entry.key, entry);
+		FailbackTask snapshot = entry.snapshot();
+		this.exhaustedCount.incrementAndGet();
+		synchronized (this.exhausted) {
+			if (this.exhausted.size() == this.exhaustedCapacity) {
+				this.exhausted.removeFirst();
+				this.exhaustedDropped.incrementAndGet();
+			}
+			this.exhausted.addLast(snapshot);
+		}
+		this.runtime.counters.event(RetryEventType.FAILBACK_EXHAUSTED, entry.context.getRetryCount(), lastFailure, 0);
+		LOGGER.log(Level.WARNING, () -> "Failback task '" + entry.key + "' of '" + getName() + "' is exhausted after "
+				+ snapshot.attempts() + " attempt(s); last failure: " + lastFailure);
+		notify(listener -> listener.onExhausted(getName(), snapshot, lastFailure));
+	}
+
+	Instant now() {
+		return Instant.ofEpochMilli(this.runtime.timeSource.currentTimeMillis());
+	}
+
+	private void notify(java.util.function.Consumer<FailbackListener> call) {
+		for (FailbackListener listener : this.listeners) {
+			try {
+				call.accept(listener);
+			}
+			catch (RuntimeException ex) {
+				LOGGER.log(Level.WARNING, () -> "Failback listener " + listener + " of '" + getName() + "' failed", ex);
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "FailbackExecutor[name=" + getName() + ", pending=" + pendingCount() + ", exhausted="
+				+ exhaustedCount() + "]";
+	}
+
+}

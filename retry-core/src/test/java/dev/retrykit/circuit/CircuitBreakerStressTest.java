@@ -1,0 +1,203 @@
+package dev.retrykit.circuit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Many threads against one breaker: admission limits hold and no transition is lost. */
+@Timeout(30)
+class CircuitBreakerStressTest {
+
+	private static final int THREADS = 8;
+
+	private final ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+
+	private final FakeTimeSource clock = new FakeTimeSource();
+
+	@AfterEach
+	void shutDown() throws InterruptedException {
+		this.pool.shutdownNow();
+		assertThat(this.pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	/** Runs the task on every thread at once and rethrows the first failure. */
+	private void runConcurrently(Runnable task) throws Exception {
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<?>> futures = new ArrayList<>();
+		for (int i = 0; i < THREADS; i++) {
+			futures.add(this.pool.submit(() -> {
+				start.await();
+				task.run();
+				return null;
+			}));
+		}
+		start.countDown();
+		for (Future<?> future : futures) {
+			future.get(20, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void halfOpenNeverAdmitsMoreThanMaxRequestsAtOnce() throws Exception {
+		CircuitBreaker breaker = CircuitBreaker.create("stress", CircuitBreakerConfig.builder()
+				.trip("consecutiveFailures > 0").timeout(Duration.ofSeconds(1)).maxRequests(3).build(), this.clock);
+		breaker.onFailure(breaker.acquirePermission());
+		this.clock.advance(Duration.ofSeconds(1));
+		AtomicInteger inFlight = new AtomicInteger();
+		AtomicInteger mostAtOnce = new AtomicInteger();
+		AtomicInteger admitted = new AtomicInteger();
+		runConcurrently(() -> {
+			for (int i = 0; i < 100_000; i++) {
+				if (breaker.tryAcquirePermission()) {
+					mostAtOnce.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+					admitted.incrementAndGet();
+					inFlight.decrementAndGet();
+					breaker.releasePermission();
+				}
+			}
+		});
+		assertThat(mostAtOnce.get()).isBetween(1, 3);
+		assertThat(admitted.get()).isGreaterThan(1000);
+		assertThat(breaker.getMetrics()).isEqualTo(new CircuitBreakerMetrics(CircuitState.HALF_OPEN, 0, 0, 0, 0));
+	}
+
+	@Test
+	void churningThroughEveryStateKeepsTrialLimitsAndLosesNoTransition() throws Exception {
+		int maxRequests = 2;
+		CircuitBreaker breaker = CircuitBreaker.create("stress", CircuitBreakerConfig.builder()
+				.trip("consecutiveFailures > 2").timeout(Duration.ofNanos(50_000)).maxRequests(maxRequests).build(), this.clock);
+		TransitionCounter transitions = new TransitionCounter();
+		breaker.addStateListener(transitions);
+		Map<Long, AtomicInteger> trialsInFlight = new ConcurrentHashMap<>();
+		AtomicInteger mostTrialsAtOnce = new AtomicInteger();
+		runConcurrently(() -> {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			for (int i = 0; i < 50_000; i++) {
+				this.clock.advanceNanos(1_000);
+				long permit = breaker.acquirePermission();
+				if (permit == CircuitBreaker.NO_PERMISSION) {
+					continue;
+				}
+				AtomicInteger trials = null;
+				if (CircuitBreaker.stateOfPermit(permit) == CircuitState.HALF_OPEN) {
+					trials = trialsInFlight.computeIfAbsent(permit, key -> new AtomicInteger());
+					mostTrialsAtOnce.accumulateAndGet(trials.incrementAndGet(), Math::max);
+					trials.decrementAndGet();
+				}
+				int outcome = random.nextInt(10);
+				if (outcome < 5) {
+					breaker.onSuccess(permit);
+				}
+				else if (outcome < 9) {
+					breaker.onFailure(permit);
+				}
+				else {
+					breaker.releasePermission(permit);
+				}
+			}
+		});
+		CircuitState last = breaker.getState();
+		assertThat(transitions.illegal()).as("illegal transitions").isZero();
+		assertThat(transitions.total()).as("transitions").isGreaterThan(100);
+		transitions.assertConsistentWith(last);
+		assertThat(trialsInFlight).as("half-open periods").isNotEmpty();
+		assertThat(mostTrialsAtOnce.get()).isBetween(1, maxRequests);
+	}
+
+	@Test
+	void outcomesWithoutPermitsLoseNoTransitionEither() throws Exception {
+		CircuitBreaker breaker = CircuitBreaker.create("stress", CircuitBreakerConfig.builder()
+				.trip("consecutiveFailures > 1").timeout(Duration.ofNanos(20_000)).maxRequests(3).build(), this.clock);
+		TransitionCounter transitions = new TransitionCounter();
+		breaker.addStateListener(transitions);
+		runConcurrently(() -> {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			for (int i = 0; i < 50_000; i++) {
+				this.clock.advanceNanos(1_000);
+				if (!breaker.tryAcquirePermission()) {
+					continue;
+				}
+				int outcome = random.nextInt(10);
+				if (outcome < 6) {
+					breaker.onSuccess();
+				}
+				else if (outcome < 9) {
+					breaker.onFailure();
+				}
+				else {
+					breaker.releasePermission();
+				}
+			}
+		});
+		CircuitState last = breaker.getState();
+		assertThat(transitions.illegal()).isZero();
+		assertThat(transitions.total()).isGreaterThan(100);
+		transitions.assertConsistentWith(last);
+		assertThat(breaker.getMetrics().trialCallsInFlight()).isBetween(0, 3);
+	}
+
+	/** Counts transitions by (from, to) and flags any the automatic cycle cannot make. */
+	private static final class TransitionCounter implements CircuitStateListener {
+
+		private static final int STATES = CircuitState.values().length;
+
+		private final AtomicLongArray counts = new AtomicLongArray(STATES * STATES);
+
+		private final AtomicInteger illegal = new AtomicInteger();
+
+		@Override
+		public void onStateChange(CircuitBreaker breaker, CircuitState from, CircuitState to) {
+			boolean legal = (from == CircuitState.CLOSED && to == CircuitState.OPEN)
+					|| (from == CircuitState.OPEN && to == CircuitState.HALF_OPEN)
+					|| (from == CircuitState.HALF_OPEN && to != CircuitState.HALF_OPEN);
+			if (!legal) {
+				this.illegal.incrementAndGet();
+			}
+			this.counts.incrementAndGet(from.ordinal() * STATES + to.ordinal());
+		}
+
+		int illegal() {
+			return this.illegal.get();
+		}
+
+		long total() {
+			long sum = 0;
+			for (int i = 0; i < this.counts.length(); i++) {
+				sum += this.counts.get(i);
+			}
+			return sum;
+		}
+
+		/** Starting closed and ending in {@code last}, each state was entered as often as left, give or take one. */
+		void assertConsistentWith(CircuitState last) {
+			for (CircuitState state : CircuitState.values()) {
+				long entered = 0;
+				long left = 0;
+				for (CircuitState other : CircuitState.values()) {
+					entered += this.counts.get(other.ordinal() * STATES + state.ordinal());
+					left += this.counts.get(state.ordinal() * STATES + other.ordinal());
+				}
+				long expected = ((state == last) ? 1 : 0) - ((state == CircuitState.CLOSED) ? 1 : 0);
+				assertThat(entered - left).as("entries minus exits of %s (ended %s)", state, last).isEqualTo(expected);
+			}
+		}
+
+	}
+
+}

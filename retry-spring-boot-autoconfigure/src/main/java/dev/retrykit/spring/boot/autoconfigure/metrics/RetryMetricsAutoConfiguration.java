@@ -1,0 +1,34 @@
+package dev.retrykit.spring.boot.autoconfigure.metrics;
+
+import dev.retrykit.RetryRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the retry meters: a {@link RetryMetricsBinder} for the {@link RetryRegistry}
+ * bean, applied by Boot to every {@link MeterRegistry} after its customizers and filters, so that
+ * common tags ({@code management.metrics.tags.*}) land on the retry meters too.
+ *
+ * <p>Active when Micrometer is on the class path and both a {@link MeterRegistry} and a
+ * {@link RetryRegistry} bean exist. Ordered by class name, so that neither the metrics module nor the
+ * main retry auto-configuration is needed at compile time.
+ */
+@AutoConfiguration(afterName = { "dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, RetryRegistry.class })
+public final class RetryMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryMetricsBinder retryMetricsBinder(RetryRegistry retryRegistry) {
+		return new RetryMetricsBinder(retryRegistry);
+	}
+
+}

@@ -1,0 +1,89 @@
+package dev.retrykit.spring.boot.autoconfigure.actuate;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.VirtualTime;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RetriesHealthIndicatorTest {
+
+	private final VirtualTime time = new VirtualTime();
+
+	private final RetryRegistry registry = TestRetryRegistries.create(this.time);
+
+	private final RetriesHealthIndicator indicator = new RetriesHealthIndicator(this.registry, false);
+
+	private final RetriesHealthIndicator downWhenOpen = new RetriesHealthIndicator(this.registry, true);
+
+	@Test
+	void isUpWithoutDetailsWhileEveryCircuitIsClosed() {
+		Health health = this.indicator.health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).isEmpty();
+		assertThat(this.downWhenOpen.health().getStatus()).isEqualTo(Status.UP);
+	}
+
+	@Test
+	void staysUpAndReportsAnOpenCircuitWithItsRemainingTime() {
+		TestRetryRegistries.openPaymentsCircuit(this.registry);
+		this.time.advance(Duration.ofSeconds(5));
+
+		Health health = this.indicator.health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsExactly(
+				Map.entry("payments", Map.of("state", "OPEN", "remainingOpen", "25s")));
+	}
+
+	@Test
+	void isDownWhileACircuitIsOpenWhenAskedTo() {
+		TestRetryRegistries.openPaymentsCircuit(this.registry);
+
+		Health health = this.downWhenOpen.health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsOnlyKeys("payments");
+	}
+
+	@Test
+	void reportsAHalfOpenCircuitButStaysUpEvenWhenAskedToGoDown() {
+		TestRetryRegistries.openPaymentsCircuit(this.registry);
+		this.time.advance(Duration.ofSeconds(30));
+
+		Health health = this.downWhenOpen.health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsExactly(Map.entry("payments", Map.of("state", "HALF_OPEN")));
+	}
+
+	@Test
+	void isUpAgainOnceTheCircuitCloses() {
+		TestRetryRegistries.openPaymentsCircuit(this.registry);
+		this.time.advance(Duration.ofSeconds(30));
+		this.registry.template("payments").execute((context) -> "trial call succeeds");
+
+		Health health = this.downWhenOpen.health();
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).isEmpty();
+	}
+
+	@Test
+	void reportsACircuitOpenedByHandAsForcedOpen() {
+		this.registry.template("payments").getCircuitBreaker().forceOpen();
+		this.time.advance(Duration.ofHours(1));
+
+		assertThat(this.indicator.health().getDetails()).containsExactly(
+				Map.entry("payments", Map.of("state", "OPEN", "forcedOpen", true)));
+		assertThat(this.downWhenOpen.health().getStatus()).isEqualTo(Status.DOWN);
+	}
+
+}
