@@ -13,7 +13,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Applies retry to methods annotated (or declared in a type annotated) with
- * {@link dev.retrykit.annotation.Retryable}. A plain Spring AOP advisor: annotations need no AspectJ
+ * {@link dev.retrykit.annotation.Retryable}, and background retry to {@link dev.retrykit.annotation.Failback}
+ * methods. A plain Spring AOP advisor: annotations need no AspectJ
  * weaver. Its order is {@code retry.aspect-order}; by default it wraps {@code @Transactional}.
  * Thread-safe.
  */
@@ -53,7 +54,7 @@ public final class RetryAdvisor extends AbstractPointcutAdvisor {
 		@Override
 		public boolean matches(Method method, Class<?> targetClass) {
 			Class<?> userClass = ClassUtils.getUserClass(targetClass);
-			return RetryableAnnotations.find(AopUtils.getMostSpecificMethod(method, userClass), userClass) != null;
+			return RetryableAnnotations.isAnnotated(AopUtils.getMostSpecificMethod(method, userClass), userClass);
 		}
 
 	}

@@ -3,13 +3,17 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 
+import dev.retrykit.annotation.Failback;
 import dev.retrykit.annotation.Recover;
 import dev.retrykit.annotation.Retryable;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
-/** Finds the {@link Retryable} that applies to a method: on the method, else on its class (public methods only). */
+/**
+ * Finds the {@link Retryable} that applies to a method (on the method, else on its class, public methods
+ * only) and the {@link Failback} on a method.
+ */
 final class RetryableAnnotations {
 
 	private RetryableAnnotations() {
@@ -31,6 +35,23 @@ final class RetryableAnnotations {
 			return null;
 		}
 		return AnnotatedElementUtils.findMergedAnnotation(userClass, Retryable.class);
+	}
+
+	/**
+	 * @param method the most specific method
+	 * @return its {@link Failback}, or {@code null}
+	 */
+	static @Nullable Failback findFailback(Method method) {
+		return AnnotatedElementUtils.findMergedAnnotation(method, Failback.class);
+	}
+
+	/**
+	 * @param method the most specific method
+	 * @param userClass the bean's class
+	 * @return whether the method is retried by an annotation
+	 */
+	static boolean isAnnotated(Method method, Class<?> userClass) {
+		return findFailback(method) != null || find(method, userClass) != null;
 	}
 
 }

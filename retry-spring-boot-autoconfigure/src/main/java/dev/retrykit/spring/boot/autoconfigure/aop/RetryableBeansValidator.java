@@ -38,7 +38,7 @@ final class RetryableBeansValidator implements SmartInitializingSingleton {
 			}
 			Class<?> userClass = ClassUtils.getUserClass(type);
 			for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
-				if (RetryableAnnotations.find(method, userClass) != null) {
+				if (RetryableAnnotations.isAnnotated(method, userClass)) {
 					this.advisor.getInterceptor().prepare(method, userClass);
 				}
 			}

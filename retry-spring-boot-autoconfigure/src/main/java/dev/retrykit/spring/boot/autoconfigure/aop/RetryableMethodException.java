@@ -22,7 +22,19 @@ public class RetryableMethodException extends FailureAnalyzedException {
 	 * @param cause the underlying failure, or {@code null}
 	 */
 	public RetryableMethodException(Method method, String problem, String action, @Nullable Throwable cause) {
-		super("Invalid @Retryable method " + describe(method) + ": " + problem, action, cause);
+		this("@Retryable", method, problem, action, cause);
+	}
+
+	/**
+	 * @param annotation the annotation whose declaration is invalid, e.g. {@code @Failback}
+	 * @param method the annotated method
+	 * @param problem what is wrong
+	 * @param action what to change
+	 * @param cause the underlying failure, or {@code null}
+	 */
+	public RetryableMethodException(String annotation, Method method, String problem, String action,
+			@Nullable Throwable cause) {
+		super("Invalid " + annotation + " method " + describe(method) + ": " + problem, action, cause);
 		this.method = method;
 	}
 

@@ -11,6 +11,7 @@ import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.RetryTemplateBuilder;
+import dev.retrykit.annotation.Failback;
 import dev.retrykit.annotation.Retryable;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
@@ -18,13 +19,14 @@ import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 
 /**
  * Resolves everything a retried method needs, once per method: the instance (the annotation's name,
- * {@code SimpleClassName.method}, or a target's instance), a per-method template when the annotation
+ * {@code SimpleClassName.method}, or a target's instance), the failback executor of a {@code @Failback} method, a per-method template when the annotation
  * overrides settings, the recover methods, the stateful key, and the variant for its return type.
  * Invalid declarations fail with a {@link RetryableMethodException}. Thread-safe.
  *
@@ -78,7 +80,11 @@ public final class RetryableMethodResolver {
 	MethodRetry resolve(Method method, Class<?> targetClass) {
 		Class<?> userClass = ClassUtils.getUserClass(targetClass);
 		Method specific = AopUtils.getMostSpecificMethod(method, userClass);
+		Failback failback = RetryableAnnotations.findFailback(specific);
 		Retryable retryable = RetryableAnnotations.find(specific, userClass);
+		if (failback != null) {
+			return failback(failback, retryable, specific);
+		}
 		if (retryable == null) {
 			return MethodRetry.PROCEED;
 		}
@@ -86,7 +92,25 @@ public final class RetryableMethodResolver {
 		RetryTemplate template = template(this.registry.template(name), retryable, specific);
 		RecoverMethods recover = RecoverMethods.resolve(specific, userClass, retryable.recover());
 		boolean stateful = retryable.stateful() || this.statefulByDefault.test(name);
-		return variant(specific, template, recover, stateful ? new StatefulKey(specific, key(retryable, specific)) : null);
+		return variant(specific, template, recover,
+				stateful ? new StatefulKey(specific, key(retryable.key(), specific), false) : null);
+	}
+
+	private MethodRetry failback(Failback failback, @Nullable Retryable retryable, Method method) {
+		if (retryable != null && AnnotatedElementUtils.hasAnnotation(method, Retryable.class)) {
+			throw new RetryableMethodException("@Failback", method, "it is also annotated with @Retryable",
+					"Keep one of @Retryable (retry while the caller waits) and @Failback (retry in the background).", null);
+		}
+		if (method.getReturnType() != void.class) {
+			throw new RetryableMethodException("@Failback", method, "it returns " + method.getReturnType().getSimpleName()
+					+ ", but a failback call returns at once, before any retry", "Make the method void.", null);
+		}
+		if (failback.value().isBlank()) {
+			throw new RetryableMethodException("@Failback", method, "it names no instance",
+					"Set @Failback(\"<instance>\") to the instance whose policy retries it.", null);
+		}
+		return new FailbackMethodRetry(this.registry.failback(failback.value()),
+				new StatefulKey(method, key(failback.key(), method), true));
 	}
 
 	/**
@@ -100,7 +124,7 @@ public final class RetryableMethodResolver {
 	MethodRetry resolveTarget(Method method, Class<?> targetClass, String instance) {
 		Class<?> userClass = ClassUtils.getUserClass(targetClass);
 		Method specific = AopUtils.getMostSpecificMethod(method, userClass);
-		if (RetryableAnnotations.find(specific, userClass) != null) {
+		if (RetryableAnnotations.isAnnotated(specific, userClass)) {
 			return MethodRetry.PROCEED;
 		}
 		return variant(specific, this.registry.template(instance), null, null);
@@ -154,15 +178,15 @@ public final class RetryableMethodResolver {
 		return builder.build();
 	}
 
-	private org.springframework.expression.@Nullable Expression key(Retryable retryable, Method method) {
-		if (retryable.key().isEmpty()) {
+	private org.springframework.expression.@Nullable Expression key(String key, Method method) {
+		if (key.isEmpty()) {
 			return null;
 		}
 		try {
-			return this.parser.parseExpression(retryable.key());
+			return this.parser.parseExpression(key);
 		}
 		catch (ParseException ex) {
-			throw new RetryableMethodException(method, "its key expression '" + retryable.key() + "' is not valid SpEL: "
+			throw new RetryableMethodException(method, "its key expression '" + key + "' is not valid SpEL: "
 					+ ex.getMessage(), "Fix the key expression, e.g. key = \"#order.id\" or \"#p0\".", ex);
 		}
 	}

@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -12,9 +13,9 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
 
 /**
- * The key of a stateful call: the {@code key} SpEL expression evaluated over the arguments (root object
+ * The key of a stateful call or a failback task: the {@code key} SpEL expression evaluated over the arguments (root object
  * the argument array; {@code #p0}, {@code #a0} and parameter names as variables), or, without one, the
- * single argument or the list of arguments. Thread-safe; the expression is parsed once.
+ * single argument or the list of arguments (for failback, with the method). Thread-safe; the expression is parsed once.
  */
 final class StatefulKey {
 
@@ -24,9 +25,17 @@ final class StatefulKey {
 
 	private final @Nullable Expression expression;
 
-	StatefulKey(Method method, @Nullable Expression expression) {
+	private final boolean withMethod;
+
+	/**
+	 * @param method the method
+	 * @param expression the key expression, or {@code null} for the default key
+	 * @param withMethod whether the default key also names the method (failback keys, shared by an instance's methods)
+	 */
+	StatefulKey(Method method, @Nullable Expression expression, boolean withMethod) {
 		this.method = method;
 		this.expression = expression;
+		this.withMethod = withMethod;
 	}
 
 	Object of(MethodInvocation invocation) {
@@ -35,6 +44,9 @@ final class StatefulKey {
 		if (this.expression != null) {
 			key = this.expression.getValue(
 					new MethodBasedEvaluationContext(arguments, this.method, arguments, PARAMETER_NAMES));
+		}
+		else if (this.withMethod) {
+			key = List.of(this.method.toGenericString(), Arrays.asList(arguments.clone()));
 		}
 		else {
 			key = switch (arguments.length) {
