@@ -7,6 +7,7 @@ import java.util.function.DoubleSupplier;
 
 import dev.retrykit.spi.BackoffCursor;
 import dev.retrykit.spi.BackoffStrategy;
+import dev.retrykit.internal.Durations;
 
 /**
  * The built-in backoff: the delay before each retry, computed by a {@link BackoffType} from a delay,
@@ -330,8 +331,8 @@ public final class BackoffPolicy implements BackoffStrategy, BackoffCursor {
 	 */
 	@Override
 	public String toString() {
-		return this.type.getId() + "(delay=" + DurationFormat.format(this.delay) + ", multiplier=" + this.multiplier
-				+ ", maxDelay=" + DurationFormat.format(this.maxDelay) + ", jitter=" + this.jitter + ")";
+		return this.type.getId() + "(delay=" + Durations.format(this.delay) + ", multiplier=" + this.multiplier
+				+ ", maxDelay=" + Durations.format(this.maxDelay) + ", jitter=" + this.jitter + ")";
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.retrykit.backoff;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
+import dev.retrykit.internal.Durations;
 
 /**
  * Builds a {@link BackoffPolicy}. Obtained from {@link BackoffPolicy#builder()}, which starts from the
@@ -140,8 +141,8 @@ public final class BackoffPolicyBuilder {
 	 */
 	public BackoffPolicy build() {
 		if (this.maxDelay.compareTo(this.delay) < 0) {
-			throw new IllegalArgumentException("Invalid maxDelay (" + DurationFormat.format(this.maxDelay)
-					+ "): must be greater than or equal to delay (" + DurationFormat.format(this.delay) + ")");
+			throw new IllegalArgumentException("Invalid maxDelay (" + Durations.format(this.maxDelay)
+					+ "): must be greater than or equal to delay (" + Durations.format(this.delay) + ")");
 		}
 		if (this.type.isExponential() && this.multiplier < 1.0) {
 			throw new IllegalArgumentException("Invalid multiplier (" + this.multiplier
@@ -154,10 +155,10 @@ public final class BackoffPolicyBuilder {
 		Objects.requireNonNull(value, name);
 		if (value.isNegative()) {
 			throw new IllegalArgumentException(
-					"Invalid " + name + " (" + DurationFormat.format(value) + "): must be zero or greater");
+					"Invalid " + name + " (" + Durations.format(value) + "): must be zero or greater");
 		}
 		if (value.compareTo(LONGEST) > 0) {
-			throw new IllegalArgumentException("Invalid " + name + " (" + DurationFormat.format(value)
+			throw new IllegalArgumentException("Invalid " + name + " (" + Durations.format(value)
 					+ "): must be at most Long.MAX_VALUE nanoseconds (about 292 years)");
 		}
 		return value;

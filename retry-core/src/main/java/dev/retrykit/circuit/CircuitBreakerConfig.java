@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
+import dev.retrykit.internal.Durations;
 
 /**
  * The configuration of a {@link CircuitBreaker}: when it trips, how long it stays open and how it
@@ -125,8 +126,8 @@ public final class CircuitBreakerConfig {
 	/** @return the effective configuration, e.g. {@code CircuitBreakerConfig{trip='consecutiveFailures > 5', interval=0s, timeout=1m, maxRequests=1}} */
 	@Override
 	public String toString() {
-		return "CircuitBreakerConfig{trip='" + this.trip + "', interval=" + DurationFormat.exact(this.interval)
-				+ ", timeout=" + DurationFormat.exact(this.timeout) + ", maxRequests=" + this.maxRequests + "}";
+		return "CircuitBreakerConfig{trip='" + this.trip + "', interval=" + Durations.format(this.interval)
+				+ ", timeout=" + Durations.format(this.timeout) + ", maxRequests=" + this.maxRequests + "}";
 	}
 
 }

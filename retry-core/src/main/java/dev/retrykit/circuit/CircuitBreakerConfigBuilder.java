@@ -2,6 +2,7 @@ package dev.retrykit.circuit;
 
 import java.time.Duration;
 import java.util.Objects;
+import dev.retrykit.internal.Durations;
 
 /**
  * Builds a {@link CircuitBreakerConfig}. Each setter checks its argument at once; {@link #build()}
@@ -47,7 +48,7 @@ public final class CircuitBreakerConfigBuilder {
 		Objects.requireNonNull(interval, "interval must not be null");
 		checkNanos("interval", interval);
 		if (interval.isNegative()) {
-			throw new IllegalArgumentException("Invalid interval (" + DurationFormat.exact(interval)
+			throw new IllegalArgumentException("Invalid interval (" + Durations.format(interval)
 					+ "): must be 0 (never clear the counts) or greater");
 		}
 		this.interval = interval;
@@ -66,7 +67,7 @@ public final class CircuitBreakerConfigBuilder {
 		Objects.requireNonNull(timeout, "timeout must not be null");
 		checkNanos("timeout", timeout);
 		if (timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("Invalid timeout (" + DurationFormat.exact(timeout)
+			throw new IllegalArgumentException("Invalid timeout (" + Durations.format(timeout)
 					+ "): must be greater than 0");
 		}
 		this.timeout = timeout;

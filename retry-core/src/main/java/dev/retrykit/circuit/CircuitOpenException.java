@@ -2,6 +2,7 @@ package dev.retrykit.circuit;
 
 import java.time.Duration;
 import java.util.Objects;
+import dev.retrykit.internal.Durations;
 
 /**
  * Thrown when a {@link CircuitBreaker} rejects a call: the circuit is open, or half-open with all
@@ -79,7 +80,7 @@ public final class CircuitOpenException extends RuntimeException {
 				if (this.remainingOpenNanos == 0) {
 					return prefix + "is OPEN; its timeout has passed, the next call will be a trial call";
 				}
-				return prefix + "is OPEN; calls are rejected for another " + DurationFormat.remaining(this.remainingOpenNanos);
+				return prefix + "is OPEN; calls are rejected for another " + Durations.remaining(this.remainingOpenNanos);
 			case HALF_OPEN:
 				return prefix + "is HALF_OPEN; calls are rejected while its trial calls are in progress";
 			default:

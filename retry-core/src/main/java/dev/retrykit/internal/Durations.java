@@ -3,63 +3,101 @@ package dev.retrykit.internal;
 import java.time.Duration;
 
 /**
- * Human-readable durations for configuration text and messages: {@code 100ms}, {@code 2s},
- * {@code 1m30s}, {@code 1h}, {@code 1.5ms}.
+ * Durations for people, in configuration text, messages and events: {@link #format} writes every
+ * non-zero part largest first ({@code 100ms}, {@code 2s}, {@code 1m30s}, {@code 1d2h}), a form the
+ * Spring module also reads back; {@link #remaining} rounds a time left up to a tenth of a second
+ * ({@code 12.3s}, {@code 1m5.2s}). Stateless and thread-safe.
  */
 public final class Durations {
+
+	private static final long MILLI = 1_000_000L;
+
+	private static final long SECOND = 1_000_000_000L;
+
+	private static final long[] UNIT_NANOS = { 86_400 * SECOND, 3_600 * SECOND, 60 * SECOND, SECOND, MILLI, 1_000L,
+			1L };
+
+	private static final String[] UNIT_SUFFIXES = { "d", "h", "m", "s", "ms", "us", "ns" };
+
+	private static final int SECONDS_UNIT = 3;
 
 	private Durations() {
 	}
 
 	/**
-	 * @param duration the duration
-	 * @return its compact form, largest units first
+	 * @param duration any duration, negative ones included
+	 * @return its non-zero parts from days down to nanoseconds, largest first; {@code 0s} for zero
 	 */
 	public static String format(Duration duration) {
-		return formatNanos(duration.toNanos());
-	}
-
-	/**
-	 * @param nanos a duration in nanoseconds
-	 * @return its compact form, largest units first
-	 */
-	public static String formatNanos(long nanos) {
-		if (nanos == 0) {
+		if (duration.isZero()) {
 			return "0s";
 		}
+		if (duration.isNegative()) {
+			// Duration.negated() overflows for the most negative duration, which no one sets on purpose.
+			return (duration.getSeconds() == Long.MIN_VALUE) ? duration.toString() : "-" + format(duration.negated());
+		}
 		StringBuilder text = new StringBuilder();
-		if (nanos < 0) {
-			text.append('-');
-			nanos = -nanos;
+		// Seconds and larger come from getSeconds() so that durations beyond Long.MAX_VALUE nanos format too.
+		long seconds = duration.getSeconds();
+		for (int unit = 0; unit <= SECONDS_UNIT; unit++) {
+			long unitSeconds = UNIT_NANOS[unit] / SECOND;
+			append(text, seconds / unitSeconds, UNIT_SUFFIXES[unit]);
+			seconds %= unitSeconds;
 		}
-		long millisTotal = nanos / 1_000_000L;
-		long subMillis = nanos % 1_000_000L;
-		if (millisTotal == 0) {
-			return text.append(trim(nanos / 1_000_000.0)).append("ms").toString();
-		}
-		long hours = millisTotal / 3_600_000L;
-		long minutes = (millisTotal / 60_000L) % 60;
-		long seconds = (millisTotal / 1000L) % 60;
-		long millis = millisTotal % 1000L;
-		append(text, hours, "h");
-		append(text, minutes, "m");
-		append(text, seconds, "s");
-		if (millis != 0 || subMillis != 0) {
-			text.append((subMillis == 0) ? Long.toString(millis) : trim(millis + subMillis / 1_000_000.0)).append("ms");
+		long nanos = duration.getNano();
+		for (int unit = SECONDS_UNIT + 1; unit < UNIT_NANOS.length; unit++) {
+			append(text, nanos / UNIT_NANOS[unit], UNIT_SUFFIXES[unit]);
+			nanos %= UNIT_NANOS[unit];
 		}
 		return text.toString();
 	}
 
-	private static void append(StringBuilder text, long value, String unit) {
-		if (value != 0) {
-			text.append(value).append(unit);
+	/**
+	 * @param nanos a duration in nanoseconds
+	 * @return {@link #format(Duration)} of it
+	 */
+	public static String formatNanos(long nanos) {
+		return format(Duration.ofNanos(nanos));
+	}
+
+	/**
+	 * A time left, rounded up: milliseconds below a second, else tenths of a second.
+	 * @param nanos the time left in nanoseconds
+	 * @return e.g. {@code 250ms}, {@code 12.3s}, {@code 1h1m}; {@code 0s} when none is left
+	 */
+	public static String remaining(long nanos) {
+		if (nanos <= 0) {
+			return "0s";
+		}
+		long millis = ceilDiv(nanos, MILLI);
+		if (millis < 1000) {
+			return millis + "ms";
+		}
+		long tenths = ceilDiv(nanos, SECOND / 10);
+		long hours = tenths / 36_000;
+		long minutes = tenths % 36_000 / 600;
+		long secondTenths = tenths % 600;
+		StringBuilder text = new StringBuilder();
+		append(text, hours, "h");
+		append(text, minutes, "m");
+		if (secondTenths > 0 || text.length() == 0) {
+			text.append(secondTenths / 10);
+			if (secondTenths % 10 != 0) {
+				text.append('.').append(secondTenths % 10);
+			}
+			text.append('s');
+		}
+		return text.toString();
+	}
+
+	private static void append(StringBuilder text, long amount, String suffix) {
+		if (amount != 0) {
+			text.append(amount).append(suffix);
 		}
 	}
 
-	private static String trim(double value) {
-		String text = String.format(java.util.Locale.ROOT, "%.3f", value);
-		text = text.replaceAll("0+$", "");
-		return text.endsWith(".") ? text.substring(0, text.length() - 1) : text;
+	private static long ceilDiv(long value, long divisor) {
+		return value / divisor + ((value % divisor == 0) ? 0 : 1);
 	}
 
 }

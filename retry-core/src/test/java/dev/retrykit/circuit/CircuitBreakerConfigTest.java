@@ -28,7 +28,7 @@ class CircuitBreakerConfigTest {
 		CircuitBreakerConfig config = CircuitBreakerConfig.builder().trip("failureRate > 50")
 				.interval(Duration.ofMinutes(5)).timeout(Duration.ofMillis(1500)).maxRequests(3).build();
 		assertThat(config).hasToString(
-				"CircuitBreakerConfig{trip='failureRate > 50', interval=5m, timeout=1500ms, maxRequests=3}");
+				"CircuitBreakerConfig{trip='failureRate > 50', interval=5m, timeout=1s500ms, maxRequests=3}");
 	}
 
 	@Test

@@ -13,19 +13,22 @@ import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerMetrics;
 import dev.retrykit.circuit.CircuitState;
+import dev.retrykit.failback.FailbackExecutor;
+import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns a template into a {@link RetryInstanceDescriptor}: reads its counters, circuit breaker, budget
- * and context cache, masks what may be sensitive unless values are shown, and bounds the lists.
+ * Turns a template into a {@link RetryInstanceDescriptor}: reads its counters, circuit breaker, budget,
+ * context cache and failback executor, masks what may be sensitive unless values are shown, and bounds
+ * the lists.
  * Thread-safe; every read is a snapshot that concurrent calls may move on from.
  */
 final class RetriesDescriber {
 
-	/** The most cache entries and events a detailed response lists. */
+	/** The most cache entries, failback tasks and events a detailed response lists. */
 	static final int MAX_ENTRIES = 100;
 
 	/** What a masked value shows. */
@@ -39,11 +42,13 @@ final class RetriesDescriber {
 
 	/**
 	 * @param template the instance
-	 * @param detailed whether to add the cache entries and the recent events
-	 * @param showValues whether cache keys and exception messages are shown unmasked
+	 * @param failback the instance's failback executor, or {@code null} if none was created
+	 * @param detailed whether to add the cache entries, the failback tasks and the recent events
+	 * @param showValues whether cache keys, failback task keys and exception messages are shown unmasked
 	 * @return the description
 	 */
-	RetryInstanceDescriptor describe(RetryTemplate template, boolean detailed, boolean showValues) {
+	RetryInstanceDescriptor describe(RetryTemplate template, @Nullable FailbackExecutor failback, boolean detailed,
+			boolean showValues) {
 		RetryMetrics metrics = template.getMetrics();
 		RetryInstanceDescriptor.Calls calls = new RetryInstanceDescriptor.Calls(metrics.getSuccessfulCallsWithoutRetry(),
 				metrics.getSuccessfulCallsWithRetry(), metrics.getFailedCallsWithoutRetry(), metrics.getFailedCallsWithRetry());
@@ -53,7 +58,8 @@ final class RetriesDescriber {
 		Long eventsOmitted = (events != null) ? Math.max(0, metrics.getRecordedEvents() - events.size()) : null;
 		return new RetryInstanceDescriptor(RetryConfigDescriptor.of(template.getConfig()), calls, metrics.getAttempts(),
 				metrics.getRecoveries(), rejections, circuit(template.getCircuitBreaker()), budget(template.getBudget()),
-				contextCache(template.getContextCache(), detailed, showValues), events, eventsOmitted);
+				contextCache(template.getContextCache(), detailed, showValues), failback(failback, detailed, showValues),
+				events, eventsOmitted);
 	}
 
 	private static RetryInstanceDescriptor.@Nullable Circuit circuit(@Nullable CircuitBreaker breaker) {
@@ -99,6 +105,42 @@ final class RetriesDescriber {
 		}
 		return new RetryInstanceDescriptor.ContextCache(size, cache.capacity(), evictions, entries,
 				Math.max(0, size - entries.size()));
+	}
+
+	/**
+	 * The detailed view lists the pending tasks first (oldest first: they are still live), then, in the
+	 * room left, the most recent exhausted tasks kept. The lists are read before the exhausted count,
+	 * so that the count covers every exhausted task listed; the pending count is the size of the list
+	 * read, so that the two agree.
+	 */
+	private static RetryInstanceDescriptor.@Nullable Failback failback(@Nullable FailbackExecutor executor,
+			boolean detailed, boolean showValues) {
+		if (executor == null) {
+			return null;
+		}
+		if (!detailed) {
+			return new RetryInstanceDescriptor.Failback(executor.pendingCount(), executor.exhaustedCount(), null, null);
+		}
+		List<FailbackTask> pending = executor.pendingTasks();
+		List<FailbackTask> exhausted = executor.exhaustedTasks();
+		long exhaustedCount = Math.max(executor.exhaustedCount(), exhausted.size());
+		List<FailbackTask> shownPending = pending.subList(0, Math.min(pending.size(), MAX_ENTRIES));
+		int room = MAX_ENTRIES - shownPending.size();
+		List<FailbackTask> shownExhausted = exhausted.subList(Math.max(0, exhausted.size() - room), exhausted.size());
+		List<RetryInstanceDescriptor.FailbackTaskEntry> tasks = new ArrayList<>(shownPending.size() + shownExhausted.size());
+		shownPending.forEach((task) -> tasks.add(failbackTask("PENDING", task, showValues)));
+		shownExhausted.forEach((task) -> tasks.add(failbackTask("EXHAUSTED", task, showValues)));
+		return new RetryInstanceDescriptor.Failback(pending.size(), exhaustedCount, tasks,
+				Math.max(0, pending.size() + exhaustedCount - tasks.size()));
+	}
+
+	private static RetryInstanceDescriptor.FailbackTaskEntry failbackTask(String state, FailbackTask task,
+			boolean showValues) {
+		String message = task.lastErrorMessage();
+		Instant next = task.nextAttemptAt();
+		return new RetryInstanceDescriptor.FailbackTaskEntry(state, mask(String.valueOf(task.key()), showValues),
+				task.attempts(), task.lastErrorType(), (message != null) ? mask(message, showValues) : null,
+				task.submittedAt().toString(), (next != null) ? next.toString() : null);
 	}
 
 	private static List<RetryInstanceDescriptor.Event> events(RetryMetrics metrics, boolean showValues) {

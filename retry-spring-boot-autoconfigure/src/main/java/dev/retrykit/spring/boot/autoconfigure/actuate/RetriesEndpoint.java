@@ -20,18 +20,22 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code retries} endpoint: every retry instance with its effective configuration, counters,
- * circuit breaker, retry budget and stateful-retry context cache; one instance in detail, with its
- * cache entries and recent events; and a write operation to open or close a circuit or clear a cache.
+ * circuit breaker, retry budget, stateful-retry context cache and failback executor; one instance in
+ * detail, with its cache entries, failback tasks and recent events; and a write operation to open or
+ * close a circuit or clear a cache.
  *
  * <p>Read-only by default: the write operation is mapped only when the user grants
- * {@code management.endpoint.retries.access=unrestricted}. Cache keys and exception messages may hold
- * secrets (a method argument, a token echoed in an error), so they are masked as {@value #MASK} unless
- * {@code management.endpoint.retries.show-values} lets them through; exception types are always shown.
+ * {@code management.endpoint.retries.access=unrestricted}. Cache keys, failback task keys and exception
+ * messages may hold secrets (a method argument, a token echoed in an error), so they are masked as
+ * {@value #MASK} unless {@code management.endpoint.retries.show-values} lets them through; exception
+ * types are always shown.
  * This technology-neutral endpoint (used over JMX) treats {@link Show#WHEN_AUTHORIZED} as shown, as
  * Boot's own endpoints do; over HTTP, {@link RetriesEndpointWebExtension} checks the principal and roles
  * and answers with proper statuses.
  *
- * <p>Reading never creates an instance: unknown names are reported as unknown. Thread-safe.
+ * <p>Reading never creates an instance or a failback executor: unknown names are reported as unknown,
+ * and the {@code failback} part appears only once the application has asked for the instance's
+ * executor. Thread-safe.
  */
 @Endpoint(id = "retries", defaultAccess = Access.READ_ONLY)
 public class RetriesEndpoint {
@@ -56,7 +60,7 @@ public class RetriesEndpoint {
 
 	/**
 	 * @param registry the registry whose instances are shown
-	 * @param showValues when cache keys and exception messages are shown unmasked
+	 * @param showValues when cache keys, failback task keys and exception messages are shown unmasked
 	 * @param timeSource the clock of the registry, to compute the age of cache entries
 	 */
 	public RetriesEndpoint(RetryRegistry registry, Show showValues, TimeSource timeSource) {
@@ -95,26 +99,25 @@ public class RetriesEndpoint {
 	}
 
 	/**
-	 * @param showValues whether cache keys and exception messages are shown unmasked
+	 * @param showValues whether cache keys, failback task keys and exception messages are shown unmasked
 	 * @return every instance created so far, in name order (summary view)
 	 */
 	public RetriesDescriptor retries(boolean showValues) {
 		Map<String, RetryInstanceDescriptor> instances = new LinkedHashMap<>();
 		for (String name : this.registry.names()) {
 			this.registry.find(name)
-				.ifPresent((template) -> instances.put(name, this.describer.describe(template, false, showValues)));
+				.ifPresent((template) -> instances.put(name, describe(template, false, showValues)));
 		}
 		return new RetriesDescriptor(instances);
 	}
 
 	/**
 	 * @param name the instance name
-	 * @param showValues whether cache keys and exception messages are shown unmasked
+	 * @param showValues whether cache keys, failback task keys and exception messages are shown unmasked
 	 * @return the instance in detail, or {@code null} if no instance has that name
 	 */
 	public @Nullable RetryInstanceDescriptor retry(String name, boolean showValues) {
-		return this.registry.find(name).map((template) -> this.describer.describe(template, true, showValues))
-			.orElse(null);
+		return this.registry.find(name).map((template) -> describe(template, true, showValues)).orElse(null);
 	}
 
 	/**
@@ -141,7 +144,12 @@ public class RetriesEndpoint {
 			default -> throw invalid("Unknown action '" + action + "' for retry instance '" + template.getName()
 					+ "'; use " + OPEN_CIRCUIT + ", " + CLOSE_CIRCUIT + " or " + CLEAR_CACHE);
 		}
-		return this.describer.describe(template, false, false);
+		return describe(template, false, false);
+	}
+
+	private RetryInstanceDescriptor describe(RetryTemplate template, boolean detailed, boolean showValues) {
+		return this.describer.describe(template, this.registry.findFailback(template.getName()).orElse(null), detailed,
+				showValues);
 	}
 
 	private static CircuitBreaker circuitBreaker(RetryTemplate template, String action) {

@@ -14,8 +14,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class RetriesEndpointProperties {
 
 	/**
-	 * When to show context-cache keys and exception messages unmasked; they may hold method arguments
-	 * and other sensitive data. Exception types are always shown.
+	 * When to show context-cache keys, failback task keys and exception messages unmasked; they may
+	 * hold method arguments and other sensitive data. Exception types are always shown.
 	 */
 	private Show showValues = Show.NEVER;
 

@@ -29,7 +29,7 @@ public class RetriesEndpointWebExtension {
 
 	/**
 	 * @param delegate the endpoint
-	 * @param showValues when cache keys and exception messages are shown unmasked
+	 * @param showValues when cache keys, failback task keys and exception messages are shown unmasked
 	 * @param roles the roles that may see them under {@link Show#WHEN_AUTHORIZED} (empty = any
 	 * authenticated user)
 	 */

@@ -8,9 +8,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One retry instance as the {@code retries} endpoint shows it. Parts an instance does not have
- * ({@code circuit}, {@code budget}, {@code contextCache}) are {@code null} and left out of the JSON, and
- * so are the details that only {@code GET /actuator/retries/{name}} shows ({@code recentEvents}, and the
- * {@code entries} of the context cache). Immutable.
+ * ({@code circuit}, {@code budget}, {@code contextCache}, {@code failback}) are {@code null} and left out
+ * of the JSON, and so are the details that only {@code GET /actuator/retries/{name}} shows
+ * ({@code recentEvents}, the {@code entries} of the context cache and the {@code tasks} of the failback
+ * executor). Immutable.
  *
  * @param config the effective configuration
  * @param calls calls by outcome
@@ -21,13 +22,14 @@ import org.jspecify.annotations.Nullable;
  * @param budget the retry budget, or {@code null} when the instance has none
  * @param contextCache the stateful-retry context cache, or {@code null} when it holds nothing and has
  * evicted nothing (the instance has not been used for stateful retry)
+ * @param failback the failback executor, or {@code null} when none was created for the instance
  * @param recentEvents the most recent events, oldest first, in the detailed view only
  * @param recentEventsOmitted events recorded since start that the detailed view does not list
  */
 @JsonInclude(Include.NON_NULL)
 public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls, long attempts, long recoveries,
 		Rejections rejections, @Nullable Circuit circuit, @Nullable Budget budget,
-		@Nullable ContextCache contextCache, @Nullable List<Event> recentEvents,
+		@Nullable ContextCache contextCache, @Nullable Failback failback, @Nullable List<Event> recentEvents,
 		@Nullable Long recentEventsOmitted) {
 
 	/**
@@ -103,6 +105,37 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	@JsonInclude(Include.NON_NULL)
 	public record ContextCacheEntry(String key, int retryCount, @Nullable String lastErrorType, String createdAt,
 			String age) {
+	}
+
+	/**
+	 * The failback executor of the instance (background retries of fire-and-forget tasks).
+	 *
+	 * @param pending the tasks waiting for a background retry
+	 * @param exhausted the tasks exhausted since start, including those no longer kept for inspection
+	 * @param tasks the pending tasks, oldest first, then the most recent exhausted tasks kept, oldest
+	 * first; at most {@value RetriesDescriber#MAX_ENTRIES} in all, in the detailed view only
+	 * @param tasksOmitted the pending and exhausted tasks (counted as in {@code pending} and
+	 * {@code exhausted}) that {@code tasks} does not list, in the detailed view only
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record Failback(int pending, long exhausted, @Nullable List<FailbackTaskEntry> tasks,
+			@Nullable Long tasksOmitted) {
+	}
+
+	/**
+	 * One pending or exhausted failback task.
+	 *
+	 * @param state {@code PENDING} (a retry is scheduled) or {@code EXHAUSTED} (it will not run again)
+	 * @param key the task's key, masked unless values are shown (it may hold an identifier or a payload)
+	 * @param attempts attempts made so far
+	 * @param lastErrorType the class name of the last failure, or {@code null}; always shown
+	 * @param lastErrorMessage the last failure's message, masked unless values are shown, or {@code null}
+	 * @param submittedAt when it was first submitted (ISO-8601)
+	 * @param nextAttemptAt when the next attempt is due (ISO-8601), or {@code null} once exhausted
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record FailbackTaskEntry(String state, String key, int attempts, @Nullable String lastErrorType,
+			@Nullable String lastErrorMessage, String submittedAt, @Nullable String nextAttemptAt) {
 	}
 
 	/**

@@ -10,6 +10,7 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitState;
+import dev.retrykit.failback.FailbackExecutor;
 import dev.retrykit.spi.RetryContextCache;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -33,12 +34,23 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * breaker)</li>
  * <li>{@code retry.budget.tokens} (gauge; only for instances with a retry budget)</li>
  * <li>{@code retry.context.cache.size} (gauge)</li>
+ * <li>{@code retry.failback.pending} (gauge: the tasks waiting for a background retry; 0 while the
+ * instance has no failback executor)</li>
  * </ul>
+ *
+ * <p>{@code retry.failback.pending} is registered for every instance, not only for those that have a
+ * failback executor: an executor is created lazily, on the application's first
+ * {@code RetryRegistry.failback(name)} call, possibly long after startup, and the registry tells no
+ * listener when that happens. The gauge therefore looks the executor up each time it is read, with
+ * {@code RetryRegistry.findFailback(name)}, which never creates one, and reads 0 while there is none.
+ * A gauge that is always there (and 0 for instances that never use failback) also keeps dashboards
+ * and alerts simple; the cost is one gauge per instance.
  *
  * <p>Every meter reads the core's own counters when it is published, so a retried call pays nothing
  * for metrics. Micrometer holds the state object of a function counter or gauge weakly; the objects
  * passed here (an instance's metrics, circuit breaker, budget and cache) are held strongly by their
- * template, which the registry holds for its whole life.
+ * template, which the registry holds for its whole life, and the state object of
+ * {@code retry.failback.pending} is the registry itself, which the application holds.
  *
  * <p>Thread-safe. Binding the same registry twice is harmless: Micrometer returns the existing meters.
  */
@@ -66,7 +78,7 @@ public final class RetryMetricsBinder implements MeterBinder {
 		this.retryRegistry.addListener(template -> bindInstance(meterRegistry, template));
 	}
 
-	private static void bindInstance(MeterRegistry meterRegistry, RetryTemplate template) {
+	private void bindInstance(MeterRegistry meterRegistry, RetryTemplate template) {
 		Tags tags = Tags.of(NAME_TAG, template.getName());
 		RetryMetrics metrics = template.getMetrics();
 		calls(meterRegistry, tags, metrics, "successful_without_retry", RetryMetrics::getSuccessfulCallsWithoutRetry);
@@ -97,6 +109,13 @@ public final class RetryMetricsBinder implements MeterBinder {
 		RetryContextCache cache = template.getContextCache();
 		Gauge.builder("retry.context.cache.size", cache, RetryContextCache::size).tags(tags)
 			.description("Stateful-retry contexts kept between calls").register(meterRegistry);
+		String name = template.getName();
+		Gauge.builder("retry.failback.pending", this.retryRegistry, (registry) -> pendingFailbacks(registry, name))
+			.tags(tags).description("Failback tasks waiting for a background retry").register(meterRegistry);
+	}
+
+	private static int pendingFailbacks(RetryRegistry registry, String name) {
+		return registry.findFailback(name).map(FailbackExecutor::pendingCount).orElse(0);
 	}
 
 	/** Tag values are lower case with underscores, like every other tag value of these meters. */

@@ -1,9 +1,13 @@
 package dev.retrykit.spring.boot.autoconfigure.actuate;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
@@ -20,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The real application on a random port, over real HTTP: exposure, the JSON shape, 404, read-only
- * refusal of writes, writes with unrestricted access, masking under each show-values setting, the
- * health contributor and the meters in the Prometheus output.
+ * refusal of writes, writes with unrestricted access, masking under each show-values setting (cache
+ * keys, failback task keys, exception messages), the health contributor and the meters in the
+ * Prometheus output.
  */
 class RetriesEndpointHttpTest {
 
@@ -48,7 +53,7 @@ class RetriesEndpointHttpTest {
 		@Test
 		void listsEveryInstanceWithItsConfigCountersAndParts() {
 			this.client.get().uri("/actuator/retries").exchange().expectStatus().isOk().expectBody()
-				.jsonPath("$.instances.length()").isEqualTo(3)
+				.jsonPath("$.instances.length()").isEqualTo(4)
 				.jsonPath("$.instances.inventory.config.maxAttempts").isEqualTo(4)
 				.jsonPath("$.instances.inventory.config.maxDuration").isEqualTo("10s")
 				.jsonPath("$.instances.inventory.config.backoff.type").isEqualTo("exponential")
@@ -74,7 +79,39 @@ class RetriesEndpointHttpTest {
 				.jsonPath("$.instances.search.budget.tokens").isEqualTo(1.0)
 				.jsonPath("$.instances.search.budget.maxTokens").isEqualTo(2)
 				.jsonPath("$.instances.search.rejections.budgetExhausted").isEqualTo(1)
-				.jsonPath("$.instances.search.rejections.circuitOpen").isEqualTo(0);
+				.jsonPath("$.instances.search.rejections.circuitOpen").isEqualTo(0)
+				.jsonPath("$.instances.search.failback").doesNotExist()
+				.jsonPath("$.instances.audit.failback.pending").isEqualTo(1)
+				.jsonPath("$.instances.audit.failback.exhausted").isEqualTo(1)
+				.jsonPath("$.instances.audit.failback.tasks").doesNotExist();
+		}
+
+		@Test
+		void showsFailbackTasksInDetailWithMaskedKeysAndMessages() {
+			String body = detail("/actuator/retries/audit").expectStatus().isOk().expectBody(String.class)
+				.returnResult().getResponseBody();
+			assertThat(body).doesNotContain(SECRET);
+			this.client.get().uri("/actuator/retries/audit").exchange().expectBody()
+				.jsonPath("$.failback.pending").isEqualTo(1)
+				.jsonPath("$.failback.exhausted").isEqualTo(1)
+				.jsonPath("$.failback.tasksOmitted").isEqualTo(0)
+				.jsonPath("$.failback.tasks[0].state").isEqualTo("PENDING")
+				.jsonPath("$.failback.tasks[0].key").isEqualTo("******")
+				.jsonPath("$.failback.tasks[0].attempts").isEqualTo(1)
+				.jsonPath("$.failback.tasks[0].lastErrorType").isEqualTo("java.io.UncheckedIOException")
+				.jsonPath("$.failback.tasks[0].lastErrorMessage").isEqualTo("******")
+				.jsonPath("$.failback.tasks[0].submittedAt").value((submittedAt) -> assertThat((String) submittedAt)
+					.startsWith("2026-01-01T00:00:05"))
+				.jsonPath("$.failback.tasks[1].state").isEqualTo("EXHAUSTED")
+				.jsonPath("$.failback.tasks[1].key").isEqualTo("******")
+				.jsonPath("$.failback.tasks[1].attempts").isEqualTo(3)
+				.jsonPath("$.failback.tasks[1].submittedAt").value((submittedAt) -> assertThat((String) submittedAt)
+					.startsWith("2026-01-01T00:00:00"))
+				.jsonPath("$.failback.tasks[1].nextAttemptAt").doesNotExist();
+			// The clock is just past 5s (the jittered backoff of inventory at startup); the retry is 100ms later.
+			JsonNode pending = JsonMapper.builder().build().readTree(body).at("/failback/tasks/0");
+			assertThat(Duration.between(Instant.parse(pending.get("submittedAt").asString()),
+					Instant.parse(pending.get("nextAttemptAt").asString()))).isEqualTo(Duration.ofMillis(100));
 		}
 
 		@Test
@@ -100,7 +137,7 @@ class RetriesEndpointHttpTest {
 		void answers404ForAnUnknownInstance() {
 			detail("/actuator/retries/unknown").expectStatus().isNotFound().expectBody()
 				.jsonPath("$.message").isEqualTo("No retry instance named 'unknown'; known instances: "
-						+ "[inventory, payments, search]");
+						+ "[audit, inventory, payments, search]");
 		}
 
 		@Test
@@ -135,7 +172,9 @@ class RetriesEndpointHttpTest {
 				.contains("retry_rejections_total{application=\"shop\",name=\"search\",reason=\"budget_exhausted\"} 1.0")
 				.contains("retry_circuit_state{application=\"shop\",name=\"payments\",state=\"open\"} 1.0")
 				.contains("retry_budget_tokens{application=\"shop\",name=\"search\"} 1.0")
-				.contains("retry_context_cache_size{application=\"shop\",name=\"inventory\"} 1.0");
+				.contains("retry_context_cache_size{application=\"shop\",name=\"inventory\"} 1.0")
+				.contains("retry_failback_pending{application=\"shop\",name=\"audit\"} 1.0")
+				.contains("retry_failback_pending{application=\"shop\",name=\"inventory\"} 0.0");
 		}
 
 		private ResponseSpec detail(String uri) {
@@ -242,6 +281,18 @@ class RetriesEndpointHttpTest {
 				.jsonPath("$.contextCache.entries[0].key").isEqualTo(SECRET)
 				.jsonPath("$.recentEvents[0].exceptionMessage").isEqualTo("connection reset")
 				.jsonPath("$.recentEvents[2].exceptionMessage").isEqualTo("declined " + SECRET);
+			this.client.get().uri("/actuator/retries/audit").header("X-User", "bob").header("X-Roles", "OPS")
+				.exchange().expectBody()
+				.jsonPath("$.failback.tasks[0].key").isEqualTo("audit-2 " + SECRET)
+				.jsonPath("$.failback.tasks[0].lastErrorMessage").isEqualTo("rejected " + SECRET)
+				.jsonPath("$.failback.tasks[1].key").isEqualTo("audit-1 " + SECRET);
+		}
+
+		@Test
+		void masksFailbackTasksForAUserWithoutTheRole() {
+			this.client.get().uri("/actuator/retries/audit").header("X-User", "alice").exchange().expectBody()
+				.jsonPath("$.failback.tasks[0].key").isEqualTo("******")
+				.jsonPath("$.failback.tasks[0].lastErrorMessage").isEqualTo("******");
 		}
 
 	}

@@ -1,7 +1,12 @@
 package dev.retrykit.spring.boot.autoconfigure.actuate;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.VirtualTime;
+import dev.retrykit.backoff.BackoffPolicy;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -44,6 +49,31 @@ class RetriesEndpointJsonTest {
 					+ "\"totalFailures\":0,\"totalSuccesses\":0,\"failureRate\":0.0}");
 		assertThat(this.json.writeValueAsString(this.endpoint.retries().instances().get("search").budget()))
 			.isEqualTo("{\"tokens\":2.0,\"maxTokens\":2}");
+	}
+
+	@Test
+	void writesTheFailbackPartWithItsTasksInDetail() {
+		RetryRegistry withFailback = RetryRegistry.builder().virtualTime(this.time)
+			.instance("audit", null, (config) -> config.maxAttempts(2).backoff(BackoffPolicy.fixed(Duration.ofSeconds(1))))
+			.build();
+		RetriesEndpoint endpoint = new RetriesEndpoint(withFailback, Show.NEVER, this.time);
+		Runnable failing = () -> {
+			throw new UncheckedIOException("declined", new IOException());
+		};
+		withFailback.failback("audit").submit("order-1", failing);
+		this.time.advance(Duration.ofSeconds(1));
+		withFailback.failback("audit").submit("order-2", failing);
+
+		assertThat(this.json.writeValueAsString(endpoint.retries().instances().get("audit").failback()))
+			.isEqualTo("{\"pending\":1,\"exhausted\":1}");
+		assertThat(this.json.writeValueAsString(endpoint.retry("audit").failback()))
+			.isEqualTo("{\"pending\":1,\"exhausted\":1,\"tasks\":["
+					+ "{\"state\":\"PENDING\",\"key\":\"******\",\"attempts\":1,"
+					+ "\"lastErrorType\":\"java.io.UncheckedIOException\",\"lastErrorMessage\":\"******\","
+					+ "\"submittedAt\":\"2026-01-01T00:00:01Z\",\"nextAttemptAt\":\"2026-01-01T00:00:02Z\"},"
+					+ "{\"state\":\"EXHAUSTED\",\"key\":\"******\",\"attempts\":2,"
+					+ "\"lastErrorType\":\"java.io.UncheckedIOException\",\"lastErrorMessage\":\"******\","
+					+ "\"submittedAt\":\"2026-01-01T00:00:00Z\"}],\"tasksOmitted\":0}");
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure.actuate;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.Arrays;
@@ -19,7 +20,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * A small application for the HTTP tests: a registry in virtual time whose instances have been used
- * in a known way at startup, and a filter that authenticates a request from its {@code X-User} and
+ * in a known way at startup (including {@code audit}, created by its failback executor, with one task
+ * exhausted and one pending), and a filter that authenticates a request from its {@code X-User} and
  * {@code X-Roles} headers (standing in for Spring Security, which the tests do not need). No
  * component scan, so that the configurations nested in other tests stay out.
  */
@@ -46,7 +48,14 @@ class RetriesTestApplication {
 		TestRetryRegistries.failStatefully(registry, TestRetryRegistries.SECRET);
 		TestRetryRegistries.openPaymentsCircuit(registry);
 		TestRetryRegistries.fail(registry.template("search"), "search down");
+		// audit has the defaults: 3 attempts, 100ms then 200ms apart, so the first task is exhausted
+		// 300ms after it is submitted; the second, submitted after the 5s advance, waits 100ms for its retry.
+		Runnable failing = () -> {
+			throw new UncheckedIOException("rejected " + TestRetryRegistries.SECRET, new IOException());
+		};
+		registry.failback("audit").submit("audit-1 " + TestRetryRegistries.SECRET, failing);
 		time.advance(Duration.ofSeconds(5));
+		registry.failback("audit").submit("audit-2 " + TestRetryRegistries.SECRET, failing);
 		return registry;
 	}
 

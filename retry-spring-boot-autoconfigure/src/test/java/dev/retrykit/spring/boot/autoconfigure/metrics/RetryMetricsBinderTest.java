@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure.metrics;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 
 import dev.retrykit.RetryConfig;
@@ -12,6 +13,7 @@ import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitOpenException;
+import dev.retrykit.failback.FailbackExecutor;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -130,12 +132,53 @@ class RetryMetricsBinderTest {
 	}
 
 	@Test
+	void reportsZeroPendingFailbacksWithoutCreatingAnExecutor() {
+		assertThat(this.registry.names()).allSatisfy((name) -> assertThat(gauge("retry.failback.pending", name)).isZero());
+
+		assertThat(this.registry.names()).allSatisfy((name) -> assertThat(this.registry.findFailback(name)).isEmpty());
+	}
+
+	@Test
+	void reportsPendingFailbacksOfAnExecutorCreatedAfterBinding() {
+		// inventory: 3 attempts, 100ms apart; its failback executor is created only now.
+		FailbackExecutor failback = this.registry.failback("inventory");
+		int[] runs = { 0 };
+		failback.submit("flaky", () -> {
+			if (runs[0]++ == 0) {
+				throw new UncheckedIOException(new IOException("once"));
+			}
+		});
+		failback.submit("down", () -> {
+			throw new UncheckedIOException(new IOException("always"));
+		});
+		assertThat(failback.submit("fine", () -> { })).isTrue();
+		assertThat(gauge("retry.failback.pending", "inventory")).isEqualTo(2.0);
+
+		this.time.advance(Duration.ofMillis(100));
+		assertThat(gauge("retry.failback.pending", "inventory")).isEqualTo(1.0);
+
+		this.time.advance(Duration.ofMillis(100));
+		assertThat(failback.exhaustedCount()).isEqualTo(1);
+		assertThat(gauge("retry.failback.pending", "inventory")).isZero();
+		assertThat(gauge("retry.failback.pending", "payments")).isZero();
+	}
+
+	@Test
+	void reportsPendingFailbacksOfAnInstanceCreatedByItsFailbackExecutor() {
+		this.registry.failback("late").submit("k", () -> {
+			throw new UncheckedIOException(new IOException("down"));
+		});
+
+		assertThat(gauge("retry.failback.pending", "late")).isEqualTo(1.0);
+	}
+
+	@Test
 	void everyMeterIsTaggedWithTheInstanceName() {
 		assertThat(this.meters.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTag("name"))
 			.isIn(this.registry.names()));
 		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName()).containsOnly("retry.calls",
 				"retry.attempts", "retry.recoveries", "retry.rejections", "retry.circuit.state", "retry.budget.tokens",
-				"retry.context.cache.size");
+				"retry.context.cache.size", "retry.failback.pending");
 		assertThat(this.meters.getMeters()).filteredOn((meter) -> meter.getId().getName().equals("retry.calls"))
 			.allSatisfy((meter) -> assertThat(meter).isInstanceOf(FunctionCounter.class));
 	}

@@ -1,0 +1,42 @@
+package dev.retrykit.sample.client;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+
+import org.springframework.core.env.Environment;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.stereotype.Component;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The HTTP client of the flaky downstream. The sample serves the downstream itself, so the base URL
+ * uses the port the server actually listens on (random in tests), resolved on first use.
+ */
+@Component
+public class Downstream {
+
+	private final Environment environment;
+
+	private volatile RestClient client;
+
+	Downstream(Environment environment) {
+		this.environment = environment;
+	}
+
+	/** @return a client whose base URL is the downstream's */
+	public RestClient client() {
+		RestClient current = this.client;
+		if (current == null) {
+			String port = this.environment.getProperty("local.server.port",
+					this.environment.getProperty("server.port", "8080"));
+			JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(
+					HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build());
+			requests.setReadTimeout(Duration.ofSeconds(2));
+			current = RestClient.builder().baseUrl("http://localhost:" + port + "/downstream")
+				.requestFactory(requests).build();
+			this.client = current;
+		}
+		return current;
+	}
+
+}

@@ -1,0 +1,101 @@
+package dev.retrykit.sample.shop;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import dev.retrykit.sample.client.AuditPublisher;
+import dev.retrykit.sample.client.InventoryClient;
+import dev.retrykit.sample.client.Model.AuditEvent;
+import dev.retrykit.sample.client.Model.PaymentReceipt;
+import dev.retrykit.sample.client.Model.Price;
+import dev.retrykit.sample.client.Model.Recommendations;
+import dev.retrykit.sample.client.Model.ShippingQuote;
+import dev.retrykit.sample.client.Model.Stock;
+import dev.retrykit.sample.client.PaymentClient;
+import dev.retrykit.sample.client.PricingClient;
+import dev.retrykit.sample.client.RecommendationsApi;
+import dev.retrykit.sample.client.ShippingClient;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.RestClientException;
+
+/**
+ * The sample's own API: each endpoint goes through one client, so a curl shows one retry feature.
+ */
+@RestController
+@RequestMapping("/shop")
+class ShopController {
+
+	private final InventoryClient inventory;
+
+	private final PricingClient pricing;
+
+	private final ShippingClient shipping;
+
+	private final AuditPublisher audit;
+
+	private final PaymentClient payments;
+
+	private final RecommendationsApi recommendations;
+
+	ShopController(InventoryClient inventory, PricingClient pricing, ShippingClient shipping, AuditPublisher audit,
+			PaymentClient payments, RecommendationsApi recommendations) {
+		this.inventory = inventory;
+		this.pricing = pricing;
+		this.shipping = shipping;
+		this.audit = audit;
+		this.payments = payments;
+		this.recommendations = recommendations;
+	}
+
+	@GetMapping("/stock/{sku}")
+	Stock stock(@PathVariable String sku) {
+		return this.inventory.stock(sku);
+	}
+
+	@GetMapping("/price/{sku}")
+	Price price(@PathVariable String sku) {
+		return this.pricing.price(sku);
+	}
+
+	@GetMapping("/shipping/{orderId}")
+	CompletableFuture<ShippingQuote> shipping(@PathVariable String orderId) {
+		return this.shipping.quote(orderId);
+	}
+
+	@GetMapping("/recommendations/{sku}")
+	Recommendations recommendations(@PathVariable String sku) {
+		return this.recommendations.forSku(sku);
+	}
+
+	@PostMapping("/orders/{orderId}/pay")
+	PaymentReceipt pay(@PathVariable String orderId) {
+		return this.payments.pay(orderId);
+	}
+
+	@PostMapping("/orders/{orderId}/audit")
+	ResponseEntity<Map<String, String>> audit(@PathVariable String orderId) {
+		this.audit.publish(new AuditEvent(orderId, "order-viewed"));
+		return ResponseEntity.accepted().body(Map.of("event", orderId, "status", "accepted"));
+	}
+
+	@ExceptionHandler(RestClientException.class)
+	ResponseEntity<Map<String, String>> downstreamFailed(RestClientException failure) {
+		return ResponseEntity.status(HttpStatus.BAD_GATEWAY)
+			.body(Map.of("error", "downstream failed after retries", "cause", failure.getClass().getSimpleName()));
+	}
+
+	@ExceptionHandler(RuntimeException.class)
+	ResponseEntity<Map<String, String>> failed(RuntimeException failure) {
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.body(Map.of("error", failure.getClass().getSimpleName(), "message", String.valueOf(failure.getMessage())));
+	}
+
+}

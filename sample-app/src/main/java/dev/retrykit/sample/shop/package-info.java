@@ -1,0 +1,4 @@
+/**
+ * The sample's own HTTP API.
+ */
+package dev.retrykit.sample.shop;
