@@ -82,6 +82,17 @@ class RetryTemplateGuardsTest {
 	}
 
 	@Test
+	void readingTheStateAfterTheTimeoutDoesNotTakeTheTrialCall() throws Exception {
+		RetryTemplate template = withBreaker("consecutiveFailures >= 2");
+		assertThatThrownBy(() -> template.execute(this::failing)).isInstanceOf(CircuitOpenException.class);
+		this.time.advance(Duration.ofSeconds(30));
+		assertThat(template.getCircuitBreaker().getState()).isEqualTo(CircuitState.HALF_OPEN);
+		String result = template.execute(context -> "back");
+		assertThat(result).isEqualTo("back");
+		assertThat(template.getCircuitBreaker().getState()).isEqualTo(CircuitState.CLOSED);
+	}
+
+	@Test
 	void nonRetryableFailuresDoNotCountAgainstTheCircuit() {
 		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time)
 			.config(RetryConfig.builder().ignore(IllegalArgumentException.class)
