@@ -33,7 +33,7 @@ class DownstreamController {
 
 	@GetMapping("/pricing/{sku}")
 	ResponseEntity<Map<String, Object>> price(@PathVariable String sku) throws InterruptedException {
-		return answer("pricing", Map.of("sku", sku, "price", "19.99"));
+		return answer("pricing", Map.of("sku", sku, "price", "19.99", "cached", false));
 	}
 
 	@GetMapping("/shipping/{orderId}")
