@@ -71,7 +71,12 @@ public final class RetryAutoConfiguration {
 		return builder.build();
 	}
 
-	@Bean
+	/**
+	 * The registry. On context close its failback executors shut down first (the registry depends on
+	 * the timer, so it is destroyed before it): tasks still pending are logged with their keys, never
+	 * dropped silently.
+	 */
+	@Bean(destroyMethod = "shutdownFailbacks")
 	@ConditionalOnMissingBean
 	RetryRegistry retryRegistry(RetryProperties properties, Sleeper sleeper, TimeSource timeSource, RetryScheduler scheduler,
 			ObjectProvider<RetryListener> listeners, ObjectProvider<RetryTemplateCustomizer> customizers,

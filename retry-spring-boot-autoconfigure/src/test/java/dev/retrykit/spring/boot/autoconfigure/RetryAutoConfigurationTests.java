@@ -12,6 +12,7 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.failback.FailbackExecutor;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
@@ -109,6 +110,22 @@ class RetryAutoConfigurationTests {
 			assertThat(timer[0].isStopped()).isFalse();
 		});
 		assertThat(timer[0].isStopped()).isTrue();
+	}
+
+	@Test
+	void pendingFailbackTasksAreShutDownAndReturnedWhenTheContextCloses() {
+		VirtualTime time = new VirtualTime();
+		FailbackExecutor[] audit = new FailbackExecutor[1];
+		this.runner.withBean(VirtualTime.class, () -> time).run(context -> {
+			audit[0] = context.getBean(RetryRegistry.class).failback("audit");
+			audit[0].submit("event-1", () -> {
+				throw new IllegalStateException("downstream down");
+			});
+			assertThat(audit[0].pendingCount()).isEqualTo(1);
+		});
+		assertThat(audit[0].isShutdown()).isTrue();
+		assertThat(audit[0].pendingCount()).isZero();
+		assertThat(time.pendingTasks()).isZero();
 	}
 
 	@Test
