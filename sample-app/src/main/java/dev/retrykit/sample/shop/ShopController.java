@@ -89,7 +89,7 @@ class ShopController {
 	@ExceptionHandler(RestClientException.class)
 	ResponseEntity<Map<String, String>> downstreamFailed(RestClientException failure) {
 		return ResponseEntity.status(HttpStatus.BAD_GATEWAY)
-			.body(Map.of("error", "downstream failed after retries", "cause", failure.getClass().getSimpleName()));
+			.body(Map.of("error", "downstream call failed", "cause", failure.getClass().getSimpleName()));
 	}
 
 	@ExceptionHandler(RuntimeException.class)
