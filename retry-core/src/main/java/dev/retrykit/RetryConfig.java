@@ -63,6 +63,8 @@ public final class RetryConfig {
 
 	final @Nullable String budgetName;
 
+	final boolean stateful;
+
 	RetryConfig(RetryConfigBuilder builder) {
 		this.maxAttempts = builder.maxAttempts;
 		this.maxDuration = builder.maxDuration;
@@ -82,6 +84,7 @@ public final class RetryConfig {
 		this.circuitBreaker = builder.circuitBreaker;
 		this.budget = builder.budget;
 		this.budgetName = builder.budgetName;
+		this.stateful = builder.stateful;
 	}
 
 	/** @return the default configuration: 3 attempts, exponential backoff from 100ms (x2, at most 10s) */
@@ -192,6 +195,15 @@ public final class RetryConfig {
 		return this.budgetName;
 	}
 
+	/**
+	 * @return whether calls made through integrations such as the {@code @Retryable} annotation are
+	 * stateful by default (default false); the template API chooses per call by passing a
+	 * {@link RetryState}
+	 */
+	public boolean isStateful() {
+		return this.stateful;
+	}
+
 	@Override
 	public String toString() {
 		StringBuilder text = new StringBuilder("RetryConfig[maxAttempts=").append(this.maxAttempts);
@@ -216,6 +228,9 @@ public final class RetryConfig {
 		appendIfSet(text, "circuitBreaker", this.circuitBreaker);
 		appendIfSet(text, "budget", this.budget);
 		appendIfSet(text, "budgetName", this.budgetName);
+		if (this.stateful) {
+			text.append(", stateful=true");
+		}
 		return text.append(']').toString();
 	}
 

@@ -62,6 +62,8 @@ public final class RetryConfigBuilder {
 
 	@Nullable String budgetName;
 
+	boolean stateful;
+
 	RetryConfigBuilder() {
 	}
 
@@ -85,6 +87,7 @@ public final class RetryConfigBuilder {
 		this.circuitBreaker = base.circuitBreaker;
 		this.budget = base.budget;
 		this.budgetName = base.budgetName;
+		this.stateful = base.stateful;
 	}
 
 	/**
@@ -303,6 +306,18 @@ public final class RetryConfigBuilder {
 	public RetryConfigBuilder budget(@Nullable RetryBudgetConfig budget, @Nullable String sharedName) {
 		this.budget = budget;
 		this.budgetName = (sharedName == null || sharedName.isBlank()) ? null : sharedName;
+		return this;
+	}
+
+	/**
+	 * Marks the instance's calls as stateful by default for integrations such as the
+	 * {@code @Retryable} annotation (the template API chooses per call by passing a
+	 * {@link RetryState}). Default false.
+	 * @param stateful whether calls are stateful by default
+	 * @return this builder
+	 */
+	public RetryConfigBuilder stateful(boolean stateful) {
+		this.stateful = stateful;
 		return this;
 	}
 

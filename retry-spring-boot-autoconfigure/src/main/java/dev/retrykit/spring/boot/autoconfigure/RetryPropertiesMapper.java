@@ -98,31 +98,13 @@ public final class RetryPropertiesMapper {
 		set(PREFIX + ".context-cache.capacity", capacity, registry::contextCacheCapacity);
 	}
 
-	/**
-	 * Whether {@code @Retryable} methods of an instance are stateful by default: the first
-	 * {@code stateful} set along the instance, its configs and the defaults.
-	 * @param properties the bound properties
-	 * @param name an instance name, declared or not
-	 * @return the instance's default
-	 */
-	public static boolean isStateful(RetryProperties properties, String name) {
-		RetryInstanceProperties current = properties.getInstances().get(name);
-		Set<RetryInstanceProperties> seen = new HashSet<>();
-		while (current != null && seen.add(current)) {
-			if (current.getStateful() != null) {
-				return current.getStateful();
-			}
-			current = (current.getBaseConfig() != null) ? properties.getConfigs().get(current.getBaseConfig()) : null;
-		}
-		return Boolean.TRUE.equals(properties.getDefaults().getStateful());
-	}
-
 	private void apply(RetryConfigBuilder builder, RetryInstanceProperties properties, String path) {
 		// The builder starts from the base; building it once gives the base's values to start nested builders from.
 		RetryConfig base = builder.build();
 		set(path + ".max-attempts", properties.getMaxAttempts(), builder::maxAttempts);
 		set(path + ".max-duration", properties.getMaxDuration(), builder::maxDuration);
 		set(path + ".attempt-timeout", properties.getAttemptTimeout(), builder::attemptTimeout);
+		set(path + ".stateful", properties.getStateful(), builder::stateful);
 		applyBackoff(builder, base, properties.getBackoff(), path + ".backoff");
 		if (properties.getRetryOn() != null) {
 			builder.retryOn(exceptionTypes(path + ".retry-on", properties.getRetryOn()));

@@ -158,11 +158,14 @@ class RetryPropertiesBindingTests {
 				"retry.instances.orders.base-config=tx", "retry.instances.orders.max-attempts=2",
 				"retry.instances.plain.max-attempts=2")
 			.run(context -> {
-				RetryProperties properties = context.getBean(RetryProperties.class);
-				assertThat(RetryPropertiesMapper.isStateful(properties, "orders")).isTrue();
-				assertThat(RetryPropertiesMapper.isStateful(properties, "plain")).isFalse();
-				assertThat(RetryPropertiesMapper.isStateful(properties, "undeclared")).isFalse();
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				assertThat(registry.template("orders").getConfig().isStateful()).isTrue();
+				assertThat(registry.template("plain").getConfig().isStateful()).isFalse();
+				assertThat(registry.template("undeclared").getConfig().isStateful()).isFalse();
 			});
+		this.runner.withPropertyValues("retry.defaults.stateful=true")
+			.run(context -> assertThat(context.getBean(RetryRegistry.class).template("undeclared").getConfig().isStateful())
+				.isTrue());
 	}
 
 }

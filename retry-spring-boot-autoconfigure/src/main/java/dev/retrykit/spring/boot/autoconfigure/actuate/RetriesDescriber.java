@@ -58,7 +58,7 @@ final class RetriesDescriber {
 		Long eventsOmitted = (events != null) ? Math.max(0, metrics.getRecordedEvents() - events.size()) : null;
 		return new RetryInstanceDescriptor(RetryConfigDescriptor.of(template.getConfig()), calls, metrics.getAttempts(),
 				metrics.getRecoveries(), rejections, circuit(template.getCircuitBreaker()), budget(template.getBudget()),
-				contextCache(template.getContextCache(), detailed, showValues), failback(failback, detailed, showValues),
+				contextCache(template.getContextCache(), template.getConfig().isStateful(), detailed, showValues), failback(failback, detailed, showValues),
 				events, eventsOmitted);
 	}
 
@@ -80,14 +80,15 @@ final class RetriesDescriber {
 	}
 
 	/**
-	 * Every instance has a cache, but most never hold anything: the cache is shown once it holds a
-	 * context or has evicted one, that is once the instance has been used for stateful retry.
+	 * Every instance has a cache, but most never hold anything: the cache is shown for an instance
+	 * configured as stateful, and for any other once it holds a context or has evicted one (it was
+	 * used for stateful retry through the API).
 	 */
-	private RetryInstanceDescriptor.@Nullable ContextCache contextCache(RetryContextCache cache, boolean detailed,
-			boolean showValues) {
+	private RetryInstanceDescriptor.@Nullable ContextCache contextCache(RetryContextCache cache, boolean stateful,
+			boolean detailed, boolean showValues) {
 		int size = cache.size();
 		long evictions = cache.evictions();
-		if (size == 0 && evictions == 0) {
+		if (!stateful && size == 0 && evictions == 0) {
 			return null;
 		}
 		if (!detailed) {

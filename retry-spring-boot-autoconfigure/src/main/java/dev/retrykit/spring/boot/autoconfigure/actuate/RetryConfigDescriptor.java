@@ -35,13 +35,15 @@ import org.jspecify.annotations.Nullable;
  * @param maxDelayHint the ceiling of a delay hint, shown when hints are honoured
  * @param circuitBreaker the circuit breaker, or {@code null} when the instance has none
  * @param budget the retry budget, or {@code null} when the instance has none
+ * @param stateful whether the instance's annotated methods are stateful by default
  */
 @JsonInclude(Include.NON_NULL)
 public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuration, @Nullable String attemptTimeout,
 		Backoff backoff, List<String> retryOn, List<String> ignore, boolean traverseCauses,
 		@Nullable String httpStatus, @Nullable String grpcStatus, @Nullable Boolean retryIf,
 		@Nullable Boolean retryOnResult, @Nullable Boolean policy, @Nullable Boolean honorDelayHint,
-		@Nullable String maxDelayHint, @Nullable CircuitBreaker circuitBreaker, @Nullable Budget budget) {
+		@Nullable String maxDelayHint, @Nullable CircuitBreaker circuitBreaker, @Nullable Budget budget,
+		boolean stateful) {
 
 	/**
 	 * Describes a configuration.
@@ -56,7 +58,7 @@ public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuratio
 				text(config.getGrpcStatus()), flag(config.getRetryIf()), flag(config.getRetryOnResult()),
 				flag(config.getPolicy()), delayHint ? Boolean.TRUE : null,
 				delayHint ? format(config.getMaxDelayHint()) : null, CircuitBreaker.of(config.getCircuitBreaker()),
-				Budget.of(config.getBudget(), config.getBudgetName()));
+				Budget.of(config.getBudget(), config.getBudgetName()), config.isStateful());
 	}
 
 	private static List<String> names(List<Class<? extends Throwable>> types) {

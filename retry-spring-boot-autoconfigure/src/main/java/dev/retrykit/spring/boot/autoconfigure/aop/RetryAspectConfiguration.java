@@ -8,7 +8,6 @@ import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
-import dev.retrykit.spring.boot.autoconfigure.RetryPropertiesMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -51,9 +50,9 @@ public final class RetryAspectConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry, Sleeper sleeper, TimeSource timeSource,
-			RetryScheduler scheduler, ObjectProvider<RetryListener> listeners, RetryProperties properties) {
+			RetryScheduler scheduler, ObjectProvider<RetryListener> listeners) {
 		return new RetryableMethodResolver(registry, sleeper, timeSource, scheduler, listeners.orderedStream().toList(),
-				name -> RetryPropertiesMapper.isStateful(properties, name));
+				name -> registry.template(name).getConfig().isStateful());
 	}
 
 	@Bean

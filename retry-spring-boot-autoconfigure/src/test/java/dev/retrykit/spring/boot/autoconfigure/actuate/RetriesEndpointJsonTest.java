@@ -35,7 +35,7 @@ class RetriesEndpointJsonTest {
 		assertThat(inventory).isEqualTo("{\"config\":{\"maxAttempts\":4,\"maxDuration\":\"10s\",\"backoff\":"
 				+ "{\"type\":\"exponential\",\"delay\":\"100ms\",\"multiplier\":2.0,\"maxDelay\":\"2s\",\"jitter\":0.5},"
 				+ "\"retryOn\":[\"java.io.IOException\"],\"ignore\":[\"java.lang.IllegalArgumentException\"],"
-				+ "\"traverseCauses\":true,\"httpStatus\":\"429,500-599\"},\"calls\":{\"successfulWithoutRetry\":0,"
+				+ "\"traverseCauses\":true,\"httpStatus\":\"429,500-599\",\"stateful\":false},\"calls\":{\"successfulWithoutRetry\":0,"
 				+ "\"successfulWithRetry\":0,\"failedWithoutRetry\":0,\"failedWithRetry\":0},\"attempts\":0,"
 				+ "\"recoveries\":0,\"rejections\":{\"circuitOpen\":0,\"budgetExhausted\":0}}");
 	}

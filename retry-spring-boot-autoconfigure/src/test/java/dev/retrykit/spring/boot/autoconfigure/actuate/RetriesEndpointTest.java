@@ -109,6 +109,16 @@ class RetriesEndpointTest {
 	}
 
 	@Test
+	void showsTheContextCacheOfAStatefulInstanceBeforeItsFirstUse() {
+		RetryRegistry registry = dev.retrykit.RetryRegistry.builder().virtualTime(this.time)
+			.instance("orders", null, config -> config.stateful(true)).build();
+		RetriesEndpoint endpoint = new RetriesEndpoint(registry, Show.NEVER, this.time);
+		assertThat(endpoint.retries().instances().get("orders").contextCache())
+			.isEqualTo(new RetryInstanceDescriptor.ContextCache(0, 4096, 0, null, null));
+		assertThat(endpoint.retries().instances().get("orders").config().stateful()).isTrue();
+	}
+
+	@Test
 	void detailListsMaskedCacheEntriesWithTheirAge() {
 		TestRetryRegistries.failStatefully(this.registry, SECRET);
 		this.time.advance(Duration.ofSeconds(90));
