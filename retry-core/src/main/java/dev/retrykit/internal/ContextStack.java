@@ -40,13 +40,19 @@ public final class ContextStack {
 	 */
 	public MutableRetryContext pushPooled(String name) {
 		ensureCapacity();
-		MutableRetryContext context = this.pool[this.depth];
+		int index = this.depth;
+		MutableRetryContext context = this.pool[index];
 		if (context == null) {
 			context = new MutableRetryContext();
-			this.pool[this.depth] = context;
+			this.pool[index] = context;
 		}
-		context.reset(name, top());
-		this.active[this.depth++] = context;
+		context.reset(name, (index == 0) ? null : this.active[index - 1]);
+		// A pooled context stays in its slot after pop, so in steady state this stores nothing: a reference
+		// store into these long-lived arrays costs a GC write barrier on every call.
+		if (this.active[index] != context) {
+			this.active[index] = context;
+		}
+		this.depth = index + 1;
 		return context;
 	}
 
@@ -59,9 +65,12 @@ public final class ContextStack {
 		this.active[this.depth++] = context;
 	}
 
-	/** Pops the innermost context. */
+	/** Pops the innermost context; a context owned by someone else is released, a pooled one stays. */
 	public void pop() {
-		this.active[--this.depth] = null;
+		int index = --this.depth;
+		if (this.active[index] != this.pool[index]) {
+			this.active[index] = null;
+		}
 	}
 
 	/**

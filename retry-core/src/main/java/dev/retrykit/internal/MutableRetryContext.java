@@ -57,19 +57,28 @@ public final class MutableRetryContext implements RetryContext {
 	}
 
 	void reset(String name, @Nullable RetryContext parent) {
-		this.name = name;
-		this.parent = parent;
-		this.retryCount = 0;
-		this.lastThrowable = null;
-		this.lastResult = null;
-		this.exhaustedOnly = false;
-		this.cursor = null;
-		this.previousDelayNanos = 0;
-		this.notBeforeNanos = 0;
-		this.startNanos = 0;
-		if (this.attributes != null) {
-			this.attributes.clear();
+		// Only what a call changed is cleared, and references are stored only when they differ: a pooled
+		// context is long-lived, and each reference store into it costs a GC write barrier.
+		if (this.name != name) {
+			this.name = name;
 		}
+		if (this.parent != parent) {
+			this.parent = parent;
+		}
+		if (this.retryCount != 0 || this.lastThrowable != null || this.exhaustedOnly || this.cursor != null
+				|| (this.attributes != null && !this.attributes.isEmpty())) {
+			this.retryCount = 0;
+			this.lastThrowable = null;
+			this.lastResult = null;
+			this.exhaustedOnly = false;
+			this.cursor = null;
+			this.previousDelayNanos = 0;
+			this.notBeforeNanos = 0;
+			if (this.attributes != null) {
+				this.attributes.clear();
+			}
+		}
+		this.startNanos = 0;
 	}
 
 	/**

@@ -1,7 +1,5 @@
 package dev.retrykit.internal;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -74,9 +72,7 @@ public final class RetryCounters implements RetryMetrics {
 	 * @param delayNanos the wait before the next attempt, 0 for none
 	 */
 	public void event(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos) {
-		this.events.add(new RetryEvent(type, this.name, attempt, (failure != null) ? failure.getClass().getName() : null,
-				(failure != null) ? failure.getMessage() : null, Duration.ofNanos(delayNanos),
-				Instant.ofEpochMilli(this.timeSource.currentTimeMillis())));
+		this.events.add(type, attempt, failure, delayNanos, this.timeSource.currentTimeMillis());
 	}
 
 	private synchronized long sum(int slot) {
@@ -150,7 +146,7 @@ public final class RetryCounters implements RetryMetrics {
 
 	@Override
 	public List<RetryEvent> getRecentEvents() {
-		return this.events.snapshot();
+		return this.events.snapshot(this.name);
 	}
 
 	@Override
