@@ -8,6 +8,13 @@ import dev.failsafe.CircuitBreakerOpenException;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.function.CheckedSupplier;
+import dev.retrykit.RetryCallback;
+import dev.retrykit.RetryConfig;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.circuit.CircuitOpenException;
+import dev.retrykit.spi.TimeSource;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
@@ -37,6 +44,32 @@ public class CircuitBreakerBenchmark {
 	@Benchmark
 	public void baselineDirectCall(Breakers breakers, Blackhole bh) {
 		bh.consume(breakers.call());
+	}
+
+	/** retrykit's breaker on its own, as a caller would use it: permit, call, outcome. */
+	@Benchmark
+	public void retrykitCircuitBreaker(Breakers breakers, Blackhole bh) {
+		dev.retrykit.circuit.CircuitBreaker breaker = breakers.retrykitBreaker;
+		long permit = breaker.acquirePermission();
+		if (permit == dev.retrykit.circuit.CircuitBreaker.NO_PERMISSION) {
+			throw new IllegalStateException("The benchmark's circuit breaker opened on successful calls");
+		}
+		String result;
+		try {
+			result = breakers.call();
+		}
+		catch (Throwable ex) {
+			breaker.onFailure(permit);
+			throw ex;
+		}
+		breaker.onSuccess(permit);
+		bh.consume(result);
+	}
+
+	/** A template whose configuration has a circuit breaker: every attempt passes it. */
+	@Benchmark
+	public void retrykitRetryWithCircuitBreaker(Breakers breakers, Blackhole bh) {
+		bh.consume(breakers.retrykitRetryWithBreaker.execute(breakers.retrykitCallback));
 	}
 
 	@Benchmark
@@ -79,6 +112,14 @@ public class CircuitBreakerBenchmark {
 
 		final CheckedSupplier<String> failsafeSupplier = this::call;
 
+		final RetryCallback<String, RuntimeException> retrykitCallback = ctx -> call();
+
+		final dev.retrykit.circuit.CircuitBreaker retrykitBreaker = dev.retrykit.circuit.CircuitBreaker.create("bench",
+				CircuitBreakerConfig.builder().build(), TimeSource.SYSTEM);
+
+		/** 3 attempts, no delay, and a breaker created from the configuration (default trip). */
+		final RetryTemplate retrykitRetryWithBreaker = newRetrykitRetryWithBreaker();
+
 		final CircuitBreaker resilience4jBreaker = CircuitBreaker.ofDefaults("bench");
 
 		final Retry resilience4jRetry = PeerRetries.resilience4jRetry();
@@ -107,6 +148,8 @@ public class CircuitBreakerBenchmark {
 		 */
 		@Setup
 		public void checkBreakersGuardAndRetriesRetry() {
+			checkRetrykit();
+
 			this.resilience4jBreaker.transitionToForcedOpenState();
 			requireRejected("Resilience4j CircuitBreaker", CallNotPermittedException.class,
 					() -> this.resilience4jBreaker.executeCallable(this.callable));
@@ -122,6 +165,41 @@ public class CircuitBreakerBenchmark {
 			SelfCheck.requireThreeAttempts("Failsafe RetryPolicy + CircuitBreaker",
 					call -> this.failsafeRetryWithBreakerExecutor.get(call::call));
 			this.failsafeCircuitBreaker.close();
+		}
+
+		/**
+		 * Checks on separate instances of the same configuration, so the measured ones start closed
+		 * with nothing recorded: a breaker opens after six consecutive failures; a template with a
+		 * breaker retries a call that fails twice and ends a call at once while its circuit is open.
+		 */
+		private static void checkRetrykit() {
+			dev.retrykit.circuit.CircuitBreaker tripped = dev.retrykit.circuit.CircuitBreaker.create("check",
+					CircuitBreakerConfig.builder().build(), TimeSource.SYSTEM);
+			for (int failure = 1; failure <= 6; failure++) {
+				long permit = tripped.acquirePermission();
+				if (permit == dev.retrykit.circuit.CircuitBreaker.NO_PERMISSION) {
+					throw new IllegalStateException("retrykit CircuitBreaker opened after " + (failure - 1)
+							+ " consecutive failure(s); expected 6");
+				}
+				tripped.onFailure(permit);
+			}
+			if (tripped.acquirePermission() != dev.retrykit.circuit.CircuitBreaker.NO_PERMISSION) {
+				throw new IllegalStateException("retrykit CircuitBreaker let a call through after 6 consecutive failures");
+			}
+			RetryTemplate template = newRetrykitRetryWithBreaker();
+			SelfCheck.requireThreeAttempts("retrykit RetryTemplate with a circuit breaker", call -> template.execute(ctx -> call.call()));
+			java.util.Objects.requireNonNull(template.getCircuitBreaker(), "retrykit template has no circuit breaker").forceOpen();
+			requireRejected("retrykit RetryTemplate with a circuit breaker", CircuitOpenException.class,
+					() -> template.execute(ctx -> "not run"));
+		}
+
+		private static RetryTemplate newRetrykitRetryWithBreaker() {
+			return RetryTemplate.builder()
+				.name("bench-circuit")
+				.config(RetryConfig.builder().circuitBreaker(CircuitBreakerConfig.builder().build()).build())
+				.maxAttempts(PeerRetries.MAX_ATTEMPTS)
+				.backoff(BackoffPolicy.none())
+				.build();
 		}
 
 		private static void requireRejected(String library, Class<? extends Exception> rejection, Callable<?> call) {

@@ -5,9 +5,6 @@ import java.util.concurrent.TimeUnit;
 import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.backoff.BackoffPolicy;
-import dev.retrykit.circuit.CircuitBreaker;
-import dev.retrykit.circuit.CircuitBreakerConfig;
-import dev.retrykit.spi.TimeSource;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,9 +18,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * retrykit in the three scenarios of {@link SuccessfulCallBenchmark}, {@link RetryAfterFailuresBenchmark}
- * and {@link CircuitBreakerBenchmark}, configured as the peers are there: 3 attempts, no delay, the
- * same calls, callbacks built once.
+ * retrykit in the scenarios of {@link SuccessfulCallBenchmark} and {@link RetryAfterFailuresBenchmark},
+ * configured as the peers are there: 3 attempts, no delay, the same calls, callbacks built once. (Its
+ * circuit breaker and async benchmarks sit next to the peers', in {@link CircuitBreakerBenchmark} and
+ * {@link AsyncBenchmark}.)
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -45,26 +43,7 @@ public class RetrykitBenchmarks {
 		bh.consume(retrykit.template.execute(call.callback));
 	}
 
-	/** Next to {@link CircuitBreakerBenchmark}: the breaker used on its own, as a caller would. */
-	@Benchmark
-	public void circuitBreaker(Retrykit retrykit, Blackhole bh) {
-		CircuitBreaker breaker = retrykit.breaker;
-		if (!breaker.tryAcquirePermission()) {
-			throw new IllegalStateException("The benchmark's circuit breaker opened on successful calls");
-		}
-		String result;
-		try {
-			result = retrykit.call();
-			breaker.onSuccess();
-		}
-		catch (Throwable ex) {
-			breaker.onFailure();
-			throw ex;
-		}
-		bh.consume(result);
-	}
-
-	/** retrykit's template and breaker, shared by all threads, with a call that always succeeds. */
+	/** retrykit's template, shared by all threads, with a call that always succeeds. */
 	@State(Scope.Benchmark)
 	public static class Retrykit {
 
@@ -75,32 +54,17 @@ public class RetrykitBenchmarks {
 
 		final RetryTemplate template = newTemplate();
 
-		/** Default config: trips when {@code consecutiveFailures > 5}. */
-		final CircuitBreaker breaker = newBreaker();
-
 		String call() {
 			return this.payload;
 		}
 
 		/**
-		 * Fails the trial unless the template retries a call that fails twice and a breaker with the
-		 * benchmark's config opens after six consecutive failures. The breaker checked is a separate
-		 * instance, so the measured one starts closed with nothing recorded.
+		 * Fails the trial unless the template retries a call that fails twice to success on attempt 3
+		 * (without calling its sleeper, which would throw).
 		 */
 		@Setup
-		public void checkRetrykitRetriesAndBreakerGuards() {
+		public void checkRetrykitRetries() {
 			SelfCheck.requireThreeAttempts("retrykit RetryTemplate", call -> this.template.execute(ctx -> call.call()));
-			CircuitBreaker tripped = newBreaker();
-			for (int failure = 1; failure <= 6; failure++) {
-				if (!tripped.tryAcquirePermission()) {
-					throw new IllegalStateException("retrykit CircuitBreaker opened after " + (failure - 1)
-							+ " consecutive failure(s); expected 6");
-				}
-				tripped.onFailure();
-			}
-			if (tripped.tryAcquirePermission()) {
-				throw new IllegalStateException("retrykit CircuitBreaker let a call through after 6 consecutive failures");
-			}
 		}
 
 		private static RetryTemplate newTemplate() {
@@ -108,11 +72,13 @@ public class RetrykitBenchmarks {
 				.name("bench")
 				.maxAttempts(PeerRetries.MAX_ATTEMPTS)
 				.backoff(BackoffPolicy.none())
+				.sleeper(Retrykit::neverSleep)
 				.build();
 		}
 
-		private static CircuitBreaker newBreaker() {
-			return CircuitBreaker.create("bench", CircuitBreakerConfig.builder().build(), TimeSource.SYSTEM);
+		/** The template's sleeper: a zero delay must never reach it, so a call to it fails the benchmark. */
+		private static void neverSleep(long nanos) {
+			throw new IllegalStateException("retrykit called its sleeper for " + nanos + "ns with a zero-delay backoff");
 		}
 
 	}

@@ -1,0 +1,308 @@
+package dev.retrykit.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One million pending async retries, per contender (see {@link ScaleContender}): what each pending retry
+ * holds on the heap, how many threads it takes, what scheduling and cancelling cost, what is still held
+ * once every call is cancelled, and whether a cancelled retry still runs.
+ *
+ * <p>Run from the shaded jar: {@code java -cp benchmarks/target/benchmarks.jar
+ * dev.retrykit.benchmarks.PendingRetriesScale [count]}. Each contender runs in its own JVM, forked with
+ * the same options ({@link #CHILD_JVM_OPTIONS}), so no contender's garbage or threads count against
+ * another. In each, after a warm-up of {@value #WARMUP_CALLS} calls started and cancelled:
+ * <ol>
+ * <li>{@code count} calls whose first attempt fails at once and whose retry waits one hour; timed from
+ * the first call until every retry is pending (Failsafe makes its first attempts on the executor, so
+ * this includes them);
+ * <li>the heap after full GCs, minus the heap before, over {@code count}, with the returned futures held
+ * (the caller needs them to cancel), and the live threads minus those before the contender started;
+ * <li>every future cancelled, timed; then the futures dropped and the heap measured again: what the
+ * library itself still holds for a cancelled retry, at once and one wheel rotation later;
+ * <li>apart, {@value #SMALL_COUNT} calls with a {@code 50 ms} retry delay, all cancelled once their first
+ * attempt ran; then up to {@code 200 ms} of waiting (a latch that any retry starting after its call's
+ * {@code cancel} returned {@code true} counts down): such a retry is reported, it should never run.
+ * </ol>
+ * Heap is read from {@link java.lang.management.MemoryMXBean} after {@value #GC_ROUNDS} calls of
+ * {@link System#gc()} under the parallel collector, which compacts the whole heap on each.
+ */
+public final class PendingRetriesScale {
+
+	static final int DEFAULT_COUNT = 1_000_000;
+
+	static final int WARMUP_CALLS = 50_000;
+
+	static final int SMALL_COUNT = 10_000;
+
+	static final Duration LONG_DELAY = Duration.ofHours(1);
+
+	static final Duration SHORT_DELAY = Duration.ofMillis(50);
+
+	static final Duration WAIT_AFTER_CANCEL = Duration.ofMillis(200);
+
+	/** Longer than one rotation of the wheel's defaults (10 ms × 512 = 5.12 s). */
+	static final Duration ROTATION_WAIT = Duration.ofSeconds(6);
+
+	static final int GC_ROUNDS = 4;
+
+	static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms4g", "-Xmx4g", "-XX:+UseParallelGC");
+
+	private PendingRetriesScale() {
+	}
+
+	/**
+	 * @param args optional: the number of pending retries (default 1,000,000); {@code --child NAME COUNT}
+	 * is how the parent starts a contender's JVM
+	 * @throws Exception if a contender's JVM fails
+	 */
+	public static void main(String[] args) throws Exception {
+		if (args.length == 3 && args[0].equals("--child")) {
+			Map<String, String> result = measure(ScaleContender.valueOf(args[1]), Integer.parseInt(args[2]));
+			StringBuilder line = new StringBuilder("RESULT");
+			result.forEach((key, value) -> line.append(' ').append(key).append('=').append(value));
+			System.out.println(line);
+			return;
+		}
+		int count = (args.length > 0) ? Integer.parseInt(args[0]) : DEFAULT_COUNT;
+		System.out.println("Pending async retries: " + count + " per contender, retry delay " + LONG_DELAY
+				+ "; each contender in its own JVM with " + String.join(" ", CHILD_JVM_OPTIONS) + " (Java "
+				+ System.getProperty("java.version") + ")");
+		List<Map<String, String>> rows = new ArrayList<>();
+		for (ScaleContender contender : ScaleContender.values()) {
+			System.out.println("Running " + contender.label + " ...");
+			rows.add(fork(contender, count));
+		}
+		ScaleTable.print(rows, count);
+	}
+
+	private static Map<String, String> fork(ScaleContender contender, int count) throws IOException, InterruptedException {
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(CHILD_JVM_OPTIONS);
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), PendingRetriesScale.class.getName(),
+				"--child", contender.name(), Integer.toString(count)));
+		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		Map<String, String> result = null;
+		try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+			for (String line = out.readLine(); line != null; line = out.readLine()) {
+				if (line.startsWith("RESULT ")) {
+					result = new LinkedHashMap<>();
+					for (String pair : line.substring(7).split(" ")) {
+						int eq = pair.indexOf('=');
+						result.put(pair.substring(0, eq), pair.substring(eq + 1));
+					}
+				}
+				else {
+					System.out.println("  " + line);
+				}
+			}
+		}
+		int exit = process.waitFor();
+		if (exit != 0 || result == null) {
+			throw new IllegalStateException(contender.label + ": its JVM exited with " + exit + " without a result");
+		}
+		result.put("contender", contender.label);
+		return result;
+	}
+
+	/** Runs one contender in this JVM. */
+	static Map<String, String> measure(ScaleContender contender, int count) throws InterruptedException {
+		Map<String, String> result = new LinkedHashMap<>();
+		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+		try (ScaleContender.Harness harness = contender.start(LONG_DELAY)) {
+			CountingProbe probe = new CountingProbe();
+			warmUp(harness, probe);
+			Future<?>[] futures = new Future<?>[count];
+			long pendingBefore = harness.pending();
+			long attemptsBefore = probe.attempts.sum();
+			long heapBefore = usedHeapAfterGc();
+
+			long start = System.nanoTime();
+			for (int i = 0; i < count; i++) {
+				futures[i] = harness.call(probe);
+			}
+			long returned = System.nanoTime();
+			awaitPending(harness, probe, pendingBefore + count, harness.makesFirstAttempt ? attemptsBefore + count : 0);
+			long allPending = System.nanoTime();
+			long heapPending = usedHeapAfterGc();
+			int threadsPending = ManagementFactory.getThreadMXBean().getThreadCount();
+
+			long cancelStart = System.nanoTime();
+			int cancelled = 0;
+			for (Future<?> future : futures) {
+				if (future.cancel(false)) {
+					cancelled++;
+				}
+			}
+			long cancelEnd = System.nanoTime();
+			Arrays.fill(futures, null);
+			long heapCancelled = usedHeapAfterGc();
+			LockSupport.parkNanos(ROTATION_WAIT.toNanos());
+			long heapCancelledLater = usedHeapAfterGc();
+
+			result.put("callNanos", format((returned - start) / (double) count));
+			result.put("scheduleNanos", format((allPending - start) / (double) count));
+			result.put("cancelNanos", format((cancelEnd - cancelStart) / (double) count));
+			result.put("cancelledTrue", Integer.toString(cancelled));
+			result.put("bytesPending", format((heapPending - heapBefore) / (double) count));
+			result.put("bytesAfterCancel", format((heapCancelled - heapBefore) / (double) count));
+			result.put("bytesAfterCancelLater", format((heapCancelledLater - heapBefore) / (double) count));
+			result.put("threads", Integer.toString(threadsPending - threadsBefore));
+		}
+		shortDelayCancellation(contender, result);
+		return result;
+	}
+
+	private static void warmUp(ScaleContender.Harness harness, CountingProbe probe) {
+		for (int i = 0; i < WARMUP_CALLS; i++) {
+			harness.call(probe).cancel(false);
+		}
+	}
+
+	/** Waits (a benchmark may) until the timer holds {@code pending} tasks and the first attempts ran. */
+	private static void awaitPending(ScaleContender.Harness harness, CountingProbe probe, long pending, long attempts) {
+		long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+		while (harness.pending() < pending || probe.attempts.sum() < attempts) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("Timed out with " + harness.pending() + " of " + pending
+						+ " tasks pending and " + probe.attempts.sum() + " of " + attempts + " attempts made");
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+		}
+	}
+
+	/** The 50 ms variant: does a cancelled retry still run? */
+	private static void shortDelayCancellation(ScaleContender contender, Map<String, String> result) throws InterruptedException {
+		CountDownLatch retriedAfterCancel = new CountDownLatch(SMALL_COUNT);
+		TrackingProbe.Totals totals = new TrackingProbe.Totals(retriedAfterCancel);
+		try (ScaleContender.Harness harness = contender.start(SHORT_DELAY)) {
+			TrackingProbe[] probes = new TrackingProbe[SMALL_COUNT];
+			Future<?>[] futures = new Future<?>[SMALL_COUNT];
+			for (int i = 0; i < SMALL_COUNT; i++) {
+				probes[i] = new TrackingProbe(totals);
+				futures[i] = harness.call(probes[i]);
+			}
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+			while (harness.makesFirstAttempt && totals.firstAttempts.sum() < SMALL_COUNT && System.nanoTime() < deadline) {
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+			}
+			int cancelled = 0;
+			for (int i = 0; i < SMALL_COUNT; i++) {
+				if (futures[i].cancel(false)) {
+					probes[i].cancelled = true;
+					cancelled++;
+				}
+			}
+			retriedAfterCancel.await(WAIT_AFTER_CANCEL.toMillis(), TimeUnit.MILLISECONDS);
+			result.put("smallCancelled", Integer.toString(cancelled));
+			result.put("smallRetries", Long.toString(totals.retries.sum()));
+			result.put("smallRetriesAfterCancel", Long.toString(totals.retriesAfterCancel.sum()));
+		}
+	}
+
+	/** Full collections until the used heap stops shrinking, at most {@link #GC_ROUNDS} of them. */
+	static long usedHeapAfterGc() {
+		long used = Long.MAX_VALUE;
+		for (int round = 0; round < GC_ROUNDS; round++) {
+			System.gc();
+			long now = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+			if (now >= used) {
+				return Math.min(now, used);
+			}
+			used = now;
+		}
+		return used;
+	}
+
+	private static String format(double value) {
+		return String.format(Locale.ROOT, "%.1f", value);
+	}
+
+	/** The probe of the million calls: counts attempts, shared by every call so it adds no bytes per call. */
+	static final class CountingProbe extends ScaleContender.Probe {
+
+		final LongAdder attempts = new LongAdder();
+
+		@Override
+		void onAttempt() {
+			this.attempts.increment();
+		}
+
+		@Override
+		void onRetry() {
+			this.attempts.increment();
+		}
+
+	}
+
+	/** One probe per call of the 50 ms variant: knows whether its call's cancel returned {@code true}. */
+	static final class TrackingProbe extends ScaleContender.Probe {
+
+		private final Totals totals;
+
+		private final AtomicInteger attempts = new AtomicInteger();
+
+		/** Set once {@code cancel} has returned {@code true} for this probe's call. */
+		volatile boolean cancelled;
+
+		TrackingProbe(Totals totals) {
+			this.totals = totals;
+		}
+
+		@Override
+		void onAttempt() {
+			if (this.attempts.getAndIncrement() == 0) {
+				this.totals.firstAttempts.increment();
+			}
+			else {
+				onRetry();
+			}
+		}
+
+		@Override
+		void onRetry() {
+			this.totals.retries.increment();
+			if (this.cancelled) {
+				this.totals.retriesAfterCancel.increment();
+				this.totals.retriedAfterCancel.countDown();
+			}
+		}
+
+		/** The counts shared by the probes of one run. */
+		static final class Totals {
+
+			final LongAdder firstAttempts = new LongAdder();
+
+			final LongAdder retries = new LongAdder();
+
+			final LongAdder retriesAfterCancel = new LongAdder();
+
+			final CountDownLatch retriedAfterCancel;
+
+			Totals(CountDownLatch retriedAfterCancel) {
+				this.retriedAfterCancel = retriedAfterCancel;
+			}
+
+		}
+
+	}
+
+}
