@@ -320,18 +320,19 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 	 */
 	@Override
 	public boolean cancel(boolean mayInterruptIfRunning) {
-		boolean cancelled = super.cancel(mayInterruptIfRunning);
-		if (cancelled) {
-			cancelPending();
-			if (this.inFlight instanceof Future<?> future) {
-				future.cancel(mayInterruptIfRunning);
-			}
-			if (!this.runtime.listeners.isEmpty()) {
-				// Only listeners see this exception: without them, skip the cost of its stack trace.
-				this.runtime.close(this.context, new java.util.concurrent.CancellationException());
-			}
+		// Completing with our own CancellationException, which skips its stack trace, both keeps
+		// cancelling cheap (the JDK's fills one in) and tells whether this call did it: the clean-up
+		// below runs once however often cancel is called.
+		CallCancelledException cancellation = new CallCancelledException(this.runtime.name);
+		if (!completeExceptionally(cancellation)) {
+			return isCancelled();
 		}
-		return cancelled;
+		cancelPending();
+		if (this.inFlight instanceof Future<?> future) {
+			future.cancel(mayInterruptIfRunning);
+		}
+		this.runtime.close(this.context, cancellation);
+		return true;
 	}
 
 	private void cancelPending() {
@@ -343,6 +344,22 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 		if (timeout != null) {
 			timeout.cancel();
 		}
+	}
+
+	/** The cancellation of an async call: a {@link java.util.concurrent.CancellationException} without a stack trace. */
+	static final class CallCancelledException extends java.util.concurrent.CancellationException {
+
+		private static final long serialVersionUID = 1L;
+
+		CallCancelledException(String name) {
+			super("Retry '" + name + "' was cancelled");
+		}
+
+		@Override
+		public synchronized Throwable fillInStackTrace() {
+			return this;
+		}
+
 	}
 
 	private static NullPointerException nullStage(RetryRuntime runtime) {

@@ -115,6 +115,23 @@ class AsyncRetryTest {
 	}
 
 	@Test
+	void cancellingTwiceClosesTheListenersOnce() {
+		AtomicInteger closed = new AtomicInteger();
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).listener(new dev.retrykit.RetryListener() {
+			@Override
+			public void close(RetryContext context, Throwable failure) {
+				closed.incrementAndGet();
+				assertThat(failure).isInstanceOf(CancellationException.class).hasMessage("Retry 'default' was cancelled");
+			}
+		}).build();
+		CompletableFuture<String> result = template.executeAsync(CompletableFuture::new);
+		assertThat(result.cancel(true)).isTrue();
+		assertThat(result.cancel(true)).isTrue();
+		assertThat(result.isCancelled()).isTrue();
+		assertThat(closed).hasValue(1);
+	}
+
+	@Test
 	void cancellingTheResultCancelsTheAttemptInFlight() {
 		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).build();
 		CompletableFuture<String> attempt = new CompletableFuture<>();
