@@ -138,6 +138,18 @@ public final class RetryTemplate {
 				Objects.requireNonNull(recovery, "recovery must not be null"));
 	}
 
+	/**
+	 * A template with another configuration that is otherwise this same instance: same name, metrics
+	 * and recent events, listeners, sleeper, clock, scheduler, context cache, circuit breaker and budget
+	 * (the breaker and budget settings of {@code config} are not used). For per-call-site settings,
+	 * such as the inline attributes of an annotation, whose calls should still count as the instance's.
+	 * @param config the configuration, typically built from {@code RetryConfig.builder(getConfig())}
+	 * @return the variant
+	 */
+	public RetryTemplate variant(RetryConfig config) {
+		return new RetryTemplate(this.runtime.variant(Objects.requireNonNull(config, "config must not be null")));
+	}
+
 	/** @return the instance name */
 	public String getName() {
 		return this.runtime.name();

@@ -93,6 +93,21 @@ class RetryTemplateGuardsTest {
 	}
 
 	@Test
+	void aVariantSharesTheInstancesBreakerAndMetricsButUsesItsOwnConfig() {
+		RetryTemplate instance = withBreaker("consecutiveFailures >= 3");
+		RetryTemplate variant = instance.variant(RetryConfig.builder(instance.getConfig()).maxAttempts(2).build());
+		assertThat(variant.getName()).isEqualTo("inventory");
+		assertThatThrownBy(() -> variant.execute(this::failing)).isInstanceOf(IOException.class);
+		assertThat(this.attempts).hasValue(2);
+		assertThatThrownBy(() -> instance.execute(this::failing)).isInstanceOf(CircuitOpenException.class);
+		assertThat(this.attempts).hasValue(3);
+		assertThat(variant.getCircuitBreaker()).isSameAs(instance.getCircuitBreaker());
+		assertThat(variant.getMetrics()).isSameAs(instance.getMetrics());
+		assertThat(instance.getMetrics().getAttempts()).isEqualTo(3);
+		assertThat(variant.getConfig().getMaxAttempts()).isEqualTo(2);
+	}
+
+	@Test
 	void nonRetryableFailuresDoNotCountAgainstTheCircuit() {
 		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time)
 			.config(RetryConfig.builder().ignore(IllegalArgumentException.class)

@@ -99,6 +99,14 @@ public final class RetryRuntime {
 	public RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
 			RetryListener[] listeners, RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker,
 			@Nullable RetryBudget budget, int eventCapacity, RetryScheduler scheduler) {
+		this(name, config, sleeper, timeSource, null, listeners, new RetryCounters(name, timeSource, eventCapacity),
+				cache, circuitBreaker, budget, scheduler);
+	}
+
+	private RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
+			@Nullable Listeners sharedListeners, RetryListener[] listeners, RetryCounters counters,
+			RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker, @Nullable RetryBudget budget,
+			RetryScheduler scheduler) {
 		this.name = name;
 		this.config = config;
 		this.classifier = new FailureClassifier(config);
@@ -114,8 +122,8 @@ public final class RetryRuntime {
 		this.retryOnResult = config.getRetryOnResult();
 		this.sleeper = sleeper;
 		this.timeSource = timeSource;
-		this.counters = new RetryCounters(name, timeSource, eventCapacity);
-		this.listeners = new Listeners(name, listeners.clone(), this.counters);
+		this.counters = counters;
+		this.listeners = (sharedListeners != null) ? sharedListeners : new Listeners(name, listeners.clone(), counters);
 		this.cache = cache;
 		this.circuitBreaker = circuitBreaker;
 		this.budget = budget;
@@ -125,6 +133,17 @@ public final class RetryRuntime {
 	/** @return where async calls wait between attempts */
 	public RetryScheduler scheduler() {
 		return this.scheduler;
+	}
+
+	/**
+	 * The same instance with another configuration: everything but the configuration is shared
+	 * (counters and events, listeners, time, cache, breaker, budget, scheduler).
+	 * @param config the configuration of the variant
+	 * @return the variant's runtime
+	 */
+	public RetryRuntime variant(RetryConfig config) {
+		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
+				this.counters, this.cache, this.circuitBreaker, this.budget, this.scheduler);
 	}
 
 	/** @return the instance name */

@@ -2,11 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.util.List;
 
-import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
-import dev.retrykit.spi.RetryScheduler;
-import dev.retrykit.spi.Sleeper;
-import dev.retrykit.spi.TimeSource;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,10 +45,8 @@ public final class RetryAspectConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry, Sleeper sleeper, TimeSource timeSource,
-			RetryScheduler scheduler, ObjectProvider<RetryListener> listeners) {
-		return new RetryableMethodResolver(registry, sleeper, timeSource, scheduler, listeners.orderedStream().toList(),
-				name -> registry.template(name).getConfig().isStateful());
+	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry) {
+		return new RetryableMethodResolver(registry, name -> registry.template(name).getConfig().isStateful());
 	}
 
 	@Bean

@@ -1,21 +1,15 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.lang.reflect.Method;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 
 import dev.retrykit.RetryConfig;
-import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplate;
-import dev.retrykit.RetryTemplateBuilder;
 import dev.retrykit.annotation.Failback;
 import dev.retrykit.annotation.Retryable;
-import dev.retrykit.spi.RetryScheduler;
-import dev.retrykit.spi.Sleeper;
-import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -41,33 +35,17 @@ public final class RetryableMethodResolver {
 
 	private final RetryRegistry registry;
 
-	private final Sleeper sleeper;
-
-	private final TimeSource timeSource;
-
-	private final RetryScheduler scheduler;
-
-	private final List<RetryListener> listeners;
-
 	private final Predicate<String> statefulByDefault;
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
 	/**
-	 * @param registry the instances
-	 * @param sleeper the registry's sleeper
-	 * @param timeSource the registry's clock
-	 * @param scheduler the registry's scheduler
-	 * @param listeners the listener beans applied to every instance
+	 * @param registry the instances; a method with inline attributes runs on a
+	 * {@linkplain RetryTemplate#variant variant} of its instance, so its calls count as the instance's
 	 * @param statefulByDefault whether an instance's methods are stateful by default (its {@code stateful} property)
 	 */
-	public RetryableMethodResolver(RetryRegistry registry, Sleeper sleeper, TimeSource timeSource,
-			RetryScheduler scheduler, List<RetryListener> listeners, Predicate<String> statefulByDefault) {
+	public RetryableMethodResolver(RetryRegistry registry, Predicate<String> statefulByDefault) {
 		this.registry = registry;
-		this.sleeper = sleeper;
-		this.timeSource = timeSource;
-		this.scheduler = scheduler;
-		this.listeners = List.copyOf(listeners);
 		this.statefulByDefault = statefulByDefault;
 	}
 
@@ -163,20 +141,9 @@ public final class RetryableMethodResolver {
 
 	private RetryTemplate template(RetryTemplate instance, Retryable retryable, Method method) {
 		RetryConfig config = InlineOverrides.apply(instance.getConfig(), retryable, method, this.parser);
-		if (config == null) {
-			return instance;
-		}
-		RetryTemplateBuilder builder = RetryTemplate.builder().name(instance.getName()).config(config)
-			.sleeper(this.sleeper).timeSource(this.timeSource).scheduler(this.scheduler).listeners(this.listeners)
-			.contextCache(instance.getContextCache());
-		if (instance.getCircuitBreaker() != null) {
-			builder.circuitBreaker(instance.getCircuitBreaker());
-		}
-		if (instance.getBudget() != null) {
-			builder.budget(instance.getBudget());
-		}
-		return builder.build();
+		return (config != null) ? instance.variant(config) : instance;
 	}
+
 
 	private org.springframework.expression.@Nullable Expression key(String key, Method method) {
 		if (key.isEmpty()) {

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryMetrics;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Backoff;
 import dev.retrykit.annotation.Retryable;
@@ -98,6 +99,10 @@ class RetryableAspectTests {
 			context.getBean(Calls.class).calls.set(0);
 			assertThatThrownBy(() -> inventory.named()).isInstanceOf(IOException.class);
 			assertThat(context.getBean(Calls.class).calls).hasValue(5);
+			// Both methods are the same instance to an operator: the override's calls count there too.
+			RetryMetrics metrics = context.getBean(RetryRegistry.class).template("inventory").getMetrics();
+			assertThat(metrics.getFailedCallsWithRetry()).isEqualTo(2);
+			assertThat(metrics.getAttempts()).isEqualTo(7);
 		});
 	}
 
