@@ -1,0 +1,437 @@
+package dev.retrykit.benchmarks;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
+import io.github.resilience4j.common.retry.configuration.CommonRetryConfigurationProperties;
+import io.github.resilience4j.core.ContextAwareScheduledThreadPoolExecutor;
+import io.github.resilience4j.spring6.fallback.configure.FallbackConfiguration;
+import io.github.resilience4j.spring6.retry.configure.RetryConfiguration;
+import io.github.resilience4j.spring6.retry.configure.RetryConfigurationProperties;
+import io.github.resilience4j.spring6.spelresolver.configure.SpelResolverConfiguration;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+import org.springframework.aop.Advisor;
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.resilience.annotation.EnableResilientMethods;
+import org.springframework.retry.annotation.Backoff;
+import org.springframework.retry.annotation.EnableRetry;
+
+/**
+ * {@code @Retryable} through Spring AOP: a proxied bean method that returns a field, whose first
+ * attempt succeeds, configured for 3 attempts and no delay in each library; next to the floor, the same
+ * kind of proxy (CGLIB) with a no-op {@link MethodInterceptor}, and a direct call.
+ *
+ * <p>Each library runs in its own application context, started once per trial by its state's
+ * {@code @Setup}, which also proves that the library's proxy really retries: a second bean of the
+ * library's, annotated the same way, must make a call that fails twice succeed on attempt 3; and the
+ * measured bean must be a proxy carrying the same advisor. Every bean here is a class without
+ * interfaces, so every proxy is a CGLIB subclass.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(2)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class AopBenchmark {
+
+	/** Instance name of retrykit's and Resilience4j's configurations. */
+	static final String INSTANCE = "bench";
+
+	@Benchmark
+	public void baselineDirectCall(Floor floor, Blackhole bh) {
+		bh.consume(floor.direct.call());
+	}
+
+	@Benchmark
+	public void baselineNoOpInterceptorProxy(Floor floor, Blackhole bh) {
+		bh.consume(floor.proxy.call());
+	}
+
+	@Benchmark
+	public void retrykit(RetrykitAop aop, Blackhole bh) {
+		bh.consume(aop.bean.call());
+	}
+
+	@Benchmark
+	public void springRetry(SpringRetryAop aop, Blackhole bh) {
+		bh.consume(aop.bean.call());
+	}
+
+	@Benchmark
+	public void springFramework(SpringFrameworkAop aop, Blackhole bh) {
+		bh.consume(aop.bean.call());
+	}
+
+	@Benchmark
+	public void resilience4j(Resilience4jAop aop, Blackhole bh) {
+		bh.consume(aop.bean.call());
+	}
+
+	// ---------------------------------------------------------------- the floor
+
+	/** A plain bean, called directly and through a {@link ProxyFactory} CGLIB proxy with a no-op interceptor. */
+	@State(Scope.Benchmark)
+	public static class Floor {
+
+		final PlainService direct = new PlainService();
+
+		PlainService proxy;
+
+		@Setup
+		public void createProxy() {
+			ProxyFactory factory = new ProxyFactory(new PlainService());
+			factory.setProxyTargetClass(true);
+			factory.addAdvice((MethodInterceptor) invocation -> invocation.proceed());
+			this.proxy = (PlainService) factory.getProxy();
+			if (!AopUtils.isCglibProxy(this.proxy) || !"ok".equals(this.proxy.call())) {
+				throw new IllegalStateException("The no-op interceptor proxy is not a working CGLIB proxy: " + this.proxy);
+			}
+		}
+
+	}
+
+	/** The floor's bean: no annotation. */
+	public static class PlainService {
+
+		/** Not final, so the JIT cannot fold the call into a constant. */
+		String payload = "ok";
+
+		public String call() {
+			return this.payload;
+		}
+
+	}
+
+	// ---------------------------------------------------------------- retrykit
+
+	/** retrykit's aspect, from its auto-configuration, with Boot's {@link AopAutoConfiguration} as auto-proxy creator. */
+	@State(Scope.Benchmark)
+	public static class RetrykitAop {
+
+		AnnotationConfigApplicationContext context;
+
+		RetrykitService bean;
+
+		@Setup
+		public void start() {
+			this.context = startContext(Map.of("retry.instances." + INSTANCE + ".max-attempts", "3",
+					"retry.instances." + INSTANCE + ".backoff.type", "none"), RetrykitConfig.class);
+			this.bean = this.context.getBean(RetrykitService.class);
+			RetrykitCheck check = this.context.getBean(RetrykitCheck.class);
+			requireRetryingProxy("retrykit @Retryable", this.bean, check, check::run);
+		}
+
+		@TearDown
+		public void stop() {
+			this.context.close();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, RetryAutoConfiguration.class })
+	static class RetrykitConfig {
+
+		@Bean
+		RetrykitService retrykitService() {
+			return new RetrykitService();
+		}
+
+		@Bean
+		RetrykitCheck retrykitCheck() {
+			return new RetrykitCheck();
+		}
+
+	}
+
+	public static class RetrykitService {
+
+		String payload = "ok";
+
+		@dev.retrykit.annotation.Retryable(INSTANCE)
+		public String call() {
+			return this.payload;
+		}
+
+	}
+
+	public static class RetrykitCheck {
+
+		@dev.retrykit.annotation.Retryable(INSTANCE)
+		public String run(Callable<String> call) throws Exception {
+			return call.call();
+		}
+
+	}
+
+	// ---------------------------------------------------------------- Spring Retry
+
+	/** Spring Retry 2.0: {@code @EnableRetry}, which brings its own auto-proxy creator. */
+	@State(Scope.Benchmark)
+	public static class SpringRetryAop {
+
+		AnnotationConfigApplicationContext context;
+
+		SpringRetryService bean;
+
+		@Setup
+		public void start() {
+			this.context = startContext(Map.of(), SpringRetryConfig.class);
+			this.bean = this.context.getBean(SpringRetryService.class);
+			SpringRetryCheck check = this.context.getBean(SpringRetryCheck.class);
+			requireRetryingProxy("Spring Retry @Retryable", this.bean, check, check::run);
+		}
+
+		@TearDown
+		public void stop() {
+			this.context.close();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableRetry
+	static class SpringRetryConfig {
+
+		@Bean
+		SpringRetryService springRetryService() {
+			return new SpringRetryService();
+		}
+
+		@Bean
+		SpringRetryCheck springRetryCheck() {
+			return new SpringRetryCheck();
+		}
+
+	}
+
+	public static class SpringRetryService {
+
+		String payload = "ok";
+
+		@org.springframework.retry.annotation.Retryable(maxAttempts = 3, backoff = @Backoff(0))
+		public String call() {
+			return this.payload;
+		}
+
+	}
+
+	public static class SpringRetryCheck {
+
+		@org.springframework.retry.annotation.Retryable(maxAttempts = 3, backoff = @Backoff(0))
+		public String run(Callable<String> call) throws Exception {
+			return call.call();
+		}
+
+	}
+
+	// ---------------------------------------------------------------- Spring Framework 7
+
+	/** Spring Framework 7: {@code @EnableResilientMethods} (not auto-enabled by Boot 4.1). */
+	@State(Scope.Benchmark)
+	public static class SpringFrameworkAop {
+
+		AnnotationConfigApplicationContext context;
+
+		SpringFrameworkService bean;
+
+		@Setup
+		public void start() {
+			this.context = startContext(Map.of(), SpringFrameworkConfig.class);
+			this.bean = this.context.getBean(SpringFrameworkService.class);
+			SpringFrameworkCheck check = this.context.getBean(SpringFrameworkCheck.class);
+			requireRetryingProxy("Spring Framework @Retryable", this.bean, check, check::run);
+		}
+
+		@TearDown
+		public void stop() {
+			this.context.close();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableResilientMethods
+	static class SpringFrameworkConfig {
+
+		@Bean
+		SpringFrameworkService springFrameworkService() {
+			return new SpringFrameworkService();
+		}
+
+		@Bean
+		SpringFrameworkCheck springFrameworkCheck() {
+			return new SpringFrameworkCheck();
+		}
+
+	}
+
+	public static class SpringFrameworkService {
+
+		String payload = "ok";
+
+		/** Retries, not attempts: 1 + 2 = 3 attempts. */
+		@org.springframework.resilience.annotation.Retryable(maxRetries = 2, delay = 0)
+		public String call() {
+			return this.payload;
+		}
+
+	}
+
+	public static class SpringFrameworkCheck {
+
+		@org.springframework.resilience.annotation.Retryable(maxRetries = 2, delay = 0)
+		public String run(Callable<String> call) throws Exception {
+			return call.call();
+		}
+
+	}
+
+	// ---------------------------------------------------------------- Resilience4j
+
+	/**
+	 * Resilience4j's {@code @Retry} aspect (resilience4j-spring6, the configuration its Boot starter
+	 * imports), with Boot's {@link AopAutoConfiguration} as the AspectJ auto-proxy creator.
+	 */
+	@State(Scope.Benchmark)
+	public static class Resilience4jAop {
+
+		AnnotationConfigApplicationContext context;
+
+		Resilience4jService bean;
+
+		@Setup
+		public void start() {
+			this.context = startContext(Map.of(), Resilience4jConfig.class);
+			this.bean = this.context.getBean(Resilience4jService.class);
+			Resilience4jCheck check = this.context.getBean(Resilience4jCheck.class);
+			requireRetryingProxy("Resilience4j @Retry", this.bean, check, check::run);
+		}
+
+		@TearDown
+		public void stop() {
+			this.context.close();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(AopAutoConfiguration.class)
+	@Import({ RetryConfiguration.class, FallbackConfiguration.class, SpelResolverConfiguration.class })
+	static class Resilience4jConfig {
+
+		/** 3 attempts, no wait; Resilience4j retries every exception by default. */
+		@Bean
+		RetryConfigurationProperties retryConfigurationProperties() {
+			RetryConfigurationProperties properties = new RetryConfigurationProperties();
+			properties.getInstances()
+				.put(INSTANCE, new CommonRetryConfigurationProperties.InstanceProperties().setMaxAttempts(3)
+					.setWaitDuration(Duration.ZERO));
+			return properties;
+		}
+
+		/** The aspect's executor for async retries; unused by a synchronous method. */
+		@Bean(destroyMethod = "shutdown")
+		ContextAwareScheduledThreadPoolExecutor resilience4jScheduler() {
+			return ContextAwareScheduledThreadPoolExecutor.newScheduledThreadPool().corePoolSize(1).build();
+		}
+
+		@Bean
+		Resilience4jService resilience4jService() {
+			return new Resilience4jService();
+		}
+
+		@Bean
+		Resilience4jCheck resilience4jCheck() {
+			return new Resilience4jCheck();
+		}
+
+	}
+
+	public static class Resilience4jService {
+
+		String payload = "ok";
+
+		@io.github.resilience4j.retry.annotation.Retry(name = INSTANCE)
+		public String call() {
+			return this.payload;
+		}
+
+	}
+
+	public static class Resilience4jCheck {
+
+		@io.github.resilience4j.retry.annotation.Retry(name = INSTANCE)
+		public String run(Callable<String> call) throws Exception {
+			return call.call();
+		}
+
+	}
+
+	// ---------------------------------------------------------------- set-up helpers
+
+	/**
+	 * @param properties the environment's properties, highest precedence
+	 * @param configuration the configuration class
+	 * @return the started context
+	 */
+	static AnnotationConfigApplicationContext startContext(Map<String, Object> properties, Class<?> configuration) {
+		AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("benchmark", properties));
+		context.register(configuration);
+		context.refresh();
+		return context;
+	}
+
+	/**
+	 * Fails the trial unless {@code check}'s proxy retries a call that fails twice to success on attempt
+	 * 3, and {@code bean} is a CGLIB proxy carrying the same advisors as {@code check}.
+	 * @param library the library's name, for the message
+	 * @param bean the measured bean
+	 * @param check the library's self-check bean, annotated as {@code bean} is
+	 * @param runner runs a call through {@code check}'s annotated method
+	 */
+	static void requireRetryingProxy(String library, Object bean, Object check, SelfCheck.Runner runner) {
+		SelfCheck.requireThreeAttempts(library, runner);
+		if (!AopUtils.isCglibProxy(bean) || !AopUtils.isCglibProxy(check)) {
+			throw new IllegalStateException(library + ": not a CGLIB proxy: " + bean.getClass() + ", " + check.getClass());
+		}
+		List<Class<?>> advisors = advisorTypes(bean);
+		if (advisors.isEmpty() || !advisors.equals(advisorTypes(check))) {
+			throw new IllegalStateException(library + ": the measured bean's advisors " + advisors
+					+ " are not the self-checked bean's " + advisorTypes(check));
+		}
+	}
+
+	private static List<Class<?>> advisorTypes(Object proxy) {
+		return Arrays.stream(((Advised) proxy).getAdvisors()).<Class<?>>map(Advisor::getClass).toList();
+	}
+
+}
