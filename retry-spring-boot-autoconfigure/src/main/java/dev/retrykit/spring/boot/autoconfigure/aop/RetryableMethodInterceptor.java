@@ -26,6 +26,15 @@ public final class RetryableMethodInterceptor implements MethodInterceptor {
 	};
 
 	/**
+	 * A direct-mapped cache by method identity in front of {@link #cache}: Spring's proxies pass the
+	 * same {@link Method} object on every call, so a hit costs an identity hash and two reference
+	 * comparisons instead of a {@code ClassValue} and a map lookup whose {@code Method.equals} compares
+	 * parameter arrays. A miss (first call, or two methods sharing a slot) takes the maps and fills the
+	 * slot. Entries are immutable, so racy reads and writes of the array are safe.
+	 */
+	private final Resolved[] recent = new Resolved[256];
+
+	/**
 	 * @param resolver resolves a method of a target class, once
 	 */
 	RetryableMethodInterceptor(BiFunction<Method, Class<?>, MethodRetry> resolver) {
@@ -37,12 +46,21 @@ public final class RetryableMethodInterceptor implements MethodInterceptor {
 		Object target = invocation.getThis();
 		Method method = invocation.getMethod();
 		Class<?> targetClass = (target != null) ? target.getClass() : method.getDeclaringClass();
+		int slot = System.identityHashCode(method) & (this.recent.length - 1);
+		Resolved recent = this.recent[slot];
+		if (recent != null && recent.method == method && recent.targetClass == targetClass) {
+			return recent.retry.invoke(invocation);
+		}
 		ConcurrentHashMap<Method, MethodRetry> methods = this.cache.get(targetClass);
 		MethodRetry retry = methods.get(method);
 		if (retry == null) {
 			retry = methods.computeIfAbsent(method, key -> this.resolver.apply(key, targetClass));
 		}
+		this.recent[slot] = new Resolved(method, targetClass, retry);
 		return retry.invoke(invocation);
+	}
+
+	private record Resolved(Method method, Class<?> targetClass, MethodRetry retry) {
 	}
 
 	/**
