@@ -118,7 +118,7 @@ public final class RetryTemplate {
 	 * @return a future of the result; on failure it completes with the last failure, unchanged
 	 */
 	public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> supplier) {
-		return AsyncRetry.start(this.runtime, this.runtime.scheduler(),
+		return AsyncRetry.start(this.runtime,
 				Objects.requireNonNull(supplier, "supplier must not be null"), null);
 	}
 
@@ -133,7 +133,7 @@ public final class RetryTemplate {
 	 */
 	public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> supplier,
 			Function<Throwable, ? extends CompletionStage<T>> recovery) {
-		return AsyncRetry.start(this.runtime, this.runtime.scheduler(),
+		return AsyncRetry.start(this.runtime,
 				Objects.requireNonNull(supplier, "supplier must not be null"),
 				Objects.requireNonNull(recovery, "recovery must not be null"));
 	}

@@ -12,7 +12,6 @@ import java.util.function.Supplier;
 
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryVetoedException;
-import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
@@ -46,8 +45,6 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 
 	private final RetryRuntime runtime;
 
-	private final RetryScheduler scheduler;
-
 	private final Supplier<? extends CompletionStage<T>> supplier;
 
 	private final @Nullable Function<Throwable, ? extends CompletionStage<T>> recovery;
@@ -62,16 +59,17 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 
 	private int attempt;
 
-	private volatile @Nullable ScheduledTask pendingRetry;
-
-	private volatile @Nullable ScheduledTask pendingTimeout;
+	/**
+	 * The task waiting on the scheduler: the attempt timeout while an attempt runs, the next attempt
+	 * between attempts (never both at once).
+	 */
+	private volatile @Nullable ScheduledTask pending;
 
 	private volatile @Nullable CompletionStage<?> inFlight;
 
-	private AsyncRetry(RetryRuntime runtime, RetryScheduler scheduler, Supplier<? extends CompletionStage<T>> supplier,
+	private AsyncRetry(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
 		this.runtime = runtime;
-		this.scheduler = scheduler;
 		this.supplier = supplier;
 		this.recovery = recovery;
 		this.context = context;
@@ -82,14 +80,12 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 	 * already successful {@link CompletableFuture} whose result is accepted, that future itself is
 	 * returned and nothing is allocated.
 	 * @param runtime the instance
-	 * @param scheduler where delays and attempt timeouts wait
 	 * @param supplier starts one attempt
 	 * @param recovery the fallback, or {@code null}
 	 * @param <T> the result type
 	 * @return the future of the call
 	 */
-	public static <T> CompletableFuture<T> start(RetryRuntime runtime, RetryScheduler scheduler,
-			Supplier<? extends CompletionStage<T>> supplier,
+	public static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext pooled = stack.pushPooled(runtime.name);
@@ -105,7 +101,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 				return CompletableFuture.failedFuture(vetoed);
 			}
 			if (!runtime.acquireAttempt(pooled, block)) {
-				call = new AsyncRetry<>(runtime, scheduler, supplier, recovery, pooled.copy());
+				call = new AsyncRetry<>(runtime, supplier, recovery, pooled.copy());
 				call.rejected(block);
 				return call;
 			}
@@ -122,7 +118,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 					return future;
 				}
 			}
-			call = new AsyncRetry<>(runtime, scheduler, supplier, recovery, pooled.copy());
+			call = new AsyncRetry<>(runtime, supplier, recovery, pooled.copy());
 			call.attempt = 1;
 		}
 		finally {
@@ -141,7 +137,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 		this.inFlight = stage;
 		long timeoutNanos = this.runtime.attemptTimeoutNanos(this.context);
 		if (timeoutNanos > 0) {
-			this.pendingTimeout = this.scheduler.schedule(() -> timedOut(id, timeoutNanos), timeoutNanos,
+			this.pending = this.runtime.scheduler.schedule(() -> timedOut(id, timeoutNanos), timeoutNanos,
 					TimeUnit.NANOSECONDS);
 		}
 		// handle, not whenComplete: on a failed stage whenComplete completes its (unused) dependent with a
@@ -170,7 +166,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 			return;
 		}
 		this.inFlight = null;
-		ScheduledTask timeout = this.pendingTimeout;
+		ScheduledTask timeout = this.pending;
 		if (timeout != null) {
 			timeout.cancel();
 		}
@@ -198,7 +194,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 			trampoline();
 		}
 		else {
-			this.pendingRetry = this.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
+			this.pending = this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
 			if (isDone()) {
 				cancelPending();
 			}
@@ -336,13 +332,9 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 	}
 
 	private void cancelPending() {
-		ScheduledTask retry = this.pendingRetry;
-		if (retry != null) {
-			retry.cancel();
-		}
-		ScheduledTask timeout = this.pendingTimeout;
-		if (timeout != null) {
-			timeout.cancel();
+		ScheduledTask task = this.pending;
+		if (task != null) {
+			task.cancel();
 		}
 	}
 

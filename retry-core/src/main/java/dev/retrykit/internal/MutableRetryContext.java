@@ -42,9 +42,6 @@ public final class MutableRetryContext implements RetryContext {
 	/** For stateful retry: the monotonic time before which the next attempt must not start. */
 	public long notBeforeNanos;
 
-	/** For stateful retry: when the context was created (epoch millis). */
-	public long createdMillis;
-
 	/**
 	 * @param name the instance name
 	 * @param parent the enclosing context or {@code null}

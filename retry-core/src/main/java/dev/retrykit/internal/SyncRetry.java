@@ -92,7 +92,6 @@ public final class SyncRetry {
 		boolean fresh = context == null;
 		if (context == null) {
 			context = new MutableRetryContext(runtime.name, stack.top());
-			context.createdMillis = runtime.timeSource.currentTimeMillis();
 		}
 		stack.push(context);
 		try {
