@@ -61,10 +61,19 @@ public final class CompoundDurationConverter implements Converter<String, Durati
 	}
 
 	/**
-	 * The compact form of a duration, largest units first, as users write it: {@code 1m30s},
-	 * {@code 200ms}, {@code -2s}, {@code 0s}.
-	 * @param duration the duration
-	 * @return its text
+	 * A time in nanoseconds, rounded to the millisecond, in the compound form of {@link #format}.
+	 * @param nanos the time
+	 * @return e.g. {@code 9s969ms}
+	 */
+	public static String formatRounded(long nanos) {
+		return format(Duration.ofMillis(Math.round(nanos / 1_000_000.0)));
+	}
+
+	/**
+	 * The inverse of the conversion, as configuration text, error messages and the actuator show
+	 * durations: every non-zero part largest first ({@code 1m30s}, {@code 200ms}, {@code 1d1h}).
+	 * @param duration a duration
+	 * @return its compound form, {@code 0s} for zero
 	 */
 	public static String format(Duration duration) {
 		if (duration.isZero()) {

@@ -18,6 +18,7 @@ import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
 import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -70,7 +71,7 @@ final class RetriesDescriber {
 		CircuitBreakerMetrics snapshot = breaker.getMetrics();
 		boolean forced = breaker.isForcedOpen();
 		String remaining = (snapshot.state() == CircuitState.OPEN && !forced)
-				? ReadableDurations.formatRounded(breaker.getRemainingOpenNanos()) : null;
+				? CompoundDurationConverter.formatRounded(breaker.getRemainingOpenNanos()) : null;
 		return new RetryInstanceDescriptor.Circuit(snapshot.state().name(), forced, remaining,
 				snapshot.consecutiveFailures(), snapshot.totalFailures(), snapshot.totalSuccesses(), snapshot.failureRate());
 	}
@@ -102,7 +103,7 @@ final class RetriesDescriber {
 			entries.add(new RetryInstanceDescriptor.ContextCacheEntry(mask(String.valueOf(entry.key()), showValues),
 					context.getRetryCount(), (last != null) ? last.getClass().getName() : null,
 					Instant.ofEpochMilli(entry.createdAtMillis()).toString(),
-					ReadableDurations.format(Duration.ofMillis(Math.max(0, now - entry.createdAtMillis())))));
+					CompoundDurationConverter.format(Duration.ofMillis(Math.max(0, now - entry.createdAtMillis())))));
 		}
 		return new RetryInstanceDescriptor.ContextCache(size, cache.capacity(), evictions, entries,
 				Math.max(0, size - entries.size()));
@@ -151,7 +152,7 @@ final class RetriesDescriber {
 		for (RetryEvent event : shown) {
 			String message = event.exceptionMessage();
 			events.add(new RetryInstanceDescriptor.Event(event.type().name(), event.attempt(), event.exceptionType(),
-					(message != null) ? mask(message, showValues) : null, ReadableDurations.formatRounded(event.delay().toNanos()),
+					(message != null) ? mask(message, showValues) : null, CompoundDurationConverter.formatRounded(event.delay().toNanos()),
 					event.timestamp().toString()));
 		}
 		return events;

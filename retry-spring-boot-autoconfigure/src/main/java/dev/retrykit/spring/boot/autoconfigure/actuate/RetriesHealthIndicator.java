@@ -7,6 +7,7 @@ import java.util.Objects;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitState;
+import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -62,7 +63,7 @@ public class RetriesHealthIndicator implements HealthIndicator {
 					circuit.put("forcedOpen", true);
 				}
 				else {
-					circuit.put("remainingOpen", ReadableDurations.formatRounded(breaker.getRemainingOpenNanos()));
+					circuit.put("remainingOpen", CompoundDurationConverter.formatRounded(breaker.getRemainingOpenNanos()));
 				}
 			}
 			details.put(name, circuit);

@@ -11,6 +11,7 @@ import dev.retrykit.backoff.BackoffType;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.spi.BackoffStrategy;
+import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -66,7 +67,7 @@ public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuratio
 	}
 
 	private static @Nullable String format(@Nullable Duration duration) {
-		return (duration != null) ? ReadableDurations.format(duration) : null;
+		return (duration != null) ? CompoundDurationConverter.format(duration) : null;
 	}
 
 	private static @Nullable String text(@Nullable Object value) {
@@ -98,8 +99,8 @@ public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuratio
 				return new Backoff(policy.getType().getId(), null, null, null, null, null);
 			}
 			if (strategy instanceof BackoffPolicy policy) {
-				return new Backoff(policy.getType().getId(), ReadableDurations.format(policy.getDelay()),
-						policy.getMultiplier(), ReadableDurations.format(policy.getMaxDelay()), policy.getJitter(), null);
+				return new Backoff(policy.getType().getId(), CompoundDurationConverter.format(policy.getDelay()),
+						policy.getMultiplier(), CompoundDurationConverter.format(policy.getMaxDelay()), policy.getJitter(), null);
 			}
 			return new Backoff("custom", null, null, null, null, strategy.toString());
 		}
@@ -117,8 +118,8 @@ public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuratio
 	public record CircuitBreaker(String trip, String interval, String timeout, int maxRequests) {
 
 		static @Nullable CircuitBreaker of(@Nullable CircuitBreakerConfig config) {
-			return (config != null) ? new CircuitBreaker(config.getTrip(), ReadableDurations.format(config.getInterval()),
-					ReadableDurations.format(config.getTimeout()), config.getMaxRequests()) : null;
+			return (config != null) ? new CircuitBreaker(config.getTrip(), CompoundDurationConverter.format(config.getInterval()),
+					CompoundDurationConverter.format(config.getTimeout()), config.getMaxRequests()) : null;
 		}
 
 	}

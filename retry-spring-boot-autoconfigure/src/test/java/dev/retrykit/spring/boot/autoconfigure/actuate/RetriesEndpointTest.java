@@ -130,7 +130,7 @@ class RetriesEndpointTest {
 			assertThat(entry.retryCount()).isEqualTo(1);
 			assertThat(entry.lastErrorType()).isEqualTo("java.io.IOException");
 			assertThat(entry.createdAt()).isEqualTo("2026-01-01T00:00:00Z");
-			assertThat(entry.age()).isEqualTo("90s");
+			assertThat(entry.age()).isEqualTo("1m30s");
 		});
 		assertThat(cache.entriesOmitted()).isZero();
 	}
