@@ -19,8 +19,6 @@ import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.internal.DefaultScheduler;
 import dev.retrykit.internal.FailbackEngine;
 import dev.retrykit.spi.RetryContextCache;
-import dev.retrykit.spi.Sleeper;
-import dev.retrykit.spi.TimeSource;
 
 /**
  * Named retry instances: the declared ones, built from their (inherited) configurations, and any
@@ -226,14 +224,6 @@ public final class RetryRegistry {
 	@Override
 	public String toString() {
 		return "RetryRegistry[instances=" + names() + ", configs=" + new TreeSet<>(this.configs.keySet()) + "]";
-	}
-
-	Sleeper sleeper() {
-		return this.settings.sleeper;
-	}
-
-	TimeSource timeSource() {
-		return this.settings.timeSource;
 	}
 
 }

@@ -113,7 +113,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 			}
 			if (stage instanceof CompletableFuture<T> future && future.isDone() && !future.isCompletedExceptionally()) {
 				T value = future.getNow(null);
-				if (runtime.isAccepted(pooled, value)) {
+				if (runtime.isAccepted(value)) {
 					runtime.onSuccess(pooled, block, value);
 					return future;
 				}
@@ -177,7 +177,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
 		long decision;
 		if (failure == null) {
-			if (this.runtime.isAccepted(this.context, value)) {
+			if (this.runtime.isAccepted(value)) {
 				this.runtime.onSuccess(this.context, block, value);
 				complete(value);
 				return;

@@ -66,7 +66,7 @@ public final class RetryRuntime {
 
 	private final long maxDelayHintNanos;
 
-	final @Nullable Predicate<Object> retryOnResult;
+	private final @Nullable Predicate<Object> retryOnResult;
 
 	final Sleeper sleeper;
 
@@ -130,11 +130,6 @@ public final class RetryRuntime {
 		this.scheduler = scheduler;
 	}
 
-	/** @return where async calls wait between attempts */
-	public RetryScheduler scheduler() {
-		return this.scheduler;
-	}
-
 	/**
 	 * The same instance with another configuration: everything but the configuration is shared
 	 * (counters and events, listeners, time, cache, breaker, budget, scheduler).
@@ -164,11 +159,6 @@ public final class RetryRuntime {
 	/** @return the instance's configuration */
 	public RetryConfig config() {
 		return this.config;
-	}
-
-	/** @return the instance's clock */
-	public TimeSource timeSource() {
-		return this.timeSource;
 	}
 
 	/** @return the instance's breaker, or {@code null} */
@@ -237,13 +227,12 @@ public final class RetryRuntime {
 	}
 
 	/**
-	 * Handles an attempt that returned: accepts it, or rejects the result when {@code retry-on-result}
-	 * matches it (then the caller continues as with {@link #onFailure}).
-	 * @param context the call's context
+	 * Whether an attempt's result is accepted: always, unless {@code retry-on-result} matches it (then
+	 * the caller continues as with {@link #onFailure}).
 	 * @param result the result
 	 * @return whether the result is accepted
 	 */
-	public boolean isAccepted(MutableRetryContext context, @Nullable Object result) {
+	public boolean isAccepted(@Nullable Object result) {
 		return this.retryOnResult == null || !this.retryOnResult.test(result);
 	}
 

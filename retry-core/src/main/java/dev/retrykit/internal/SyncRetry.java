@@ -54,7 +54,7 @@ public final class SyncRetry {
 					runtime.sleep(context, block, decision);
 					continue;
 				}
-				if (runtime.retryOnResult == null || runtime.isAccepted(context, result)) {
+				if (runtime.isAccepted(result)) {
 					runtime.onSuccess(context, block, result);
 					return result;
 				}
@@ -134,7 +134,7 @@ public final class SyncRetry {
 					runtime.close(context, failure);
 					throw failure;
 				}
-				if (runtime.retryOnResult == null || runtime.isAccepted(context, result)) {
+				if (runtime.isAccepted(result)) {
 					runtime.cache.remove(state.key());
 					runtime.onSuccess(context, block, result);
 					return result;
