@@ -306,6 +306,20 @@ class RetryTemplateTest {
 	}
 
 	@Test
+	void aFinishedCallLeavesNoFailureOrAttributeBehindOnItsThread() throws Exception {
+		RetryTemplate template = template().maxAttempts(2).build();
+		RetryContext[] seen = new RetryContext[1];
+		assertThatThrownBy(() -> template.execute(context -> {
+			seen[0] = context;
+			context.setAttribute("secret", "value");
+			throw new IOException("holds a large object graph");
+		})).isInstanceOf(IOException.class);
+		assertThat(seen[0].getLastThrowable()).isNull();
+		assertThat(seen[0].getRetryCount()).isZero();
+		assertThat(seen[0].hasAttribute("secret")).isFalse();
+	}
+
+	@Test
 	void attributesLiveForOneCall() throws Exception {
 		RetryTemplate template = template().build();
 		AtomicInteger calls = new AtomicInteger();

@@ -84,11 +84,15 @@ public final class ContextStack {
 		this.active[this.depth++] = context;
 	}
 
-	/** Pops the innermost context; a context owned by someone else is released, a pooled one stays. */
+	/** Pops the innermost context: a context owned by someone else is dropped, a pooled one is cleared for reuse. */
 	public void pop() {
 		int index = --this.depth;
-		if (this.active[index] != this.pool[index]) {
+		MutableRetryContext pooled = this.pool[index];
+		if (this.active[index] != pooled) {
 			this.active[index] = null;
+		}
+		else {
+			pooled.release();
 		}
 	}
 

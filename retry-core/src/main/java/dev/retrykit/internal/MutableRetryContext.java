@@ -54,14 +54,23 @@ public final class MutableRetryContext implements RetryContext {
 	}
 
 	void reset(String name, @Nullable RetryContext parent) {
-		// Only what a call changed is cleared, and references are stored only when they differ: a pooled
-		// context is long-lived, and each reference store into it costs a GC write barrier.
+		// References are stored only when they differ: a pooled context is long-lived, and each
+		// reference store into it costs a GC write barrier. The rest was cleared by release().
 		if (this.name != name) {
 			this.name = name;
 		}
 		if (this.parent != parent) {
 			this.parent = parent;
 		}
+		this.startNanos = 0;
+	}
+
+	/**
+	 * Clears what a call left in a pooled context as the call ends, so that an idle (or dead) thread's
+	 * context holds no failure, result or attribute. A call that succeeded at once left nothing: that
+	 * path reads a few fields and writes none.
+	 */
+	void release() {
 		if (this.retryCount != 0 || this.lastThrowable != null || this.exhaustedOnly || this.cursor != null
 				|| (this.attributes != null && !this.attributes.isEmpty())) {
 			this.retryCount = 0;
@@ -75,8 +84,8 @@ public final class MutableRetryContext implements RetryContext {
 				this.attributes.clear();
 			}
 		}
-		this.startNanos = 0;
 	}
+
 
 	/**
 	 * Counts a failed attempt.
