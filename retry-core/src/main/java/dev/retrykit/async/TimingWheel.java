@@ -60,18 +60,31 @@ final class TimingWheel {
 		this.linked++;
 	}
 
-	/** Links every pending node of a chain (linked through {@code next}) and drops the others. */
-	void addAll(@Nullable WheelTimeout chain) {
+	/**
+	 * Takes a chain of new nodes (linked through {@code next}): drops the cancelled ones, hands those
+	 * whose tick has already been processed to {@code fire} at once, and links the others. A node is
+	 * overdue when it was scheduled with a zero delay just after its tick ran, or under a clock that has
+	 * not moved since; linking it would make it wait for a tick that a frozen virtual clock never starts.
+	 * @param fire takes an overdue node; returns {@code false} to halt (the wheel was stopped), after
+	 * which the remaining nodes are linked so that stopping hands them back
+	 * @return {@code false} if halted
+	 */
+	boolean addAll(@Nullable WheelTimeout chain, Predicate<WheelTimeout> fire) {
+		boolean goOn = true;
 		for (WheelTimeout node = chain; node != null;) {
 			WheelTimeout following = node.next;
+			node.next = null;
 			if (node.isPending()) {
-				add(node);
-			}
-			else {
-				node.next = null;
+				if (goOn && node.deadlineTick < this.nextTick) {
+					goOn = fire.test(node);
+				}
+				else {
+					add(node);
+				}
 			}
 			node = following;
 		}
+		return goOn;
 	}
 
 	/**

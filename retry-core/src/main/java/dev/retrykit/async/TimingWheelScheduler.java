@@ -83,7 +83,8 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	}
 
 	/**
-	 * Schedules a task; O(1), lock-free, one allocation. A delay of zero or less fires on the next tick.
+	 * Schedules a task; O(1), lock-free, one allocation. A delay of zero or less makes it due at once: it
+	 * fires on the timer's next pass (within a tick), never inline.
 	 * In thread mode the first call starts the timer thread.
 	 * @throws RejectedExecutionException if the scheduler has been stopped
 	 */
@@ -103,9 +104,10 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	/**
 	 * Manual mode only: processes every tick up to the time source's current time, in order, handing
-	 * each due task to the executor (with a direct executor, tasks run inside this call). Tasks
-	 * scheduled meanwhile for a time already reached fire within the same call. After {@link #stop()} it
-	 * does nothing. Thread-safe: concurrent callers take turns.
+	 * each due task to the executor (with a direct executor, tasks run inside this call). A task
+	 * scheduled meanwhile for a tick this call has yet to process fires within the same call; one due on
+	 * a tick already processed fires on the next call, even if the clock has not moved (so a task that
+	 * reschedules itself with no delay cannot keep a call going). After {@link #stop()} it does nothing. Thread-safe: concurrent callers take turns.
 	 * @return how many tasks this call handed to the executor (including any it rejected)
 	 * @throws IllegalStateException in thread mode, or when called from a task this method is running
 	 */
@@ -267,8 +269,15 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	/** Processes ticks up to {@code targetTick}; the caller holds the drive lock. */
 	private void processUpTo(long targetTick) {
 		long fastForwardFrom = Long.MIN_VALUE;
+		// Taken before the loop too: a node scheduled for a tick already processed fires now, even when
+		// no new tick has begun.
+		if (!this.wheel.addAll(this.incoming.takeAll(), this.fireFunction)) {
+			return;
+		}
 		while (this.lifecycle.get() != STOPPED && this.wheel.nextTick() <= targetTick) {
-			this.wheel.addAll(this.incoming.takeAll());
+			if (!this.wheel.addAll(this.incoming.takeAll(), this.fireFunction)) {
+				return;
+			}
 			if (this.wheel.skipIfEmpty(targetTick)) {
 				return;
 			}

@@ -149,6 +149,40 @@ class TimingWheelSchedulerTest {
 	}
 
 	@Test
+	void taskDueOnATickAlreadyProcessedFiresOnTheNextCallWithoutTheClockMoving() {
+		TimingWheelScheduler wheel = manualWheel(8);
+		this.clock.advanceMillis(20);
+		assertThat(wheel.runDueTasks()).isZero(); // processes tick 2
+
+		// Scheduled exactly on the boundary of tick 2, which has already been processed: it is due now,
+		// and a frozen clock would never start tick 3.
+		wheel.schedule(label("now"), 0, TimeUnit.MILLISECONDS);
+
+		assertThat(wheel.runDueTasks()).isEqualTo(1);
+		assertThat(this.firedAt).containsExactly(Map.entry("now", 20L));
+		assertThat(wheel.pendingCount()).isZero();
+	}
+
+	@Test
+	void taskReschedulingItselfWithNoDelayRunsOncePerCallInsteadOfLooping() {
+		TimingWheelScheduler wheel = manualWheel(8);
+		this.clock.advanceMillis(20);
+		wheel.runDueTasks();
+		List<Long> runs = new ArrayList<>();
+		Runnable[] self = new Runnable[1];
+		self[0] = () -> {
+			runs.add(this.clock.elapsed().toMillis());
+			wheel.schedule(self[0], 0, TimeUnit.MILLISECONDS);
+		};
+		wheel.schedule(self[0], 0, TimeUnit.MILLISECONDS);
+
+		assertThat(wheel.runDueTasks()).isEqualTo(1);
+		assertThat(wheel.runDueTasks()).isEqualTo(1);
+		assertThat(runs).containsExactly(20L, 20L);
+		assertThat(wheel.pendingCount()).isEqualTo(1);
+	}
+
+	@Test
 	void wheelOfOneBucketStillFiresEveryTaskOnTime() {
 		TimingWheelScheduler wheel = manualWheel(1);
 		wheel.schedule(label("b"), 30, TimeUnit.MILLISECONDS);
