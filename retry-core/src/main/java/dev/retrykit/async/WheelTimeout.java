@@ -11,30 +11,46 @@ import org.jspecify.annotations.Nullable;
  * time, the intrusive list node the wheel links into its incoming stack and its buckets.
  *
  * <p>Kept deliberately small because a million of them may be pending: with compressed oops the
- * layout is a 12-byte header, {@code int state}, {@code long deadlineTick} and three references
- * ({@code owner}, {@code task}, {@code next}) = 36 bytes, padded to 40. There is no {@code prev}
- * link: nodes only leave a bucket while the timer walks it (cancelled nodes are unlinked lazily), so a
- * singly linked list is enough. The owner reference costs nothing extra (it fills the alignment gap)
- * and lets {@link #cancel()} keep the scheduler's counters exact.
+ * layout is a 12-byte header, {@code long deadlineTick} and three references ({@code owner},
+ * {@code task}, {@code next}) = 32 bytes, with no padding. There is no {@code prev} link: nodes only
+ * leave a bucket while the timer walks it (cancelled nodes are unlinked lazily), so a singly linked
+ * list is enough. There is no state field either: {@code task} holds the task while the node is
+ * pending and one of the final-state markers afterwards. The owner reference lets {@link #cancel()}
+ * keep the scheduler's counters exact.
  *
- * <p>Thread-safety: {@link #state} is the only field written by several threads, always by CAS. The
- * thread that wins the CAS out of {@link #PENDING} owns {@link #task} and clears it. {@link #next} is
- * written by the scheduling thread before the node is published and afterwards only by the thread
- * that drives the wheel.
+ * <p>Thread-safety: {@link #task} is the only field written by several threads, always by CAS; the
+ * thread whose CAS replaces the task with a marker owns the task. {@link #next} is written by the
+ * scheduling thread before the node is published and afterwards only by the thread that drives the
+ * wheel.
  */
 final class WheelTimeout implements ScheduledTask {
 
-	static final int PENDING = 0;
-	static final int CANCELLED = 1;
-	static final int EXPIRED = 2;
-	/** Handed back by {@link TimingWheelScheduler#stop()} without having run. */
-	static final int STOPPED = 3;
+	/** A final state, stored in {@link #task} in place of the task. */
+	static final class State {
 
-	private static final VarHandle STATE;
+		private final String name;
+
+		private State(String name) {
+			this.name = name;
+		}
+
+		@Override
+		public String toString() {
+			return this.name;
+		}
+
+	}
+
+	static final State CANCELLED = new State("CANCELLED");
+	static final State EXPIRED = new State("EXPIRED");
+	/** Handed back by {@link TimingWheelScheduler#stop()} without having run. */
+	static final State STOPPED = new State("STOPPED");
+
+	private static final VarHandle TASK;
 
 	static {
 		try {
-			STATE = MethodHandles.lookup().findVarHandle(WheelTimeout.class, "state", int.class);
+			TASK = MethodHandles.lookup().findVarHandle(WheelTimeout.class, "task", Object.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -46,35 +62,42 @@ final class WheelTimeout implements ScheduledTask {
 	/** The first wheel tick at or after the deadline; the task fires when that tick is processed. */
 	final long deadlineTick;
 
-	private @Nullable Runnable task;
+	/** The {@link Runnable} while pending, then the {@link State} it ended in (via {@link #TASK}). */
+	private volatile Object task;
 
 	/** Link in the incoming stack, then in a bucket; owned by the thread driving the wheel. */
 	@Nullable WheelTimeout next;
 
-	private volatile int state;
-
-	WheelTimeout(TimingWheelScheduler owner, @Nullable Runnable task, long deadlineTick) {
+	/**
+	 * @param owner the scheduler
+	 * @param task the task, or a {@link State} for a node that is never pending (a marker)
+	 * @param deadlineTick the tick on which it fires
+	 */
+	WheelTimeout(TimingWheelScheduler owner, Object task, long deadlineTick) {
 		this.owner = owner;
-		this.task = task;
 		this.deadlineTick = deadlineTick;
+		TASK.set(this, task); // plain: published with the node itself
 	}
 
 	/**
-	 * Moves this node out of {@link #PENDING} and takes its task, releasing the node's reference to it.
+	 * Moves this node out of the pending state and takes its task, releasing the node's reference to it.
 	 * @param newState the final state
-	 * @return the task, or {@code null} if the node had already left {@code PENDING}
+	 * @return the task, or {@code null} if the node had already left the pending state
 	 */
-	@Nullable Runnable claim(int newState) {
-		if (!STATE.compareAndSet(this, PENDING, newState)) {
-			return null;
+	@Nullable Runnable claim(State newState) {
+		Object current = this.task;
+		while (current instanceof Runnable runnable) {
+			Object witness = TASK.compareAndExchange(this, current, newState);
+			if (witness == current) {
+				return runnable;
+			}
+			current = witness;
 		}
-		Runnable claimed = this.task;
-		this.task = null;
-		return claimed;
+		return null;
 	}
 
 	boolean isPending() {
-		return this.state == PENDING;
+		return !(this.task instanceof State);
 	}
 
 	/**
@@ -92,23 +115,19 @@ final class WheelTimeout implements ScheduledTask {
 
 	@Override
 	public boolean isCancelled() {
-		return this.state == CANCELLED;
+		return this.task == CANCELLED;
 	}
 
 	@Override
 	public boolean isExpired() {
-		return this.state == EXPIRED;
+		return this.task == EXPIRED;
 	}
 
 	@Override
 	public String toString() {
-		String name = switch (this.state) {
-			case PENDING -> "PENDING";
-			case CANCELLED -> "CANCELLED";
-			case EXPIRED -> "EXPIRED";
-			default -> "STOPPED";
-		};
-		return "WheelTimeout[state=" + name + ", deadlineTick=" + this.deadlineTick + "]";
+		Object current = this.task;
+		return "WheelTimeout[state=" + ((current instanceof State state) ? state : "PENDING") + ", deadlineTick="
+				+ this.deadlineTick + "]";
 	}
 
 }

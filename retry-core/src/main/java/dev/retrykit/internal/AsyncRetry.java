@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -24,19 +25,24 @@ import org.jspecify.annotations.Nullable;
  * attaches one completion to the caller's stage, so memory stays constant too. Cancelling this future
  * cancels the pending retry and, when it is a {@link Future}, the attempt in flight.
  *
+ * <p>A pending retry holds this object (48 bytes with compressed oops; 56 with a recovery function),
+ * its {@link MutableRetryContext} (64) and the scheduler's task: the attempt counter and the settled
+ * mark share one field, and the recovery function lives in a subclass only calls that have one pay for.
+ *
  * @param <T> the result type
  */
-public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnable {
+public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnable, BiFunction<T, Throwable, Void>
+		permits AsyncRetry.WithRecovery {
 
 	private static final VarHandle WIP;
 
-	private static final VarHandle SETTLED;
+	private static final VarHandle PHASE;
 
 	static {
 		try {
 			MethodHandles.Lookup lookup = MethodHandles.lookup();
 			WIP = lookup.findVarHandle(AsyncRetry.class, "wip", int.class);
-			SETTLED = lookup.findVarHandle(AsyncRetry.class, "settled", int.class);
+			PHASE = lookup.findVarHandle(AsyncRetry.class, "phase", int.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -47,17 +53,16 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 
 	private final Supplier<? extends CompletionStage<T>> supplier;
 
-	private final @Nullable Function<Throwable, ? extends CompletionStage<T>> recovery;
-
 	private final MutableRetryContext context;
 
 	/** Work in progress: attempts requested and not yet run, for the trampoline (via {@link #WIP}). */
 	private volatile int wip;
 
-	/** The number of the last attempt whose outcome was taken, by completion or timeout (via {@link #SETTLED}). */
-	private volatile int settled;
-
-	private int attempt;
+	/**
+	 * Where the call is (via {@link #PHASE}): {@code 2n - 1} while attempt {@code n} runs, {@code 2n}
+	 * once its outcome was taken, by its completion or its timeout, whichever came first.
+	 */
+	private volatile int phase;
 
 	/**
 	 * The task waiting on the scheduler: the attempt timeout while an attempt runs, the next attempt
@@ -67,12 +72,21 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 
 	private volatile @Nullable CompletionStage<?> inFlight;
 
-	private AsyncRetry(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+	private AsyncRetry(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier, MutableRetryContext context) {
 		this.runtime = runtime;
 		this.supplier = supplier;
-		this.recovery = recovery;
 		this.context = context;
+	}
+
+	private static <T> AsyncRetry<T> create(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
+			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+		return (recovery != null) ? new WithRecovery<>(runtime, supplier, recovery, context)
+				: new AsyncRetry<>(runtime, supplier, context);
+	}
+
+	/** @return the fallback, or {@code null} */
+	@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery() {
+		return null;
 	}
 
 	/**
@@ -101,7 +115,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 				return CompletableFuture.failedFuture(vetoed);
 			}
 			if (!runtime.acquireAttempt(pooled, block)) {
-				call = new AsyncRetry<>(runtime, supplier, recovery, pooled.copy());
+				call = create(runtime, supplier, recovery, pooled.copy());
 				call.rejected(block);
 				return call;
 			}
@@ -118,8 +132,8 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 					return future;
 				}
 			}
-			call = new AsyncRetry<>(runtime, supplier, recovery, pooled.copy());
-			call.attempt = 1;
+			call = create(runtime, supplier, recovery, pooled.copy());
+			PHASE.set(call, 1); // plain: published with the call
 		}
 		finally {
 			stack.pop();
@@ -134,45 +148,67 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 	}
 
 	private void await(CompletionStage<T> stage, int id) {
-		this.inFlight = stage;
 		long timeoutNanos = this.runtime.attemptTimeoutNanos(this.context);
+		if (timeoutNanos <= 0 && stage instanceof CompletableFuture<T> future && future.isDone()
+				&& !future.isCompletedExceptionally()) {
+			// Already successful: no completion to attach.
+			settle(id, future.getNow(null), null);
+			return;
+		}
+		this.inFlight = stage;
 		if (timeoutNanos > 0) {
 			this.pending = this.runtime.scheduler.schedule(() -> timedOut(id, timeoutNanos), timeoutNanos,
 					TimeUnit.NANOSECONDS);
+			// With a timeout the next attempt may start while this one runs: its completion must name it.
+			stage.handle((value, failure) -> {
+				settle(id, value, failure);
+				return null;
+			});
 		}
-		// handle, not whenComplete: on a failed stage whenComplete completes its (unused) dependent with a
-		// new CompletionException, whose stack trace costs about a microsecond and a kilobyte per attempt.
-		stage.handle((value, failure) -> {
-			settle(id, value, failure);
-			return null;
-		});
+		else {
+			// handle, not whenComplete: on a failed stage whenComplete completes its (unused) dependent with
+			// a new CompletionException, whose stack trace costs about a microsecond and a kilobyte.
+			stage.handle(this);
+		}
+	}
+
+	/**
+	 * Takes the outcome of the attempt in flight when there is no attempt timeout, so that attempts
+	 * never overlap and the one completing is the current one.
+	 */
+	@Override
+	public Void apply(@Nullable T value, @Nullable Throwable failure) {
+		settle((this.phase + 1) >>> 1, value, failure);
+		return null;
 	}
 
 	private void timedOut(int id, long timeoutNanos) {
 		CompletionStage<?> stage = this.inFlight;
 		TimeoutException timeout = new TimeoutException("Attempt " + id + " of retry '" + this.runtime.name
 				+ "' timed out after " + Durations.formatNanos(timeoutNanos));
-		if (this.settled == id - 1) {
+		if (this.phase == 2 * id - 1) {
 			this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, id, timeout, 0);
 		}
-		settle(id, null, timeout);
-		if (this.settled == id && stage instanceof Future<?> future) {
+		if (settle(id, null, timeout) && stage instanceof Future<?> future) {
 			future.cancel(true);
 		}
 	}
 
-	private void settle(int id, @Nullable T value, @Nullable Throwable failure) {
-		if (!SETTLED.compareAndSet(this, id - 1, id)) {
-			return;
+	/** Takes the outcome of attempt {@code id}; returns {@code false} if it had already been taken. */
+	private boolean settle(int id, @Nullable T value, @Nullable Throwable failure) {
+		if (!PHASE.compareAndSet(this, 2 * id - 1, 2 * id)) {
+			return false;
 		}
-		this.inFlight = null;
+		if (this.inFlight != null) {
+			this.inFlight = null;
+		}
 		ScheduledTask timeout = this.pending;
 		if (timeout != null) {
 			timeout.cancel();
 		}
 		if (isDone()) {
 			this.runtime.releaseAttempt(this.context);
-			return;
+			return true;
 		}
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
 		long decision;
@@ -180,7 +216,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 			if (this.runtime.isAccepted(value)) {
 				this.runtime.onSuccess(this.context, block, value);
 				complete(value);
-				return;
+				return true;
 			}
 			decision = this.runtime.onFailure(this.context, null, value);
 		}
@@ -199,6 +235,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 				cancelPending();
 			}
 		}
+		return true;
 	}
 
 	/** Runs the next attempt: the scheduler calls this when a retry's delay has passed. */
@@ -227,7 +264,8 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 			rejected(block);
 			return;
 		}
-		int id = ++this.attempt;
+		int id = (this.phase >>> 1) + 1;
+		this.phase = 2 * id - 1;
 		CompletionStage<T> stage;
 		this.context.setParent(stack.top());
 		stack.push(this.context);
@@ -252,7 +290,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 
 	private void rejected(ThreadCounters block) {
 		Throwable rejection = this.runtime.onCircuitRejection(this.context, block);
-		if (this.recovery != null) {
+		if (recovery() != null) {
 			recover(rejection);
 		}
 		else {
@@ -269,7 +307,7 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 		}
 		this.runtime.onStop(this.context, block, reason);
 		Throwable last = this.context.getLastThrowable();
-		if (this.recovery != null) {
+		if (recovery() != null) {
 			recover(last);
 		}
 		else if (last == null) {
@@ -282,10 +320,12 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 		}
 	}
 
+	/** Runs the fallback; called only when {@link #recovery()} is not {@code null}. */
 	private void recover(@Nullable Throwable failure) {
+		Function<Throwable, ? extends CompletionStage<T>> fallback = recovery();
 		CompletionStage<T> stage;
 		try {
-			stage = this.recovery.apply(failure);
+			stage = fallback.apply(failure);
 			if (stage == null) {
 				throw new NullPointerException("The recovery of retry '" + this.runtime.name + "' returned null");
 			}
@@ -343,8 +383,16 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 
 		private static final long serialVersionUID = 1L;
 
+		private final String name;
+
 		CallCancelledException(String name) {
-			super("Retry '" + name + "' was cancelled");
+			this.name = name;
+		}
+
+		/** Built when asked for: most cancellations are never read, and cancelling stays cheap. */
+		@Override
+		public String getMessage() {
+			return "Retry '" + this.name + "' was cancelled";
 		}
 
 		@Override
@@ -360,7 +408,26 @@ public final class AsyncRetry<T> extends CompletableFuture<T> implements Runnabl
 
 	@Override
 	public String toString() {
-		return "AsyncRetry[name=" + this.runtime.name + ", attempt=" + this.attempt + ", " + super.toString() + "]";
+		return "AsyncRetry[name=" + this.runtime.name + ", attempt=" + ((this.phase + 1) >>> 1) + ", "
+				+ super.toString() + "]";
+	}
+
+	/** A call with a fallback. */
+	static final class WithRecovery<T> extends AsyncRetry<T> {
+
+		private final Function<Throwable, ? extends CompletionStage<T>> recovery;
+
+		WithRecovery(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
+				Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+			super(runtime, supplier, context);
+			this.recovery = recovery;
+		}
+
+		@Override
+		Function<Throwable, ? extends CompletionStage<T>> recovery() {
+			return this.recovery;
+		}
+
 	}
 
 }

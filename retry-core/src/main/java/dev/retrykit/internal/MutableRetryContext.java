@@ -10,20 +10,27 @@ import org.jspecify.annotations.Nullable;
 /**
  * The engine's {@link RetryContext}: the public view plus the per-call bookkeeping of the engine
  * (deadline, backoff cursor, previous delay). Not thread-safe; one call uses it at a time.
+ *
+ * <p>Every pending async retry holds one, so it is kept to 64 bytes with compressed oops: the
+ * exhausted-only flag shares an int with the retry count, and what only stateful calls need lives in
+ * {@link Stateful}.
  */
-public final class MutableRetryContext implements RetryContext {
+public sealed class MutableRetryContext implements RetryContext permits MutableRetryContext.Stateful {
+
+	private static final int EXHAUSTED_ONLY = Integer.MIN_VALUE;
+
+	private static final int COUNT_MASK = Integer.MAX_VALUE;
 
 	private String name = "";
 
 	private @Nullable RetryContext parent;
 
-	private int retryCount;
+	/** The failed attempts in the low 31 bits (saturating); the sign bit is the exhausted-only flag. */
+	private int countAndFlag;
 
 	private @Nullable Throwable lastThrowable;
 
 	private @Nullable Object lastResult;
-
-	private boolean exhaustedOnly;
 
 	private @Nullable Map<String, Object> attributes;
 
@@ -38,9 +45,6 @@ public final class MutableRetryContext implements RetryContext {
 
 	/** The circuit breaker's permit for the attempt in progress. */
 	public long permit;
-
-	/** For stateful retry: the monotonic time before which the next attempt must not start. */
-	public long notBeforeNanos;
 
 	/**
 	 * @param name the instance name
@@ -71,15 +75,13 @@ public final class MutableRetryContext implements RetryContext {
 	 * path reads a few fields and writes none.
 	 */
 	void release() {
-		if (this.retryCount != 0 || this.lastThrowable != null || this.exhaustedOnly || this.cursor != null
+		if (this.countAndFlag != 0 || this.lastThrowable != null || this.cursor != null
 				|| (this.attributes != null && !this.attributes.isEmpty())) {
-			this.retryCount = 0;
+			this.countAndFlag = 0;
 			this.lastThrowable = null;
 			this.lastResult = null;
-			this.exhaustedOnly = false;
 			this.cursor = null;
 			this.previousDelayNanos = 0;
-			this.notBeforeNanos = 0;
 			if (this.attributes != null) {
 				this.attributes.clear();
 			}
@@ -93,7 +95,9 @@ public final class MutableRetryContext implements RetryContext {
 	 * @param result the rejected result when {@code failure} is {@code null}
 	 */
 	public void registerFailure(@Nullable Throwable failure, @Nullable Object result) {
-		this.retryCount++;
+		if ((this.countAndFlag & COUNT_MASK) != COUNT_MASK) {
+			this.countAndFlag++;
+		}
 		this.lastThrowable = failure;
 		this.lastResult = result;
 	}
@@ -113,9 +117,8 @@ public final class MutableRetryContext implements RetryContext {
 	 * @param exhaustedOnly whether the context was marked exhausted
 	 */
 	public void restore(int retryCount, @Nullable Throwable lastThrowable, boolean exhaustedOnly) {
-		this.retryCount = retryCount;
+		this.countAndFlag = (retryCount & COUNT_MASK) | (exhaustedOnly ? EXHAUSTED_ONLY : 0);
 		this.lastThrowable = lastThrowable;
-		this.exhaustedOnly = exhaustedOnly;
 	}
 
 	/**
@@ -124,10 +127,9 @@ public final class MutableRetryContext implements RetryContext {
 	 */
 	public MutableRetryContext copy() {
 		MutableRetryContext copy = new MutableRetryContext(this.name, null);
-		copy.retryCount = this.retryCount;
+		copy.countAndFlag = this.countAndFlag;
 		copy.lastThrowable = this.lastThrowable;
 		copy.lastResult = this.lastResult;
-		copy.exhaustedOnly = this.exhaustedOnly;
 		copy.startNanos = this.startNanos;
 		copy.permit = this.permit;
 		copy.cursor = this.cursor;
@@ -155,7 +157,7 @@ public final class MutableRetryContext implements RetryContext {
 
 	@Override
 	public int getRetryCount() {
-		return this.retryCount;
+		return this.countAndFlag & COUNT_MASK;
 	}
 
 	@Override
@@ -170,12 +172,12 @@ public final class MutableRetryContext implements RetryContext {
 
 	@Override
 	public void setExhaustedOnly() {
-		this.exhaustedOnly = true;
+		this.countAndFlag |= EXHAUSTED_ONLY;
 	}
 
 	@Override
 	public boolean isExhaustedOnly() {
-		return this.exhaustedOnly;
+		return this.countAndFlag < 0;
 	}
 
 	@Override
@@ -204,8 +206,24 @@ public final class MutableRetryContext implements RetryContext {
 
 	@Override
 	public String toString() {
-		return "RetryContext[name=" + this.name + ", retryCount=" + this.retryCount + ", lastThrowable="
+		return "RetryContext[name=" + this.name + ", retryCount=" + getRetryCount() + ", lastThrowable="
 				+ ((this.lastThrowable != null) ? this.lastThrowable.getClass().getName() : null) + "]";
+	}
+
+	/** The context of a stateful call, kept in the context cache between calls. */
+	public static final class Stateful extends MutableRetryContext {
+
+		/** The monotonic time before which the next attempt must not start, or 0. */
+		public long notBeforeNanos;
+
+		/**
+		 * @param name the instance name
+		 * @param parent the enclosing context or {@code null}
+		 */
+		public Stateful(String name, @Nullable RetryContext parent) {
+			super(name, parent);
+		}
+
 	}
 
 }

@@ -88,10 +88,10 @@ public final class SyncRetry {
 	public static <T, E extends Throwable> T executeStateful(RetryRuntime runtime, RetryCallback<T, E> callback,
 			@Nullable RecoveryCallback<T> recovery, RetryState state) throws E {
 		ContextStack stack = ContextStack.get();
-		MutableRetryContext context = cachedContext(runtime, state, stack.top());
+		MutableRetryContext.Stateful context = cachedContext(runtime, state, stack.top());
 		boolean fresh = context == null;
 		if (context == null) {
-			context = new MutableRetryContext(runtime.name, stack.top());
+			context = new MutableRetryContext.Stateful(runtime.name, stack.top());
 		}
 		stack.push(context);
 		try {
@@ -155,7 +155,7 @@ public final class SyncRetry {
 		}
 	}
 
-	private static @Nullable MutableRetryContext cachedContext(RetryRuntime runtime, RetryState state,
+	private static MutableRetryContext.@Nullable Stateful cachedContext(RetryRuntime runtime, RetryState state,
 			@Nullable RetryContext parent) {
 		if (state.forceRefresh()) {
 			return null;
@@ -164,19 +164,19 @@ public final class SyncRetry {
 		if (cached == null) {
 			return null;
 		}
-		MutableRetryContext context;
-		if (cached instanceof MutableRetryContext mutable) {
-			context = mutable;
+		MutableRetryContext.Stateful context;
+		if (cached instanceof MutableRetryContext.Stateful stateful) {
+			context = stateful;
 		}
 		else {
-			context = new MutableRetryContext(runtime.name, parent);
+			context = new MutableRetryContext.Stateful(runtime.name, parent);
 			context.restore(cached.getRetryCount(), cached.getLastThrowable(), cached.isExhaustedOnly());
 		}
 		context.setParent(parent);
 		return context;
 	}
 
-	private static void waitUntilDue(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
+	private static void waitUntilDue(RetryRuntime runtime, MutableRetryContext.Stateful context, ThreadCounters block) {
 		if (context.notBeforeNanos != 0) {
 			long wait = context.notBeforeNanos - runtime.timeSource.nanoTime();
 			context.notBeforeNanos = 0;
