@@ -56,7 +56,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	private final IncomingStack incoming = new IncomingStack(this);
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
-	private final AtomicLong pending = new AtomicLong();
+	/** Every schedule call that got past the stopped check; the pending count is derived from it. */
+	private final LongAdder scheduled = new LongAdder();
+
+	/** Tasks handed back by stop(). */
+	private final AtomicLong returnedByStop = new AtomicLong();
 	private final LongAdder cancelled = new LongAdder();
 
 	/** Held by whichever thread drives the wheel: the worker, or the caller of runDueTasks(). */
@@ -94,9 +98,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		Objects.requireNonNull(unit, "unit must not be null");
 		startIfNeeded();
 		WheelTimeout node = new WheelTimeout(this, task, this.clock.deadlineTick(unit.toNanos(delay)));
-		this.pending.incrementAndGet();
+		this.scheduled.increment();
 		if (!this.incoming.push(node)) {
-			this.pending.decrementAndGet();
+			this.scheduled.decrement();
 			throw rejectedAfterStop();
 		}
 		return node;
@@ -159,10 +163,10 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		for (WheelTimeout node : left) {
 			Runnable task = node.claim(WheelTimeout.STOPPED);
 			if (task != null) {
-				this.pending.decrementAndGet();
 				tasks.add(task);
 			}
 		}
+		this.returnedByStop.addAndGet(tasks.size());
 		return Collections.unmodifiableList(tasks);
 	}
 
@@ -177,9 +181,14 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		return this.lifecycle.get() == STOPPED;
 	}
 
-	/** @return tasks scheduled that have not yet fired, been cancelled, or been returned by stop (exact) */
+	/**
+	 * @return tasks scheduled that have not yet fired, been cancelled, or been returned by stop: exact
+	 * when no call is in progress, and never negative
+	 */
 	public long pendingCount() {
-		return this.pending.get();
+		// Ends first: a task is counted as scheduled before it can be counted as fired or cancelled.
+		long ended = this.handoff.firedCount() + this.cancelled.sum() + this.returnedByStop.get();
+		return this.scheduled.sum() - ended;
 	}
 
 	/** @return tasks handed to the executor so far, including those it rejected */
@@ -226,7 +235,6 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	}
 
 	void onCancelled() {
-		this.pending.decrementAndGet();
 		this.cancelled.increment();
 	}
 
@@ -297,7 +305,6 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private boolean fire(WheelTimeout node) {
 		Runnable task = node.claim(WheelTimeout.EXPIRED);
 		if (task != null) {
-			this.pending.decrementAndGet();
 			this.handoff.handOff(task);
 		}
 		return this.lifecycle.get() != STOPPED;
