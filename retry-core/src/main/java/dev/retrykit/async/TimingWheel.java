@@ -32,6 +32,9 @@ final class TimingWheel {
 	/** Nodes linked in buckets, including cancelled ones not yet unlinked. */
 	private long linked;
 
+	/** Cancelled nodes this wheel has let go of: dropped on arrival, or unlinked from a bucket. */
+	private long droppedCancelled;
+
 	TimingWheel(int wheelSize) {
 		this.heads = new WheelTimeout[wheelSize];
 		this.tails = new WheelTimeout[wheelSize];
@@ -40,6 +43,19 @@ final class TimingWheel {
 
 	long nextTick() {
 		return this.nextTick;
+	}
+
+	long linked() {
+		return this.linked;
+	}
+
+	long droppedCancelled() {
+		return this.droppedCancelled;
+	}
+
+	/** Counts a cancelled node let go of by the caller: a due node whose claim found it cancelled. */
+	void countDroppedCancelled() {
+		this.droppedCancelled++;
 	}
 
 	/**
@@ -82,6 +98,9 @@ final class TimingWheel {
 					add(node);
 				}
 			}
+			else {
+				this.droppedCancelled++;
+			}
 			node = following;
 		}
 		return goOn;
@@ -110,6 +129,17 @@ final class TimingWheel {
 	 * earliest deadline below {@code nextTick} and so prevents any jump until it has fired.
 	 */
 	void fastForward(long targetTick) {
+		long earliest = purgeCancelled();
+		this.nextTick = Math.max(this.nextTick, Math.min(earliest, targetTick + 1));
+	}
+
+	/**
+	 * Unlinks every cancelled node, so that mass cancellation releases the nodes without waiting for the
+	 * timer to pass their buckets. O(wheelSize + linked nodes): the scheduler calls it only when at least
+	 * half the linked nodes are cancelled, which keeps the cost per cancelled node constant.
+	 * @return the earliest deadline tick of a pending node, {@link Long#MAX_VALUE} if none
+	 */
+	long purgeCancelled() {
 		long earliest = Long.MAX_VALUE;
 		for (int index = 0; index < this.heads.length; index++) {
 			WheelTimeout previous = null;
@@ -122,11 +152,12 @@ final class TimingWheel {
 				}
 				else {
 					unlink(index, previous, node, following);
+					this.droppedCancelled++;
 				}
 				node = following;
 			}
 		}
-		this.nextTick = Math.max(this.nextTick, Math.min(earliest, targetTick + 1));
+		return earliest;
 	}
 
 	/**
@@ -143,11 +174,15 @@ final class TimingWheel {
 		while (node != null) {
 			WheelTimeout following = node.next;
 			boolean due = node.deadlineTick <= tick;
-			if (due || !node.isPending()) {
+			if (due) {
 				unlink(index, previous, node, following);
-				if (due && !fire.test(node)) {
+				if (!fire.test(node)) {
 					return false;
 				}
+			}
+			else if (!node.isPending()) {
+				unlink(index, previous, node, following);
+				this.droppedCancelled++;
 			}
 			else {
 				previous = node;

@@ -206,6 +206,13 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		return this.handoff.rejectedCount();
 	}
 
+	/** @return nodes linked in the wheel's buckets, cancelled ones not yet unlinked included (for tests) */
+	long linkedNodes() {
+		synchronized (this.driveLock) {
+			return this.wheel.linked();
+		}
+	}
+
 	/** @return the tick */
 	public Duration tick() {
 		return Duration.ofNanos(this.clock.tickNanos());
@@ -299,6 +306,23 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 				return;
 			}
 		}
+		purgeIfMostlyCancelled();
+	}
+
+	/**
+	 * Unlinks the cancelled nodes at once when they are at least half of the linked ones: after a mass
+	 * cancellation the nodes are released within a tick instead of when the timer next passes their
+	 * buckets (up to a rotation later).
+	 */
+	private void purgeIfMostlyCancelled() {
+		long linked = this.wheel.linked();
+		if (linked == 0) {
+			return;
+		}
+		long cancelledLinked = this.cancelled.sum() - this.wheel.droppedCancelled();
+		if (cancelledLinked > 0 && 2 * cancelledLinked >= linked) {
+			this.wheel.purgeCancelled();
+		}
 	}
 
 	/** Hands a due node's task to the executor; returns whether to go on (false once stopped). */
@@ -306,6 +330,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		Runnable task = node.claim(WheelTimeout.EXPIRED);
 		if (task != null) {
 			this.handoff.handOff(task);
+		}
+		else {
+			this.wheel.countDroppedCancelled();
 		}
 		return this.lifecycle.get() != STOPPED;
 	}

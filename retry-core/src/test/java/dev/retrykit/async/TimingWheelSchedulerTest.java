@@ -183,6 +183,33 @@ class TimingWheelSchedulerTest {
 	}
 
 	@Test
+	void massCancellationUnlinksTheNodesOnTheNextPassNotARotationLater() {
+		TimingWheelScheduler wheel = manualWheel(8);
+		List<ScheduledTask> handles = new ArrayList<>();
+		for (int i = 0; i < 100; i++) {
+			handles.add(wheel.schedule(label("t" + i), 1, TimeUnit.HOURS));
+		}
+		ScheduledTask kept = wheel.schedule(label("kept"), 1, TimeUnit.HOURS);
+		wheel.runDueTasks();
+		assertThat(wheel.linkedNodes()).isEqualTo(101);
+
+		handles.subList(0, 40).forEach(ScheduledTask::cancel);
+		wheel.runDueTasks();
+		assertThat(wheel.linkedNodes()).as("fewer than half cancelled: left for the timer's pass").isEqualTo(101);
+
+		handles.subList(40, 100).forEach(ScheduledTask::cancel);
+		wheel.runDueTasks();
+		assertThat(wheel.linkedNodes()).isEqualTo(1);
+		assertThat(wheel.pendingCount()).isEqualTo(1);
+		assertThat(kept.isCancelled()).isFalse();
+
+		this.clock.advance(Duration.ofHours(1));
+		wheel.runDueTasks();
+		assertThat(this.firedAt).containsOnlyKeys("kept");
+		assertThat(wheel.linkedNodes()).isZero();
+	}
+
+	@Test
 	void wheelOfOneBucketStillFiresEveryTaskOnTime() {
 		TimingWheelScheduler wheel = manualWheel(1);
 		wheel.schedule(label("b"), 30, TimeUnit.MILLISECONDS);
