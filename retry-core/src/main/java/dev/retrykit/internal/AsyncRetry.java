@@ -149,27 +149,31 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 
 	private void await(CompletionStage<T> stage, int id) {
 		long timeoutNanos = this.runtime.attemptTimeoutNanos(this.context);
-		if (timeoutNanos <= 0 && stage instanceof CompletableFuture<T> future && future.isDone()
-				&& !future.isCompletedExceptionally()) {
-			// Already successful: no completion to attach.
-			settle(id, future.getNow(null), null);
-			return;
-		}
-		this.inFlight = stage;
-		if (timeoutNanos > 0) {
-			this.pending = this.runtime.scheduler.schedule(() -> timedOut(id, timeoutNanos), timeoutNanos,
-					TimeUnit.NANOSECONDS);
-			// With a timeout the next attempt may start while this one runs: its completion must name it.
-			stage.handle((value, failure) -> {
-				settle(id, value, failure);
-				return null;
-			});
-		}
-		else {
+		if (timeoutNanos <= 0) {
+			if (stage instanceof CompletableFuture<T> future && future.isDone()) {
+				// Already complete: nothing in flight to cancel, and a success needs no completion attached.
+				if (future.isCompletedExceptionally()) {
+					future.handle(this);
+				}
+				else {
+					settle(id, future.getNow(null), null);
+				}
+				return;
+			}
+			this.inFlight = stage;
 			// handle, not whenComplete: on a failed stage whenComplete completes its (unused) dependent with
 			// a new CompletionException, whose stack trace costs about a microsecond and a kilobyte.
 			stage.handle(this);
+			return;
 		}
+		this.inFlight = stage;
+		this.pending = this.runtime.scheduler.schedule(() -> timedOut(id, timeoutNanos), timeoutNanos,
+				TimeUnit.NANOSECONDS);
+		// With a timeout the next attempt may start while this one runs: its completion must name it.
+		stage.handle((value, failure) -> {
+			settle(id, value, failure);
+			return null;
+		});
 	}
 
 	/**
