@@ -26,8 +26,10 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #schedule} is O(1) and lock-free: it allocates one node (the returned handle) and pushes it
  * onto a lock-free stack; the thread that drives the wheel moves new nodes into their buckets on each
  * tick, so buckets are never shared. {@link ScheduledTask#cancel()} is O(1): a CAS that drops the task
- * reference at once; the node is unlinked when the timer next passes it. A task fires on the first
- * tick at or after its deadline: never early, at most about one tick late while the timer keeps up.
+ * reference at once; the node (32 bytes) is unlinked when the timer next passes it, or on the timer's
+ * next pass once cancelled nodes are half of those in the wheel (a mass cancellation). A task fires on
+ * the first tick at or after its deadline: never early, at most about one tick late while the timer
+ * keeps up; a task scheduled for a tick already processed fires on the timer's next pass.
  * Delays longer than one rotation ({@code tick × wheelSize}) wait in their bucket for later rotations.
  *
  * <p>Two modes, chosen on the {@linkplain #builder() builder}:
