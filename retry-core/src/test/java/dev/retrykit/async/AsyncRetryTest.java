@@ -248,6 +248,8 @@ class AsyncRetryTest {
 		assertThat(Thread.activeCount()).isLessThanOrEqualTo(threadsBefore);
 		calls.forEach(call -> call.cancel(false));
 		assertThat(wheel.pendingCount()).isZero();
+		wheel.runDueTasks();
+		assertThat(wheel.linkedNodes()).as("wheel nodes still linked after the next pass").isZero();
 		clock.advance(Duration.ofHours(2));
 		wheel.runDueTasks();
 		assertThat(template.getMetrics().getAttempts()).isEqualTo(1_000_000);
