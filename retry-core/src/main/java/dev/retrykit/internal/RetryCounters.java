@@ -22,6 +22,8 @@ public final class RetryCounters implements RetryMetrics {
 
 	private static final AtomicInteger IDS = new AtomicInteger();
 
+	private static final int MIN_FOLD_AFTER = 64;
+
 	/** Index of this instance's blocks in each thread's {@link ContextStack}. */
 	final int id = IDS.getAndIncrement();
 
@@ -32,6 +34,16 @@ public final class RetryCounters implements RetryMetrics {
 	private final Queue<ThreadCounters> blocks = new ConcurrentLinkedQueue<>();
 
 	private final AtomicLongArray folded = new AtomicLongArray(ThreadCounters.COUNT);
+
+	/** Blocks added since the last fold; past {@link #foldAfter}, the next new block folds first. */
+	private final AtomicInteger addedSinceFold = new AtomicInteger();
+
+	/**
+	 * Folding is triggered by new blocks as well as by readers, so that threads that live briefly (a
+	 * virtual thread per request, say) cannot grow the list when nobody reads the metrics. The
+	 * threshold follows the number of live blocks, which keeps folding's cost per new block constant.
+	 */
+	private volatile int foldAfter = MIN_FOLD_AFTER;
 
 	private final LongAdder listenerFailures = new LongAdder();
 
@@ -54,9 +66,23 @@ public final class RetryCounters implements RetryMetrics {
 	}
 
 	ThreadCounters newBlock() {
+		if (this.addedSinceFold.incrementAndGet() > this.foldAfter) {
+			fold();
+		}
 		ThreadCounters block = new ThreadCounters(Thread.currentThread());
 		this.blocks.add(block);
 		return block;
+	}
+
+	private synchronized void fold() {
+		int live = foldDeadThreads();
+		this.addedSinceFold.set(0);
+		this.foldAfter = Math.max(MIN_FOLD_AFTER, live);
+	}
+
+	/** @return the blocks kept, one per live thread that has used this instance (for tests) */
+	int blockCount() {
+		return this.blocks.size();
 	}
 
 	/** Counts a listener that threw. */
@@ -89,14 +115,19 @@ public final class RetryCounters implements RetryMetrics {
 	 * long as the number of live threads. Safe because a dead thread no longer writes its block; runs
 	 * under the reader lock so that no reader sees a block twice or not at all.
 	 */
-	private void foldDeadThreads() {
+	private int foldDeadThreads() {
+		int live = 0;
 		for (ThreadCounters block : this.blocks) {
 			if (block.isOwnerDead() && this.blocks.remove(block)) {
 				for (int slot = 0; slot < ThreadCounters.COUNT; slot++) {
 					this.folded.addAndGet(slot, block.read(slot));
 				}
 			}
+			else {
+				live++;
+			}
 		}
+		return live;
 	}
 
 	@Override
