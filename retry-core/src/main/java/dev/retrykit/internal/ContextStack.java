@@ -113,12 +113,22 @@ public final class ContextStack {
 	}
 
 	private ThreadCounters newCounters(RetryCounters instance) {
-		if (instance.id >= this.counters.length) {
-			this.counters = java.util.Arrays.copyOf(this.counters, Math.max(instance.id + 1, this.counters.length * 2));
+		int id = instance.id;
+		if (id >= RetryCounters.INDEXED_INSTANCES) {
+			return instance.overflowBlock();
+		}
+		if (id >= this.counters.length) {
+			this.counters = java.util.Arrays.copyOf(this.counters,
+					Math.min(RetryCounters.INDEXED_INSTANCES, Math.max(id + 1, this.counters.length * 2)));
 		}
 		ThreadCounters block = instance.newBlock();
-		this.counters[instance.id] = block;
+		this.counters[id] = block;
 		return block;
+	}
+
+	/** @return the number of instance slots this thread's stack holds (for tests) */
+	int indexedSlots() {
+		return this.counters.length;
 	}
 
 	/** @return the innermost context, or {@code null} */

@@ -24,8 +24,21 @@ public final class RetryCounters implements RetryMetrics {
 
 	private static final int MIN_FOLD_AFTER = 64;
 
+	/**
+	 * How many instances get a slot in each thread's {@link ContextStack}, the fast way to a thread's
+	 * block. Ids are never reused, so an application that builds a template per call would otherwise
+	 * grow every thread's array (and keep the blocks of dead instances) without bound; instances past
+	 * this many find their blocks through a {@link ThreadLocal} of their own, whose entries go with
+	 * the instance.
+	 */
+	static final int INDEXED_INSTANCES = 1024;
+
 	/** Index of this instance's blocks in each thread's {@link ContextStack}. */
 	final int id = IDS.getAndIncrement();
+
+	/** The blocks of an instance past {@link #INDEXED_INSTANCES}, or {@code null}. */
+	private final @Nullable ThreadLocal<ThreadCounters> overflow = (this.id >= INDEXED_INSTANCES)
+			? ThreadLocal.withInitial(this::newBlock) : null;
 
 	private final String name;
 
@@ -83,6 +96,11 @@ public final class RetryCounters implements RetryMetrics {
 	/** @return the blocks kept, one per live thread that has used this instance (for tests) */
 	int blockCount() {
 		return this.blocks.size();
+	}
+
+	/** @return the calling thread's block of an instance past {@link #INDEXED_INSTANCES} */
+	ThreadCounters overflowBlock() {
+		return java.util.Objects.requireNonNull(this.overflow, "an indexed instance").get();
 	}
 
 	/** Counts a listener that threw. */

@@ -62,4 +62,25 @@ class RetryCountersTest {
 		assertThat(counters.blockCount()).isZero();
 	}
 
+	@Test
+	void aTemplatePerCallDoesNotGrowEachThreadsSlotsWithoutBound() throws InterruptedException {
+		int templates = RetryCounters.INDEXED_INSTANCES + 200;
+		RetryTemplate last = null;
+		for (int i = 0; i < templates; i++) {
+			last = RetryTemplate.builder().build();
+			last.execute(context -> "ok");
+		}
+
+		assertThat(ContextStack.get().indexedSlots()).isLessThanOrEqualTo(RetryCounters.INDEXED_INSTANCES);
+		// Instances past the indexed ones still count exactly, from any thread.
+		RetryTemplate overflowing = last;
+		assertThat(((RetryCounters) overflowing.getMetrics()).id).isGreaterThanOrEqualTo(RetryCounters.INDEXED_INSTANCES);
+		Thread other = new Thread(() -> overflowing.execute(context -> "ok"));
+		other.start();
+		other.join();
+		overflowing.execute(context -> "ok");
+		assertThat(overflowing.getMetrics().getAttempts()).isEqualTo(3);
+		assertThat(overflowing.getMetrics().getSuccessfulCallsWithoutRetry()).isEqualTo(3);
+	}
+
 }
