@@ -33,8 +33,12 @@ public final class RetryCounters implements RetryMetrics {
 	 */
 	static final int INDEXED_INSTANCES = 1024;
 
-	/** Index of this instance's blocks in each thread's {@link ContextStack}. */
-	final int id = IDS.getAndIncrement();
+	/**
+	 * Index of this instance's blocks in each thread's {@link ContextStack}; saturates at
+	 * {@link Integer#MAX_VALUE} (past the indexed ones an id is not an index, and must not wrap to a
+	 * negative one).
+	 */
+	final int id = IDS.getAndUpdate(last -> (last == Integer.MAX_VALUE) ? last : last + 1);
 
 	/** The blocks of an instance past {@link #INDEXED_INSTANCES}, or {@code null}. */
 	private final @Nullable ThreadLocal<ThreadCounters> overflow = (this.id >= INDEXED_INSTANCES)
