@@ -241,10 +241,13 @@ public class RetryInstanceProperties {
 
 	}
 
-	/** Circuit breaker settings; they apply when enabled here or in the base. */
+	/** Circuit breaker settings; setting any of them gives the instance a breaker unless {@code enabled} is false. */
 	public static class CircuitBreaker {
 
-		/** Whether the instance has a circuit breaker; unset = as the base. */
+		/**
+		 * Whether the instance has a circuit breaker; unset = yes if the base has one or any other
+		 * setting of this group is given. The settings are validated even when false.
+		 */
 		private @Nullable Boolean enabled;
 
 		/** Condition that opens the circuit, over consecutiveFailures, totalFailures, totalSuccesses, requests and failureRate. Default "consecutiveFailures > 5". */
@@ -301,10 +304,13 @@ public class RetryInstanceProperties {
 
 	}
 
-	/** Retry budget settings; they apply when enabled here or in the base. */
+	/** Retry budget settings; setting any of them gives the instance a budget unless {@code enabled} is false. */
 	public static class Budget {
 
-		/** Whether retries are limited by a token budget; unset = as the base. */
+		/**
+		 * Whether retries are limited by a token budget; unset = yes if the base has one or any other
+		 * setting of this group is given. The settings are validated even when false.
+		 */
 		private @Nullable Boolean enabled;
 
 		/** Tokens the budget starts with; a retry may start only while more than half remain. Default 10. */

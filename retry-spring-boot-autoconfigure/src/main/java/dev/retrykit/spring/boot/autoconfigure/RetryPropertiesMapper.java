@@ -252,51 +252,67 @@ public final class RetryPropertiesMapper {
 		return (value instanceof Duration duration) ? CompoundDurationConverter.format(duration) : value;
 	}
 
-	/** The circuit-breaker and budget groups: enabled here or in the base, and then tuned field by field. */
+	/**
+	 * The circuit-breaker and budget groups. A group is on when {@code enabled} says so, else when the
+	 * base has one or the group sets anything (declaring a breaker is what gives an instance one, as in
+	 * Dapr); it is tuned field by field from the base's. Settings are validated even under
+	 * {@code enabled: false}, so a typo never passes unnoticed.
+	 */
 	private record NestedGroups(String path) {
 
 		void applyCircuitBreaker(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.CircuitBreaker cb) {
 			String group = this.path + ".circuit-breaker";
 			CircuitBreakerConfig inherited = base.getCircuitBreaker();
-			boolean enabled = (cb.getEnabled() != null) ? cb.getEnabled() : inherited != null;
-			if (!enabled) {
-				if (cb.getEnabled() != null) {
-					builder.circuitBreaker(null);
+			boolean configured = cb.getTrip() != null || cb.getInterval() != null || cb.getTimeout() != null
+					|| cb.getMaxRequests() != null;
+			boolean enabled = (cb.getEnabled() != null) ? cb.getEnabled() : (inherited != null || configured);
+			if (enabled || configured) {
+				CircuitBreakerConfigBuilder config = (inherited != null) ? CircuitBreakerConfig.builder(inherited)
+						: CircuitBreakerConfig.builder();
+				set(group + ".trip", cb.getTrip(), config::trip);
+				set(group + ".interval", cb.getInterval(), config::interval);
+				set(group + ".timeout", cb.getTimeout(), config::timeout);
+				set(group + ".max-requests", cb.getMaxRequests(), config::maxRequests);
+				CircuitBreakerConfig built;
+				try {
+					built = config.build();
 				}
-				return;
+				catch (IllegalArgumentException ex) {
+					// build() parses the trip expression.
+					throw InvalidRetryPropertyException.of(group + ".trip",
+							Objects.requireNonNullElse(cb.getTrip(), CircuitBreakerConfig.DEFAULT_TRIP), ex);
+				}
+				if (enabled) {
+					builder.circuitBreaker(built);
+					return;
+				}
 			}
-			CircuitBreakerConfigBuilder config = (inherited != null) ? CircuitBreakerConfig.builder(inherited)
-					: CircuitBreakerConfig.builder();
-			set(group + ".trip", cb.getTrip(), config::trip);
-			set(group + ".interval", cb.getInterval(), config::interval);
-			set(group + ".timeout", cb.getTimeout(), config::timeout);
-			set(group + ".max-requests", cb.getMaxRequests(), config::maxRequests);
-			try {
-				builder.circuitBreaker(config.build());
-			}
-			catch (IllegalArgumentException ex) {
-				// build() parses the trip expression.
-				throw InvalidRetryPropertyException.of(group + ".trip",
-						Objects.requireNonNullElse(cb.getTrip(), CircuitBreakerConfig.DEFAULT_TRIP), ex);
+			if (cb.getEnabled() != null) {
+				builder.circuitBreaker(null);
 			}
 		}
 
 		void applyBudget(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.Budget budget) {
 			String group = this.path + ".budget";
 			RetryBudgetConfig inherited = base.getBudget();
-			boolean enabled = (budget.getEnabled() != null) ? budget.getEnabled() : inherited != null;
-			if (!enabled) {
-				if (budget.getEnabled() != null) {
-					builder.budget(null, null);
+			boolean configured = budget.getMaxTokens() != null || budget.getTokenRatio() != null
+					|| budget.getName() != null;
+			boolean enabled = (budget.getEnabled() != null) ? budget.getEnabled() : (inherited != null || configured);
+			if (enabled || configured) {
+				RetryBudgetConfigBuilder config = (inherited != null) ? RetryBudgetConfig.builder(inherited)
+						: RetryBudgetConfig.builder();
+				set(group + ".max-tokens", budget.getMaxTokens(), config::maxTokens);
+				set(group + ".token-ratio", budget.getTokenRatio(), config::tokenRatio);
+				RetryBudgetConfig built = config.build();
+				if (enabled) {
+					String name = (budget.getName() != null) ? budget.getName() : base.getBudgetName();
+					builder.budget(built, name);
+					return;
 				}
-				return;
 			}
-			RetryBudgetConfigBuilder config = (inherited != null) ? RetryBudgetConfig.builder(inherited)
-					: RetryBudgetConfig.builder();
-			set(group + ".max-tokens", budget.getMaxTokens(), config::maxTokens);
-			set(group + ".token-ratio", budget.getTokenRatio(), config::tokenRatio);
-			String name = (budget.getName() != null) ? budget.getName() : base.getBudgetName();
-			builder.budget(config.build(), name);
+			if (budget.getEnabled() != null) {
+				builder.budget(null, null);
+			}
 		}
 
 	}

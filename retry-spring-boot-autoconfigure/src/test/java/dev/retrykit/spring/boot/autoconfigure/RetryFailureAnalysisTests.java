@@ -76,6 +76,20 @@ class RetryFailureAnalysisTests {
 	}
 
 	@Test
+	void breakerAndBudgetSettingsAreValidatedWithoutEnabledAndWhenDisabled() {
+		this.runner.withPropertyValues("retry.instances.a.circuit-breaker.trip=consecutiveFailures >> 5")
+			.run(context -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains("'retry.instances.a.circuit-breaker.trip'", "'consecutiveFailures >> 5'"));
+		this.runner.withPropertyValues("retry.instances.a.circuit-breaker.enabled=false",
+				"retry.instances.a.circuit-breaker.timeout=-1s")
+			.run(context -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains("'retry.instances.a.circuit-breaker.timeout'"));
+		this.runner.withPropertyValues("retry.instances.a.budget.enabled=false", "retry.instances.a.budget.token-ratio=-0.5")
+			.run(context -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains("'retry.instances.a.budget.token-ratio'"));
+	}
+
+	@Test
 	void anUnknownExceptionClassIsReportedWithItsIndex() {
 		this.runner.withPropertyValues("retry.instances.a.retry-on[0]=java.io.IOException",
 				"retry.instances.a.retry-on[1]=java.io.IOExceptoin").run(context -> {

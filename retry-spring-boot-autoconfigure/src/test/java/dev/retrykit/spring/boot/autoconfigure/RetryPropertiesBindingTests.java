@@ -119,6 +119,28 @@ class RetryPropertiesBindingTests {
 	}
 
 	@Test
+	void settingAnythingInTheCircuitBreakerOrBudgetGroupEnablesItUnlessEnabledIsFalse() {
+		this.runner.withPropertyValues("retry.instances.declared.circuit-breaker.trip=consecutiveFailures > 2",
+				"retry.instances.declared.budget.max-tokens=5", "retry.instances.off.circuit-breaker.enabled=false",
+				"retry.instances.off.circuit-breaker.timeout=30s", "retry.instances.off.budget.enabled=false",
+				"retry.instances.off.budget.token-ratio=0.5", "retry.instances.plain.max-attempts=2")
+			.run(context -> {
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				RetryConfig declared = registry.template("declared").getConfig();
+				assertThat(declared.getCircuitBreaker()).isNotNull();
+				assertThat(declared.getCircuitBreaker().getTrip()).isEqualTo("consecutiveFailures > 2");
+				assertThat(declared.getBudget()).isNotNull();
+				assertThat(declared.getBudget().getMaxTokens()).isEqualTo(5);
+				RetryConfig off = registry.template("off").getConfig();
+				assertThat(off.getCircuitBreaker()).isNull();
+				assertThat(off.getBudget()).isNull();
+				RetryConfig plain = registry.template("plain").getConfig();
+				assertThat(plain.getCircuitBreaker()).isNull();
+				assertThat(plain.getBudget()).isNull();
+			});
+	}
+
+	@Test
 	void durationsAcceptBootFormsAndGoStyleCompoundDurations() {
 		this.runner.withPropertyValues("retry.instances.a.max-duration=1h30m", "retry.instances.a.attempt-timeout=1m30s",
 				"retry.instances.a.backoff.delay=200ms", "retry.instances.a.backoff.max-delay=PT2M",
