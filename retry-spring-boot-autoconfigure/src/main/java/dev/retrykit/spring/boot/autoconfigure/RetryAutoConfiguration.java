@@ -6,6 +6,7 @@ import dev.retrykit.RetryRegistryBuilder;
 import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.async.TimingWheelSchedulerBuilder;
+import dev.retrykit.failback.FailbackListener;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.StatusExtractor;
@@ -29,8 +30,9 @@ import org.springframework.context.annotation.Import;
 /**
  * Auto-configures retrykit: a {@link RetryRegistry} built from the {@code retry.*} properties, a
  * {@code <name>RetryTemplate} bean per declared instance, the sleeper, time source and timing wheel,
- * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance and
- * every {@link RetryTemplateCustomizer} bean to the instances it selects. Each bean backs off when the
+ * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance, every
+ * {@link FailbackListener} bean to every failback executor, and every {@link RetryTemplateCustomizer}
+ * bean to the instances it selects. Each bean backs off when the
  * application defines its own; {@code retry.enabled=false} switches everything off.
  *
  * <p>Tests provide a {@code dev.retrykit.VirtualTime} bean: it is a {@link Sleeper}, a
@@ -79,12 +81,13 @@ public final class RetryAutoConfiguration {
 	@Bean(destroyMethod = "shutdownFailbacks")
 	@ConditionalOnMissingBean
 	RetryRegistry retryRegistry(RetryProperties properties, Sleeper sleeper, TimeSource timeSource, RetryScheduler scheduler,
-			ObjectProvider<RetryListener> listeners, ObjectProvider<RetryTemplateCustomizer> customizers,
-			ObjectProvider<StatusExtractor> statusExtractors,
+			ObjectProvider<RetryListener> listeners, ObjectProvider<FailbackListener> failbackListeners,
+			ObjectProvider<RetryTemplateCustomizer> customizers, ObjectProvider<StatusExtractor> statusExtractors,
 			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, ConfigurableListableBeanFactory beanFactory) {
 		RetryRegistryBuilder builder = RetryRegistry.builder().sleeper(sleeper).timeSource(timeSource)
 			.scheduler(scheduler);
 		listeners.orderedStream().forEach(builder::listener);
+		failbackListeners.orderedStream().forEach(builder::failbackListener);
 		customizers.orderedStream().forEach(builder::customizer);
 		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), statusExtractors.orderedStream().toList(),
 				retryAfter.getIfAvailable()).applyTo(properties, builder);

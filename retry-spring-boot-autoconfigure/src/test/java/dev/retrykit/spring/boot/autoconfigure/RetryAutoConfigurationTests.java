@@ -13,6 +13,8 @@ import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.failback.FailbackExecutor;
+import dev.retrykit.failback.FailbackListener;
+import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
@@ -126,6 +128,36 @@ class RetryAutoConfigurationTests {
 		assertThat(audit[0].isShutdown()).isTrue();
 		assertThat(audit[0].pendingCount()).isZero();
 		assertThat(time.pendingTasks()).isZero();
+	}
+
+	@Test
+	void everyFailbackListenerBeanIsToldAboutEveryFailbackExecutor() {
+		VirtualTime time = new VirtualTime();
+		List<String> seen = new ArrayList<>();
+		FailbackListener listener = new FailbackListener() {
+			@Override
+			public void onQueued(String name, FailbackTask task) {
+				seen.add("queued " + name + " " + task.key());
+			}
+
+			@Override
+			public void onSucceeded(String name, FailbackTask task) {
+				seen.add("succeeded " + name + " " + task.key());
+			}
+		};
+		this.runner.withBean(VirtualTime.class, () -> time).withBean(FailbackListener.class, () -> listener)
+			.withPropertyValues("retry.instances.audit.backoff.type=fixed", "retry.instances.audit.backoff.delay=1s")
+			.run(context -> {
+				boolean[] down = { true };
+				context.getBean(RetryRegistry.class).failback("audit").submit("event-1", () -> {
+					if (down[0]) {
+						throw new IllegalStateException("downstream down");
+					}
+				});
+				down[0] = false;
+				time.advance(Duration.ofSeconds(1));
+				assertThat(seen).containsExactly("queued audit event-1", "succeeded audit event-1");
+			});
 	}
 
 	@Test
