@@ -31,6 +31,8 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 
 	private long evictions;
 
+	private volatile boolean used;
+
 	/** A cache of {@link #DEFAULT_CAPACITY} with the system clock. */
 	public InMemoryRetryContextCache() {
 		this(DEFAULT_CAPACITY, TimeSource.SYSTEM);
@@ -68,6 +70,9 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 			RetryContextCacheEntry existing = this.entries.get(key);
 			long created = (existing != null) ? existing.createdAtMillis() : this.timeSource.currentTimeMillis();
 			this.entries.put(key, new RetryContextCacheEntry(key, context, created));
+			if (!this.used) {
+				this.used = true;
+			}
 			if (this.entries.size() > this.capacity) {
 				Iterator<Map.Entry<Object, RetryContextCacheEntry>> eldest = this.entries.entrySet().iterator();
 				eldest.next();
@@ -116,6 +121,11 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	@Override
+	public boolean hasBeenUsed() {
+		return this.used;
 	}
 
 	@Override

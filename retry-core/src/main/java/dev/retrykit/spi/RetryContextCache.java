@@ -40,6 +40,17 @@ public interface RetryContextCache {
 	/** @return the number of contexts evicted because the cache was full */
 	long evictions();
 
+	/**
+	 * Whether a context has ever been stored. The endpoint shows an instance's cache once it has been
+	 * used for stateful retry, also when it is empty again (the calls succeeded, or it was cleared).
+	 * The default answers from {@link #size()} and {@link #evictions()}, which forgets a cache that
+	 * emptied; implementations should remember.
+	 * @return whether {@link #put} has ever been called
+	 */
+	default boolean hasBeenUsed() {
+		return size() > 0 || evictions() > 0;
+	}
+
 	/** Removes every context. */
 	void clear();
 

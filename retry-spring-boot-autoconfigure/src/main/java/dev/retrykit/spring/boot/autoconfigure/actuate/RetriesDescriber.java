@@ -87,11 +87,11 @@ final class RetriesDescriber {
 	 */
 	private RetryInstanceDescriptor.@Nullable ContextCache contextCache(RetryContextCache cache, boolean stateful,
 			boolean detailed, boolean showValues) {
-		int size = cache.size();
-		long evictions = cache.evictions();
-		if (!stateful && size == 0 && evictions == 0) {
+		if (!stateful && !cache.hasBeenUsed()) {
 			return null;
 		}
+		int size = cache.size();
+		long evictions = cache.evictions();
 		if (!detailed) {
 			return new RetryInstanceDescriptor.ContextCache(size, cache.capacity(), evictions, null, null);
 		}

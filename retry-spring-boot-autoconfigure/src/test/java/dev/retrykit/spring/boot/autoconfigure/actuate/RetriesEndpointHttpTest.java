@@ -208,8 +208,9 @@ class RetriesEndpointHttpTest {
 
 		@Test
 		void clearsTheContextCache() {
+			// The instance was used for stateful retry, so its cache stays in view once empty.
 			post("inventory", "clear-cache").expectStatus().isOk().expectBody()
-				.jsonPath("$.contextCache").doesNotExist();
+				.jsonPath("$.contextCache.size").isEqualTo(0);
 		}
 
 		@Test

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryState;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
 import org.junit.jupiter.api.Test;
@@ -74,6 +75,22 @@ class RetriesEndpointTest {
 		assertThat(this.endpoint.retries().instances().get("payments").circuit()).isNotNull();
 		assertThat(this.endpoint.retries().instances().get("search").budget())
 			.isEqualTo(new RetryInstanceDescriptor.Budget(2.0, 2));
+	}
+
+	@Test
+	void showsTheCacheOfAnInstanceUsedForStatefulRetryAlsoOnceItIsEmptyAgain() throws Exception {
+		RetryState state = RetryState.of("order-1");
+		assertThatExceptionOfType(IOException.class).isThrownBy(() -> this.registry.template("inventory").execute(context -> {
+			throw new IOException("down");
+		}, state));
+		assertThat(this.endpoint.retries().instances().get("inventory").contextCache().size()).isEqualTo(1);
+
+		this.registry.template("inventory").execute(context -> "ok", state);
+
+		RetryInstanceDescriptor.ContextCache cache = this.endpoint.retries().instances().get("inventory").contextCache();
+		assertThat(cache).isNotNull();
+		assertThat(cache.size()).isZero();
+		assertThat(this.endpoint.retries().instances().get("search").contextCache()).isNull();
 	}
 
 	@Test
