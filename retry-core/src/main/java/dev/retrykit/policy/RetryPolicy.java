@@ -24,7 +24,12 @@ public interface RetryPolicy {
 	 */
 	boolean canRetry(RetryContext context);
 
-	/** @return a policy that always allows another attempt */
+	/**
+	 * A policy that always allows another attempt. As a template's policy it adds no limit of its own:
+	 * the template's {@code max-attempts} still applies, so retrying without limit is
+	 * {@code maxAttempts(-1)} on the template.
+	 * @return the policy
+	 */
 	static RetryPolicy always() {
 		return CompositeRetryPolicy.ALWAYS;
 	}
