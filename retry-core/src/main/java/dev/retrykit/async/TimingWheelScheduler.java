@@ -113,7 +113,8 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 * each due task to the executor (with a direct executor, tasks run inside this call). A task
 	 * scheduled meanwhile for a tick this call has yet to process fires within the same call; one due on
 	 * a tick already processed fires on the next call, even if the clock has not moved (so a task that
-	 * reschedules itself with no delay cannot keep a call going). After {@link #stop()} it does nothing. Thread-safe: concurrent callers take turns.
+	 * reschedules itself with no delay cannot keep a call going). After {@link #stop()} it does nothing.
+	 * Thread-safe: concurrent callers take turns.
 	 * @return how many tasks this call handed to the executor (including any it rejected)
 	 * @throws IllegalStateException in thread mode, or when called from a task this method is running
 	 */

@@ -1,6 +1,7 @@
 package dev.retrykit.internal;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -104,7 +105,7 @@ public final class RetryCounters implements RetryMetrics {
 
 	/** @return the calling thread's block of an instance past {@link #INDEXED_INSTANCES} */
 	ThreadCounters overflowBlock() {
-		return java.util.Objects.requireNonNull(this.overflow, "an indexed instance").get();
+		return Objects.requireNonNull(this.overflow, "an indexed instance").get();
 	}
 
 	/** Counts a listener that threw. */

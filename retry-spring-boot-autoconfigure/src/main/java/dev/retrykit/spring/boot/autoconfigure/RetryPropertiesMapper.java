@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryConfigBuilder;
@@ -265,31 +266,22 @@ public final class RetryPropertiesMapper {
 			CircuitBreakerConfig inherited = base.getCircuitBreaker();
 			boolean configured = cb.getTrip() != null || cb.getInterval() != null || cb.getTimeout() != null
 					|| cb.getMaxRequests() != null;
-			boolean enabled = (cb.getEnabled() != null) ? cb.getEnabled() : (inherited != null || configured);
-			if (enabled || configured) {
+			applyGroup(cb.getEnabled(), inherited != null, configured, () -> {
 				CircuitBreakerConfigBuilder config = (inherited != null) ? CircuitBreakerConfig.builder(inherited)
 						: CircuitBreakerConfig.builder();
 				set(group + ".trip", cb.getTrip(), config::trip);
 				set(group + ".interval", cb.getInterval(), config::interval);
 				set(group + ".timeout", cb.getTimeout(), config::timeout);
 				set(group + ".max-requests", cb.getMaxRequests(), config::maxRequests);
-				CircuitBreakerConfig built;
 				try {
-					built = config.build();
+					return config.build();
 				}
 				catch (IllegalArgumentException ex) {
 					// build() parses the trip expression.
 					throw InvalidRetryPropertyException.of(group + ".trip",
 							Objects.requireNonNullElse(cb.getTrip(), CircuitBreakerConfig.DEFAULT_TRIP), ex);
 				}
-				if (enabled) {
-					builder.circuitBreaker(built);
-					return;
-				}
-			}
-			if (cb.getEnabled() != null) {
-				builder.circuitBreaker(null);
-			}
+			}, builder::circuitBreaker, () -> builder.circuitBreaker(null));
 		}
 
 		void applyBudget(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.Budget budget) {
@@ -297,21 +289,36 @@ public final class RetryPropertiesMapper {
 			RetryBudgetConfig inherited = base.getBudget();
 			boolean configured = budget.getMaxTokens() != null || budget.getTokenRatio() != null
 					|| budget.getName() != null;
-			boolean enabled = (budget.getEnabled() != null) ? budget.getEnabled() : (inherited != null || configured);
-			if (enabled || configured) {
+			applyGroup(budget.getEnabled(), inherited != null, configured, () -> {
 				RetryBudgetConfigBuilder config = (inherited != null) ? RetryBudgetConfig.builder(inherited)
 						: RetryBudgetConfig.builder();
 				set(group + ".max-tokens", budget.getMaxTokens(), config::maxTokens);
 				set(group + ".token-ratio", budget.getTokenRatio(), config::tokenRatio);
-				RetryBudgetConfig built = config.build();
+				return config.build();
+			}, built -> builder.budget(built, (budget.getName() != null) ? budget.getName() : base.getBudgetName()),
+					() -> builder.budget(null, null));
+		}
+
+		/**
+		 * @param enabledSetting the group's {@code enabled}, or {@code null} when unset
+		 * @param inherited whether the base has the feature
+		 * @param configured whether the group sets anything besides {@code enabled}
+		 * @param build builds (and so validates) the group's config
+		 * @param enable gives the instance the built config
+		 * @param disable removes the feature inherited from the base
+		 */
+		private static <C> void applyGroup(@Nullable Boolean enabledSetting, boolean inherited, boolean configured,
+				Supplier<C> build, Consumer<C> enable, Runnable disable) {
+			boolean enabled = (enabledSetting != null) ? enabledSetting : (inherited || configured);
+			if (enabled || configured) {
+				C built = build.get();
 				if (enabled) {
-					String name = (budget.getName() != null) ? budget.getName() : base.getBudgetName();
-					builder.budget(built, name);
+					enable.accept(built);
 					return;
 				}
 			}
-			if (budget.getEnabled() != null) {
-				builder.budget(null, null);
+			if (enabledSetting != null) {
+				disable.run();
 			}
 		}
 
