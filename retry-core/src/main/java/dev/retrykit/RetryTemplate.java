@@ -77,6 +77,25 @@ public final class RetryTemplate {
 	}
 
 	/**
+	 * Runs a stateless call whose attempt takes an argument: the same as {@link #execute(RetryCallback)},
+	 * for hot paths where the callback would otherwise be a lambda capturing state, allocated per call.
+	 * <pre>{@code
+	 * Stock stock = inventory.execute((sku, context) -> client.fetchStock(sku), sku);
+	 * }</pre>
+	 * @param function the operation, called with {@code argument} on every attempt
+	 * @param argument the operation's argument
+	 * @param <A> the argument type
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the operation's result
+	 * @throws E the last failure, unchanged, when the call ends without success
+	 */
+	public <A, T, E extends Throwable> T execute(RetryFunction<? super A, T, E> function, A argument) throws E {
+		return SyncRetry.execute(this.runtime, Objects.requireNonNull(function, "function must not be null"), argument,
+				null);
+	}
+
+	/**
 	 * Runs one attempt of a stateful call.
 	 * @param callback the operation
 	 * @param state the key of the cached context

@@ -337,6 +337,76 @@ class RetryTemplateTest {
 		});
 	}
 
+	@Test
+	void anAttributeSetByACallThatSucceededAtOnceIsGoneForTheNextCall() throws Exception {
+		RetryTemplate template = template().build();
+		template.execute(context -> {
+			context.setAttribute("seen", "first");
+			return null;
+		});
+		template.execute(context -> {
+			assertThat(context.hasAttribute("seen")).isFalse();
+			assertThat(context.getRetryCount()).isZero();
+			return null;
+		});
+	}
+
+	@Test
+	void aFunctionGetsItsArgumentOnEveryAttempt() throws Exception {
+		RetryTemplate template = template().maxAttempts(3).build();
+		List<String> arguments = new ArrayList<>();
+		String result = template.execute((String sku, RetryContext context) -> {
+			arguments.add(sku);
+			assertThat(RetryContext.current()).isSameAs(context);
+			if (context.getRetryCount() < 2) {
+				throw new IOException("attempt " + (context.getRetryCount() + 1));
+			}
+			return sku.toUpperCase();
+		}, "sku-1");
+		assertThat(result).isEqualTo("SKU-1");
+		assertThat(arguments).containsExactly("sku-1", "sku-1", "sku-1");
+		assertThat(template.getMetrics().getAttempts()).isEqualTo(3);
+		assertThat(template.getMetrics().getSuccessfulCallsWithRetry()).isEqualTo(1);
+		assertThat(RetryContext.current()).isNull();
+	}
+
+	@Test
+	void aFunctionsLastFailureIsRethrownUnchanged() {
+		RetryTemplate template = template().maxAttempts(2).build();
+		IOException failure = new IOException("down");
+		assertThatThrownBy(() -> template.execute((Integer id, RetryContext context) -> {
+			throw failure;
+		}, 7)).isSameAs(failure);
+		assertThat(template.getMetrics().getAttempts()).isEqualTo(2);
+		assertThat(template.getMetrics().getFailedCallsWithRetry()).isEqualTo(1);
+		assertThat(RetryContext.current()).isNull();
+	}
+
+	@Test
+	void countsAreTheSameWhetherOrNotAnythingWatchesTheCall() throws Exception {
+		RetryTemplate plain = template().maxAttempts(3).build();
+		RetryTemplate watched = template().maxAttempts(3).listener(new RetryListener() {
+		}).build();
+		for (RetryTemplate template : List.of(plain, watched)) {
+			template.execute(context -> "at once");
+			AtomicInteger calls = new AtomicInteger();
+			template.execute(context -> {
+				if (calls.incrementAndGet() == 1) {
+					throw new IOException();
+				}
+				return "second";
+			});
+			assertThatThrownBy(() -> template.execute(context -> {
+				throw new InternalError("an Error is not retried by default");
+			})).isInstanceOf(InternalError.class);
+			RetryMetrics metrics = template.getMetrics();
+			assertThat(metrics.getAttempts()).isEqualTo(4);
+			assertThat(metrics.getSuccessfulCallsWithoutRetry()).isEqualTo(1);
+			assertThat(metrics.getSuccessfulCallsWithRetry()).isEqualTo(1);
+			assertThat(metrics.getFailedCallsWithoutRetry()).isEqualTo(1);
+		}
+	}
+
 	private static int attemptsFor(RetryTemplate template, Throwable failure) {
 		AtomicInteger calls = new AtomicInteger();
 		try {

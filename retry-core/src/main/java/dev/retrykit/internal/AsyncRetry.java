@@ -101,13 +101,39 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 	 */
 	public static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
+		if (!runtime.plain) {
+			return startGuarded(runtime, supplier, recovery);
+		}
+		// Nothing watches a successful attempt (see RetryRuntime.plain): push, count, run, count, pop.
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext pooled = stack.pushPooled(runtime.name);
-		AsyncRetry<T> call;
+		stack.counters(runtime).attempt();
 		CompletionStage<T> stage = null;
 		Throwable thrown = null;
 		try {
-			ThreadCounters block = stack.counters(runtime.counters);
+			stage = supplier.get();
+		}
+		catch (Throwable ex) {
+			thrown = ex;
+		}
+		if (stage instanceof CompletableFuture<T> future && future.isDone() && !future.isCompletedExceptionally()) {
+			stack.counters(runtime).successWithoutRetry();
+			stack.popPooled(pooled);
+			return future;
+		}
+		return continueAfterFirstAttempt(runtime, supplier, recovery, stack, pooled, stage, thrown);
+	}
+
+	private static <T> CompletableFuture<T> startGuarded(RetryRuntime runtime,
+			Supplier<? extends CompletionStage<T>> supplier,
+			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
+		ContextStack stack = ContextStack.get();
+		MutableRetryContext pooled = stack.pushPooled(runtime.name);
+		CompletionStage<T> stage = null;
+		Throwable thrown = null;
+		boolean continues = false;
+		try {
+			ThreadCounters block = stack.counters(runtime);
 			if (!runtime.open(pooled)) {
 				RetryVetoedException vetoed = new RetryVetoedException(
 						"Retry '" + runtime.name + "' was vetoed by a listener before its first attempt");
@@ -115,7 +141,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 				return CompletableFuture.failedFuture(vetoed);
 			}
 			if (!runtime.acquireAttempt(pooled, block)) {
-				call = create(runtime, supplier, recovery, pooled.copy());
+				AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());
 				call.rejected(block);
 				return call;
 			}
@@ -132,11 +158,31 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 					return future;
 				}
 			}
+			continues = true;
+		}
+		finally {
+			if (!continues) {
+				stack.popPooled(pooled);
+			}
+		}
+		return continueAfterFirstAttempt(runtime, supplier, recovery, stack, pooled, stage, thrown);
+	}
+
+	/**
+	 * Continues a call whose first attempt did not succeed at once: the call outlives the pooled
+	 * context, so it takes a copy; the pooled one is popped here.
+	 */
+	private static <T> CompletableFuture<T> continueAfterFirstAttempt(RetryRuntime runtime,
+			Supplier<? extends CompletionStage<T>> supplier,
+			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
+			MutableRetryContext pooled, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
+		AsyncRetry<T> call;
+		try {
 			call = create(runtime, supplier, recovery, pooled.copy());
 			PHASE.set(call, 1); // plain: published with the call
 		}
 		finally {
-			stack.pop();
+			stack.popPooled(pooled);
 		}
 		if (thrown != null || stage == null) {
 			call.settle(1, null, (thrown != null) ? thrown : nullStage(runtime));
@@ -263,7 +309,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 			return;
 		}
 		ContextStack stack = ContextStack.get();
-		ThreadCounters block = stack.counters(this.runtime.counters);
+		ThreadCounters block = stack.counters(this.runtime);
 		if (!this.runtime.acquireAttempt(this.context, block)) {
 			rejected(block);
 			return;

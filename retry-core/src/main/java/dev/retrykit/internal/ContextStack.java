@@ -23,9 +23,15 @@ public final class ContextStack {
 
 	private final long ownerId = Thread.currentThread().getId();
 
+	/** The pooled contexts, one per nesting depth, each reused by every call at its depth. */
 	private MutableRetryContext[] pool = new MutableRetryContext[4];
 
-	private RetryContext[] active = new RetryContext[4];
+	/**
+	 * The contexts owned by someone else (a cached stateful context, an async attempt's context) at the
+	 * depths where one is pushed; {@code null} where the depth's pooled context is in use, so that a
+	 * pooled push and pop write nothing here.
+	 */
+	private @Nullable RetryContext[] foreign = new RetryContext[4];
 
 	private int depth;
 
@@ -53,26 +59,35 @@ public final class ContextStack {
 	}
 
 	/**
-	 * Pushes a pooled context, reset for a new call.
+	 * Pushes the pooled context of the next depth, reset for a new call.
 	 * @param name the instance name
-	 * @return the context, valid until {@link #pop()}
+	 * @return the context, valid until {@link #popPooled} or {@link #pop()}
 	 */
 	public MutableRetryContext pushPooled(String name) {
-		ensureCapacity();
 		int index = this.depth;
-		MutableRetryContext context = this.pool[index];
+		MutableRetryContext[] pool = this.pool;
+		if (index >= pool.length) {
+			pool = grow();
+		}
+		MutableRetryContext context = pool[index];
 		if (context == null) {
 			context = new MutableRetryContext();
-			this.pool[index] = context;
+			pool[index] = context;
 		}
-		context.reset(name, (index == 0) ? null : this.active[index - 1]);
-		// A pooled context stays in its slot after pop, so in steady state this stores nothing: a reference
-		// store into these long-lived arrays costs a GC write barrier on every call.
-		if (this.active[index] != context) {
-			this.active[index] = context;
-		}
+		// A depth's pooled context keeps its name and parent between calls, so in steady state this
+		// stores nothing: a reference store into a long-lived object costs a GC write barrier.
+		context.reset(name, (index == 0) ? null : at(index - 1));
 		this.depth = index + 1;
 		return context;
+	}
+
+	/**
+	 * Pops a context that {@link #pushPooled} returned, and clears what its call left in it.
+	 * @param context the innermost context, pooled
+	 */
+	public void popPooled(MutableRetryContext context) {
+		this.depth--;
+		context.release();
 	}
 
 	/**
@@ -80,20 +95,37 @@ public final class ContextStack {
 	 * @param context the context
 	 */
 	public void push(RetryContext context) {
-		ensureCapacity();
-		this.active[this.depth++] = context;
+		if (this.depth >= this.pool.length) {
+			grow();
+		}
+		this.foreign[this.depth++] = context;
 	}
 
 	/** Pops the innermost context: a context owned by someone else is dropped, a pooled one is cleared for reuse. */
 	public void pop() {
 		int index = --this.depth;
-		MutableRetryContext pooled = this.pool[index];
-		if (this.active[index] != pooled) {
-			this.active[index] = null;
+		if (this.foreign[index] != null) {
+			this.foreign[index] = null;
 		}
 		else {
-			pooled.release();
+			this.pool[index].release();
 		}
+	}
+
+	/**
+	 * @param runtime an instance
+	 * @return this thread's block of its counters, created on first use
+	 */
+	public ThreadCounters counters(RetryRuntime runtime) {
+		int id = runtime.countersId;
+		ThreadCounters[] blocks = this.counters;
+		if (id < blocks.length) {
+			ThreadCounters block = blocks[id];
+			if (block != null) {
+				return block;
+			}
+		}
+		return newCounters(runtime.counters);
 	}
 
 	/**
@@ -133,14 +165,20 @@ public final class ContextStack {
 
 	/** @return the innermost context, or {@code null} */
 	public @Nullable RetryContext top() {
-		return (this.depth == 0) ? null : this.active[this.depth - 1];
+		int index = this.depth - 1;
+		return (index < 0) ? null : at(index);
 	}
 
-	private void ensureCapacity() {
-		if (this.depth == this.active.length) {
-			this.active = java.util.Arrays.copyOf(this.active, this.depth * 2);
-			this.pool = java.util.Arrays.copyOf(this.pool, this.depth * 2);
-		}
+	private RetryContext at(int index) {
+		RetryContext foreign = this.foreign[index];
+		return (foreign != null) ? foreign : this.pool[index];
+	}
+
+	private MutableRetryContext[] grow() {
+		int length = this.pool.length * 2;
+		this.foreign = java.util.Arrays.copyOf(this.foreign, length);
+		this.pool = java.util.Arrays.copyOf(this.pool, length);
+		return this.pool;
 	}
 
 }

@@ -12,20 +12,30 @@ import org.jspecify.annotations.Nullable;
  * (deadline, backoff cursor, previous delay). Not thread-safe; one call uses it at a time.
  *
  * <p>Every pending async retry holds one, so it is kept to 64 bytes with compressed oops: the
- * exhausted-only flag shares an int with the retry count, and what only stateful calls need lives in
- * {@link Stateful}.
+ * exhausted-only and touched flags share an int with the retry count, and what only stateful calls
+ * need lives in {@link Stateful}.
  */
 public sealed class MutableRetryContext implements RetryContext permits MutableRetryContext.Stateful {
 
 	private static final int EXHAUSTED_ONLY = Integer.MIN_VALUE;
 
-	private static final int COUNT_MASK = Integer.MAX_VALUE;
+	/**
+	 * Set by whatever leaves state that a pooled context must clear before its next call (a rejection,
+	 * an attribute); a failure sets the count. So one read of {@link #countAndFlag} tells whether a
+	 * call left anything behind.
+	 */
+	private static final int TOUCHED = 1 << 30;
+
+	private static final int COUNT_MASK = TOUCHED - 1;
 
 	private String name = "";
 
 	private @Nullable RetryContext parent;
 
-	/** The failed attempts in the low 31 bits (saturating); the sign bit is the exhausted-only flag. */
+	/**
+	 * The failed attempts in the low 30 bits (saturating); bit 30 is {@link #TOUCHED}, the sign bit the
+	 * exhausted-only flag.
+	 */
 	private int countAndFlag;
 
 	private @Nullable Throwable lastThrowable;
@@ -66,17 +76,15 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		if (this.parent != parent) {
 			this.parent = parent;
 		}
-		this.startNanos = 0;
 	}
 
 	/**
 	 * Clears what a call left in a pooled context as the call ends, so that an idle (or dead) thread's
 	 * context holds no failure, result or attribute. A call that succeeded at once left nothing: that
-	 * path reads a few fields and writes none.
+	 * path reads one field and writes none.
 	 */
 	void release() {
-		if (this.countAndFlag != 0 || this.lastThrowable != null || this.cursor != null
-				|| (this.attributes != null && !this.attributes.isEmpty())) {
+		if (this.countAndFlag != 0) {
 			this.countAndFlag = 0;
 			this.lastThrowable = null;
 			this.lastResult = null;
@@ -107,6 +115,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	 * @param rejection the rejection
 	 */
 	public void rejected(Throwable rejection) {
+		this.countAndFlag |= TOUCHED;
 		this.lastThrowable = rejection;
 	}
 
@@ -117,7 +126,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	 * @param exhaustedOnly whether the context was marked exhausted
 	 */
 	public void restore(int retryCount, @Nullable Throwable lastThrowable, boolean exhaustedOnly) {
-		this.countAndFlag = (retryCount & COUNT_MASK) | (exhaustedOnly ? EXHAUSTED_ONLY : 0);
+		this.countAndFlag = Math.min(Math.max(0, retryCount), COUNT_MASK) | (exhaustedOnly ? EXHAUSTED_ONLY : 0);
 		this.lastThrowable = lastThrowable;
 	}
 
@@ -196,6 +205,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		if (this.attributes == null) {
 			this.attributes = new HashMap<>();
 		}
+		this.countAndFlag |= TOUCHED;
 		this.attributes.put(name, value);
 	}
 

@@ -85,6 +85,15 @@ public final class RetryRuntime {
 	final RetryScheduler scheduler;
 
 	/**
+	 * Whether a successful first attempt needs nothing but counting: no breaker, budget, listener,
+	 * deadline or result predicate. The engines take a shorter path for such calls.
+	 */
+	final boolean plain;
+
+	/** The counters' index in each thread's {@link ContextStack}, read once here rather than per call. */
+	final int countersId;
+
+	/**
 	 * @param name the instance name
 	 * @param config its configuration
 	 * @param sleeper how synchronous calls wait
@@ -128,6 +137,9 @@ public final class RetryRuntime {
 		this.circuitBreaker = circuitBreaker;
 		this.budget = budget;
 		this.scheduler = scheduler;
+		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
+				&& this.retryOnResult == null;
+		this.countersId = counters.id;
 	}
 
 	/**

@@ -5,6 +5,7 @@ import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryFunction;
 import dev.retrykit.RetryState;
 import dev.retrykit.RetryVetoedException;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,9 @@ public final class SyncRetry {
 	private SyncRetry() {
 	}
 
+	/** The attempt of {@link #execute(RetryRuntime, RetryCallback, RecoveryCallback)}: the callback is the argument. */
+	private static final RetryFunction<RetryCallback<?, ?>, ?, Throwable> CALLBACK = RetryCallback::doWithRetry;
+
 	/**
 	 * Runs a stateless call.
 	 * @param runtime the instance
@@ -29,47 +33,115 @@ public final class SyncRetry {
 	 * @return the result
 	 * @throws E the last failure, unchanged, when the call fails without recovery
 	 */
+	@SuppressWarnings("unchecked")
 	public static <T, E extends Throwable> T execute(RetryRuntime runtime, RetryCallback<T, E> callback,
 			@Nullable RecoveryCallback<T> recovery) throws E {
+		return execute(runtime, (RetryFunction<RetryCallback<T, E>, T, E>) (RetryFunction<?, ?, ?>) CALLBACK, callback,
+				recovery);
+	}
+
+	/**
+	 * Runs a stateless call whose attempt takes an argument, so that a caller passes its state without
+	 * a capturing lambda per call.
+	 * <p>When the instance has nothing that watches a successful attempt (no breaker, budget,
+	 * listener, deadline or result predicate), the first attempt takes a short path: push the pooled
+	 * context, count, run, count, pop. Anything else, and every failure, continues out of line.
+	 * @param runtime the instance
+	 * @param attempt the operation
+	 * @param argument its argument
+	 * @param recovery the fallback, or {@code null}
+	 * @param <A> the argument type
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the result
+	 * @throws E the last failure, unchanged, when the call fails without recovery
+	 */
+	public static <A, T, E extends Throwable> T execute(RetryRuntime runtime, RetryFunction<? super A, T, E> attempt,
+			A argument, @Nullable RecoveryCallback<T> recovery) throws E {
+		if (!runtime.plain) {
+			return executeGuarded(runtime, attempt, argument, recovery);
+		}
+		ContextStack stack = ContextStack.get();
+		MutableRetryContext context = stack.pushPooled(runtime.name);
+		ThreadCounters block = stack.counters(runtime);
+		block.attempt();
+		T result;
+		try {
+			result = attempt.apply(argument, context);
+		}
+		catch (Throwable failure) {
+			return retryAfterFirstFailure(runtime, attempt, argument, recovery, stack, context, block, failure);
+		}
+		block.successWithoutRetry();
+		stack.popPooled(context);
+		return result;
+	}
+
+	private static <A, T, E extends Throwable> T executeGuarded(RetryRuntime runtime,
+			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery) throws E {
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext context = stack.pushPooled(runtime.name);
 		try {
-			ThreadCounters block = stack.counters(runtime.counters);
+			ThreadCounters block = stack.counters(runtime);
 			if (!runtime.open(context)) {
 				throw vetoed(runtime, context);
 			}
-			for (;;) {
-				if (!runtime.acquireAttempt(context, block)) {
-					return rejected(runtime, context, block, recovery);
-				}
-				T result;
-				try {
-					result = callback.doWithRetry(context);
-				}
-				catch (Throwable failure) {
-					long decision = runtime.onFailure(context, failure, null);
-					if (decision < 0) {
-						return stop(runtime, context, block, decision, recovery);
-					}
-					runtime.sleep(context, block, decision);
-					continue;
-				}
-				if (runtime.isAccepted(result)) {
-					runtime.onSuccess(context, block, result);
-					return result;
-				}
-				long decision = runtime.onFailure(context, null, result);
-				if (decision < 0) {
-					return stop(runtime, context, block, decision, recovery);
-				}
-				runtime.sleep(context, block, decision);
-			}
+			return loop(runtime, attempt, argument, recovery, context, block);
 		}
 		catch (Throwable failure) {
 			throw Sneaky.<E>rethrow(failure);
 		}
 		finally {
-			stack.pop();
+			stack.popPooled(context);
+		}
+	}
+
+	private static <A, T, E extends Throwable> T retryAfterFirstFailure(RetryRuntime runtime,
+			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
+			ContextStack stack, MutableRetryContext context, ThreadCounters block, Throwable firstFailure) throws E {
+		try {
+			long decision = runtime.onFailure(context, firstFailure, null);
+			if (decision < 0) {
+				return stop(runtime, context, block, decision, recovery);
+			}
+			runtime.sleep(context, block, decision);
+			return loop(runtime, attempt, argument, recovery, context, block);
+		}
+		catch (Throwable failure) {
+			throw Sneaky.<E>rethrow(failure);
+		}
+		finally {
+			stack.popPooled(context);
+		}
+	}
+
+	private static <A, T> T loop(RetryRuntime runtime, RetryFunction<? super A, T, ?> attempt, A argument,
+			@Nullable RecoveryCallback<T> recovery, MutableRetryContext context, ThreadCounters block) throws Throwable {
+		for (;;) {
+			if (!runtime.acquireAttempt(context, block)) {
+				return rejected(runtime, context, block, recovery);
+			}
+			T result;
+			try {
+				result = attempt.apply(argument, context);
+			}
+			catch (Throwable failure) {
+				long decision = runtime.onFailure(context, failure, null);
+				if (decision < 0) {
+					return stop(runtime, context, block, decision, recovery);
+				}
+				runtime.sleep(context, block, decision);
+				continue;
+			}
+			if (runtime.isAccepted(result)) {
+				runtime.onSuccess(context, block, result);
+				return result;
+			}
+			long decision = runtime.onFailure(context, null, result);
+			if (decision < 0) {
+				return stop(runtime, context, block, decision, recovery);
+			}
+			runtime.sleep(context, block, decision);
 		}
 	}
 
@@ -95,7 +167,7 @@ public final class SyncRetry {
 		}
 		stack.push(context);
 		try {
-			ThreadCounters block = stack.counters(runtime.counters);
+			ThreadCounters block = stack.counters(runtime);
 			if (fresh ? !runtime.open(context) : !runtime.listeners.isEmpty() && !runtime.listeners.open(context)) {
 				throw vetoed(runtime, context);
 			}

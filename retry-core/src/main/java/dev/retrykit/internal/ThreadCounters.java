@@ -5,10 +5,12 @@ import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 
 /**
- * The counters of one instance written by one thread. Only the owning thread writes (release stores,
- * no lock and no CAS, so counting costs a plain store on the hot path); readers on other threads sum
- * the blocks of every thread with acquire loads. When the owner dies its block is folded into the
- * instance's base totals, so no count is ever lost.
+ * The counters of one instance written by one thread. Only the owning thread writes, with opaque
+ * stores (atomic and eventually visible, with no fence, lock or CAS: on the hot path a count costs a
+ * load, an add and a store); readers on other threads sum the blocks of every thread with opaque
+ * loads. Each counter is a field of its own rather than an array element, which saves the array's
+ * load and bounds check on every count. When the owner dies its block is folded into the instance's
+ * base totals, so no count is ever lost.
  */
 public final class ThreadCounters {
 
@@ -30,9 +32,39 @@ public final class ThreadCounters {
 
 	static final int COUNT = 8;
 
-	private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+	private static final VarHandle[] SLOTS = new VarHandle[COUNT];
 
-	private final long[] slots = new long[COUNT];
+	private static final VarHandle SUCCESS_WITHOUT_RETRY_COUNT = slot(SUCCESS_WITHOUT_RETRY, "successWithoutRetry");
+
+	private static final VarHandle ATTEMPT_COUNT = slot(ATTEMPTS, "attempts");
+
+	private static final VarHandle SUCCESS_WITH_RETRY_COUNT = slot(SUCCESS_WITH_RETRY, "successWithRetry");
+
+	private static final VarHandle FAILED_WITHOUT_RETRY_COUNT = slot(FAILED_WITHOUT_RETRY, "failedWithoutRetry");
+
+	private static final VarHandle FAILED_WITH_RETRY_COUNT = slot(FAILED_WITH_RETRY, "failedWithRetry");
+
+	private static final VarHandle RECOVERY_COUNT = slot(RECOVERIES, "recoveries");
+
+	private static final VarHandle CIRCUIT_REJECTION_COUNT = slot(CIRCUIT_REJECTIONS, "circuitRejections");
+
+	private static final VarHandle BUDGET_REJECTION_COUNT = slot(BUDGET_REJECTIONS, "budgetRejections");
+
+	private long successWithoutRetry;
+
+	private long attempts;
+
+	private long successWithRetry;
+
+	private long failedWithoutRetry;
+
+	private long failedWithRetry;
+
+	private long recoveries;
+
+	private long circuitRejections;
+
+	private long budgetRejections;
 
 	private final WeakReference<Thread> owner;
 
@@ -40,14 +72,25 @@ public final class ThreadCounters {
 		this.owner = new WeakReference<>(owner);
 	}
 
+	private static VarHandle slot(int slot, String field) {
+		try {
+			VarHandle handle = MethodHandles.lookup().findVarHandle(ThreadCounters.class, field, long.class);
+			SLOTS[slot] = handle;
+			return handle;
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
 	/** Counts an attempt. */
 	public void attempt() {
-		add(ATTEMPTS);
+		ATTEMPT_COUNT.setOpaque(this, this.attempts + 1);
 	}
 
 	/** Counts a call that succeeded on its first attempt. */
 	public void successWithoutRetry() {
-		add(SUCCESS_WITHOUT_RETRY);
+		SUCCESS_WITHOUT_RETRY_COUNT.setOpaque(this, this.successWithoutRetry + 1);
 	}
 
 	/**
@@ -56,31 +99,39 @@ public final class ThreadCounters {
 	 * @param retried whether it made more than one attempt
 	 */
 	public void outcome(boolean success, boolean retried) {
-		add(success ? (retried ? SUCCESS_WITH_RETRY : SUCCESS_WITHOUT_RETRY)
-				: (retried ? FAILED_WITH_RETRY : FAILED_WITHOUT_RETRY));
+		if (success) {
+			if (retried) {
+				SUCCESS_WITH_RETRY_COUNT.setOpaque(this, this.successWithRetry + 1);
+			}
+			else {
+				successWithoutRetry();
+			}
+		}
+		else if (retried) {
+			FAILED_WITH_RETRY_COUNT.setOpaque(this, this.failedWithRetry + 1);
+		}
+		else {
+			FAILED_WITHOUT_RETRY_COUNT.setOpaque(this, this.failedWithoutRetry + 1);
+		}
 	}
 
 	/** Counts a recovery. */
 	public void recovery() {
-		add(RECOVERIES);
+		RECOVERY_COUNT.setOpaque(this, this.recoveries + 1);
 	}
 
 	/** Counts an attempt refused by an open circuit. */
 	public void circuitRejection() {
-		add(CIRCUIT_REJECTIONS);
+		CIRCUIT_REJECTION_COUNT.setOpaque(this, this.circuitRejections + 1);
 	}
 
 	/** Counts a retry refused by the budget. */
 	public void budgetRejection() {
-		add(BUDGET_REJECTIONS);
-	}
-
-	private void add(int slot) {
-		SLOTS.setRelease(this.slots, slot, this.slots[slot] + 1);
+		BUDGET_REJECTION_COUNT.setOpaque(this, this.budgetRejections + 1);
 	}
 
 	long read(int slot) {
-		return (long) SLOTS.getAcquire(this.slots, slot);
+		return (long) SLOTS[slot].getOpaque(this);
 	}
 
 	boolean isOwnerDead() {

@@ -46,4 +46,41 @@ class ContextStackTest {
 		assertThat(template.getMetrics().getSuccessfulCallsWithoutRetry()).isEqualTo(threads * 20L);
 	}
 
+	@Test
+	void pooledAndCachedContextsNestDeeperThanTheInitialStackAndUnwindInOrder() throws Exception {
+		RetryTemplate template = RetryTemplate.builder().name("nested").build();
+		List<String> chains = new ArrayList<>();
+		nest(template, 10, chains);
+		assertThat(chains).hasSize(1);
+		// depth 10 first; stateful (cached) and stateless (pooled) contexts alternate
+		assertThat(chains.get(0)).isEqualTo("s9>p8>s7>p6>s5>p4>s3>p2>s1>p0");
+		assertThat(RetryContext.current()).isNull();
+		assertThat(ContextStack.get().top()).isNull();
+	}
+
+	private static void nest(RetryTemplate template, int remaining, List<String> chains) throws Exception {
+		if (remaining == 0) {
+			StringBuilder chain = new StringBuilder();
+			for (RetryContext context = RetryContext.current(); context != null; context = context.getParent()) {
+				chain.append((chain.length() == 0) ? "" : ">").append(context.getAttribute("at"));
+			}
+			chains.add(chain.toString());
+			return;
+		}
+		int depth = 10 - remaining;
+		dev.retrykit.RetryCallback<Void, Exception> body = context -> {
+			context.setAttribute("at", ((depth % 2 == 0) ? "p" : "s") + depth);
+			RetryContext before = RetryContext.current();
+			nest(template, remaining - 1, chains);
+			assertThat(RetryContext.current()).isSameAs(before).isSameAs(context);
+			return null;
+		};
+		if (depth % 2 == 0) {
+			template.execute(body);
+		}
+		else {
+			template.execute(body, dev.retrykit.RetryState.of("key-" + depth));
+		}
+	}
+
 }

@@ -1,0 +1,24 @@
+package dev.retrykit;
+
+/**
+ * One attempt of an operation that takes an argument: the form of {@link RetryCallback} for hot paths
+ * that would otherwise allocate a capturing lambda per call (see
+ * {@link RetryTemplate#execute(RetryFunction, Object)}).
+ *
+ * @param <A> the type of the argument
+ * @param <T> the type of the result
+ * @param <E> the type of the checked exception the operation may throw
+ */
+@FunctionalInterface
+public interface RetryFunction<A, T, E extends Throwable> {
+
+	/**
+	 * Runs one attempt.
+	 * @param argument the argument the call was started with, the same for every attempt
+	 * @param context the context of the call in progress; valid only until the call returns
+	 * @return the result of the attempt
+	 * @throws E when the attempt fails; the template decides whether to retry
+	 */
+	T apply(A argument, RetryContext context) throws E;
+
+}
