@@ -104,10 +104,9 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		if (!runtime.plain) {
 			return startGuarded(runtime, supplier, recovery);
 		}
-		// Nothing watches a successful attempt (see RetryRuntime.plain): push, count, run, count, pop.
+		// Nothing watches a successful attempt (see RetryRuntime.plain): push, run, count, pop.
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext pooled = stack.pushPooled(runtime.name);
-		stack.counters(runtime).attempt();
 		CompletionStage<T> stage = null;
 		Throwable thrown = null;
 		try {
@@ -116,11 +115,13 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		catch (Throwable ex) {
 			thrown = ex;
 		}
+		ThreadCounters block = stack.counters(runtime);
 		if (stage instanceof CompletableFuture<T> future && future.isDone() && !future.isCompletedExceptionally()) {
-			stack.counters(runtime).successWithoutRetry();
+			block.plainSuccess();
 			stack.popPooled(pooled);
 			return future;
 		}
+		block.attempt();
 		return continueAfterFirstAttempt(runtime, supplier, recovery, stack, pooled, stage, thrown);
 	}
 

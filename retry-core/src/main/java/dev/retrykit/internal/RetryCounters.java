@@ -155,7 +155,7 @@ public final class RetryCounters implements RetryMetrics {
 
 	@Override
 	public long getSuccessfulCallsWithoutRetry() {
-		return sum(ThreadCounters.SUCCESS_WITHOUT_RETRY);
+		return sum(ThreadCounters.SUCCESS_WITHOUT_RETRY) + sum(ThreadCounters.PLAIN_SUCCESSES);
 	}
 
 	@Override
@@ -175,7 +175,7 @@ public final class RetryCounters implements RetryMetrics {
 
 	@Override
 	public long getAttempts() {
-		return sum(ThreadCounters.ATTEMPTS);
+		return sum(ThreadCounters.ATTEMPTS) + sum(ThreadCounters.PLAIN_SUCCESSES);
 	}
 
 	@Override

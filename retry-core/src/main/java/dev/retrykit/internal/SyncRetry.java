@@ -45,7 +45,8 @@ public final class SyncRetry {
 	 * a capturing lambda per call.
 	 * <p>When the instance has nothing that watches a successful attempt (no breaker, budget,
 	 * listener, deadline or result predicate), the first attempt takes a short path: push the pooled
-	 * context, count, run, count, pop. Anything else, and every failure, continues out of line.
+	 * context, run, count, pop (the attempt is counted when it ends). Anything else, and every
+	 * failure, continues out of line.
 	 * @param runtime the instance
 	 * @param attempt the operation
 	 * @param argument its argument
@@ -63,16 +64,15 @@ public final class SyncRetry {
 		}
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext context = stack.pushPooled(runtime.name);
-		ThreadCounters block = stack.counters(runtime);
-		block.attempt();
 		T result;
 		try {
 			result = attempt.apply(argument, context);
 		}
 		catch (Throwable failure) {
-			return retryAfterFirstFailure(runtime, attempt, argument, recovery, stack, context, block, failure);
+			return retryAfterFirstFailure(runtime, attempt, argument, recovery, stack, context, failure);
 		}
-		block.successWithoutRetry();
+		// The attempt and the success in one count, once the attempt is over.
+		stack.counters(runtime).plainSuccess();
 		stack.popPooled(context);
 		return result;
 	}
@@ -98,8 +98,10 @@ public final class SyncRetry {
 
 	private static <A, T, E extends Throwable> T retryAfterFirstFailure(RetryRuntime runtime,
 			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
-			ContextStack stack, MutableRetryContext context, ThreadCounters block, Throwable firstFailure) throws E {
+			ContextStack stack, MutableRetryContext context, Throwable firstFailure) throws E {
 		try {
+			ThreadCounters block = stack.counters(runtime);
+			block.attempt();
 			long decision = runtime.onFailure(context, firstFailure, null);
 			if (decision < 0) {
 				return stop(runtime, context, block, decision, recovery);

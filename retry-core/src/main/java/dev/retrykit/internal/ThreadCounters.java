@@ -30,7 +30,13 @@ public final class ThreadCounters {
 
 	static final int BUDGET_REJECTIONS = 7;
 
-	static final int COUNT = 8;
+	/**
+	 * Calls that took the short path and succeeded at once: each is one attempt and one success
+	 * without retry, counted with one store instead of two.
+	 */
+	static final int PLAIN_SUCCESSES = 8;
+
+	static final int COUNT = 9;
 
 	private static final VarHandle[] SLOTS = new VarHandle[COUNT];
 
@@ -50,6 +56,8 @@ public final class ThreadCounters {
 
 	private static final VarHandle BUDGET_REJECTION_COUNT = slot(BUDGET_REJECTIONS, "budgetRejections");
 
+	private static final VarHandle PLAIN_SUCCESS_COUNT = slot(PLAIN_SUCCESSES, "plainSuccesses");
+
 	private long successWithoutRetry;
 
 	private long attempts;
@@ -65,6 +73,8 @@ public final class ThreadCounters {
 	private long circuitRejections;
 
 	private long budgetRejections;
+
+	private long plainSuccesses;
 
 	private final WeakReference<Thread> owner;
 
@@ -86,6 +96,14 @@ public final class ThreadCounters {
 	/** Counts an attempt. */
 	public void attempt() {
 		ATTEMPT_COUNT.setOpaque(this, this.attempts + 1);
+	}
+
+	/**
+	 * Counts a call that succeeded on its first attempt and whose attempt was not counted: the
+	 * attempt and the success at once.
+	 */
+	public void plainSuccess() {
+		PLAIN_SUCCESS_COUNT.setOpaque(this, this.plainSuccesses + 1);
 	}
 
 	/** Counts a call that succeeded on its first attempt. */

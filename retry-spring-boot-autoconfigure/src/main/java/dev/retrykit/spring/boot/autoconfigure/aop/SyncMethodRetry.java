@@ -1,5 +1,6 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
+import dev.retrykit.RetryFunction;
 import dev.retrykit.RetryState;
 import dev.retrykit.RetryTemplate;
 import org.aopalliance.intercept.MethodInvocation;
@@ -9,9 +10,13 @@ import org.jspecify.annotations.Nullable;
  * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
  * (so an inner {@code @Transactional} starts a fresh transaction) inside
  * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
- * method. Stateless without recovery, a call allocates only the attempt lambda.
+ * method. Stateless without recovery, a call allocates nothing: the attempt is a constant function of
+ * the invocation, and each attempt puts the chain's index back as it returns.
  */
 final class SyncMethodRetry implements MethodRetry {
+
+	private static final RetryFunction<MethodInvocation, @Nullable Object, Throwable> PROCEED = (invocation,
+			context) -> InvocationRewinder.proceedAndRewind(invocation);
 
 	private final RetryTemplate template;
 
@@ -27,12 +32,12 @@ final class SyncMethodRetry implements MethodRetry {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		int mark = InvocationRewinder.mark(invocation);
 		RecoverMethods recoverMethods = this.recover;
+		if (this.key == null && recoverMethods == null) {
+			return this.template.execute(PROCEED, invocation);
+		}
+		int mark = InvocationRewinder.mark(invocation);
 		if (this.key == null) {
-			if (recoverMethods == null) {
-				return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark));
-			}
 			return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark),
 					context -> recoverMethods.recover(target(invocation), context.getLastThrowable(), invocation.getArguments()));
 		}
