@@ -23,7 +23,11 @@ public interface RetryMetrics {
 	/** @return calls that failed after at least one retry */
 	long getFailedCallsWithRetry();
 
-	/** @return attempts started, first attempts included */
+	/**
+	 * @return attempts made, first attempts included; an attempt is counted as it starts, except the
+	 * first attempt of an instance with nothing that watches it (no breaker, budget, listener, deadline
+	 * or result predicate), which is counted as it ends
+	 */
 	long getAttempts();
 
 	/** @return calls whose result came from a recovery callback */
