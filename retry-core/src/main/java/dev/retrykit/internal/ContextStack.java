@@ -117,15 +117,7 @@ public final class ContextStack {
 	 * @return this thread's block of its counters, created on first use
 	 */
 	public ThreadCounters counters(RetryRuntime runtime) {
-		int id = runtime.countersId;
-		ThreadCounters[] blocks = this.counters;
-		if (id < blocks.length) {
-			ThreadCounters block = blocks[id];
-			if (block != null) {
-				return block;
-			}
-		}
-		return newCounters(runtime.counters);
+		return counters(runtime.countersId, runtime.counters);
 	}
 
 	/**
@@ -133,7 +125,10 @@ public final class ContextStack {
 	 * @return this thread's block of them, created on first use
 	 */
 	public ThreadCounters counters(RetryCounters instance) {
-		int id = instance.id;
+		return counters(instance.id, instance);
+	}
+
+	private ThreadCounters counters(int id, RetryCounters instance) {
 		ThreadCounters[] blocks = this.counters;
 		if (id < blocks.length) {
 			ThreadCounters block = blocks[id];
