@@ -41,6 +41,109 @@ class StatefulRetryTest {
 	}
 
 	@Test
+	void aContextReadBackFromAForeignCacheKeepsItsDeadlineFromTheCallNotFromTimeZero() throws Exception {
+		// A cache that stores its own copy of a context, as a distributed cache would.
+		java.util.Map<Object, RetryContext> store = new java.util.HashMap<>();
+		dev.retrykit.spi.RetryContextCache copying = new dev.retrykit.spi.RetryContextCache() {
+			@Override
+			public RetryContext get(Object key) {
+				return store.get(key);
+			}
+
+			@Override
+			public void put(Object key, RetryContext context) {
+				int count = context.getRetryCount();
+				Throwable last = context.getLastThrowable();
+				boolean exhausted = context.isExhaustedOnly();
+				store.put(key, new RetryContext() {
+					@Override
+					public String getName() {
+						return "orders";
+					}
+
+					@Override
+					public int getRetryCount() {
+						return count;
+					}
+
+					@Override
+					public Throwable getLastThrowable() {
+						return last;
+					}
+
+					@Override
+					public RetryContext getParent() {
+						return null;
+					}
+
+					@Override
+					public void setExhaustedOnly() {
+					}
+
+					@Override
+					public boolean isExhaustedOnly() {
+						return exhausted;
+					}
+
+					@Override
+					public Object getAttribute(String name) {
+						return null;
+					}
+
+					@Override
+					public void setAttribute(String name, Object value) {
+					}
+
+					@Override
+					public boolean hasAttribute(String name) {
+						return false;
+					}
+				});
+			}
+
+			@Override
+			public void remove(Object key) {
+				store.remove(key);
+			}
+
+			@Override
+			public int size() {
+				return store.size();
+			}
+
+			@Override
+			public int capacity() {
+				return Integer.MAX_VALUE;
+			}
+
+			@Override
+			public long evictions() {
+				return 0;
+			}
+
+			@Override
+			public void clear() {
+				store.clear();
+			}
+
+			@Override
+			public java.util.List<dev.retrykit.spi.RetryContextCacheEntry> entries(int limit) {
+				return java.util.List.of();
+			}
+		};
+		this.time.advance(Duration.ofHours(1));
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).maxAttempts(5)
+			.maxDuration(Duration.ofMinutes(10)).backoff(BackoffPolicy.fixed(Duration.ofMillis(500)))
+			.contextCache(copying).build();
+		RetryState state = RetryState.of("message-1");
+		for (int attempt = 1; attempt <= 4; attempt++) {
+			assertThatThrownBy(() -> template.execute(this::failingCall, state)).isInstanceOf(IOException.class);
+		}
+		assertThat(this.attempts).hasValue(4);
+		assertThat(store.get("message-1").getRetryCount()).isEqualTo(4);
+	}
+
+	@Test
 	void exhaustedCallRecoversWhenThereIsARecovery() throws Exception {
 		RetryState state = RetryState.of("message-2");
 		for (int i = 0; i < 3; i++) {

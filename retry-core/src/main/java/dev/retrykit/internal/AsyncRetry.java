@@ -263,16 +263,29 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		}
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
 		long decision;
-		if (failure == null) {
-			if (this.runtime.isAccepted(value)) {
-				this.runtime.onSuccess(this.context, block, value);
-				complete(value);
-				return true;
+		try {
+			if (failure == null) {
+				if (this.runtime.isAccepted(value)) {
+					this.runtime.onSuccess(this.context, block, value);
+					complete(value);
+					return true;
+				}
+				decision = this.runtime.onFailure(this.context, null, value);
 			}
-			decision = this.runtime.onFailure(this.context, null, value);
+			else {
+				decision = this.runtime.onFailure(this.context, FailureClassifier.unwrap(failure), null);
+			}
 		}
-		else {
-			decision = this.runtime.onFailure(this.context, FailureClassifier.unwrap(failure), null);
+		catch (Throwable ex) {
+			// A result predicate, classifier, extractor, policy or backoff of the user's threw: the call
+			// ends with that exception (the attempt's own failure suppressed in it) rather than never.
+			if (failure != null && failure != ex) {
+				ex.addSuppressed(failure);
+			}
+			block.outcome(false, this.context.getRetryCount() > 1);
+			this.runtime.close(this.context, ex);
+			completeExceptionally(ex);
+			return true;
 		}
 		if (decision < 0) {
 			stop(block, decision);

@@ -61,7 +61,7 @@ public final class ContextStack {
 	/**
 	 * Pushes the pooled context of the next depth, reset for a new call.
 	 * @param name the instance name
-	 * @return the context, valid until {@link #popPooled} or {@link #pop()}
+	 * @return the context, valid until {@link #popPooled}
 	 */
 	public MutableRetryContext pushPooled(String name) {
 		int index = this.depth;
@@ -101,15 +101,9 @@ public final class ContextStack {
 		this.foreign[this.depth++] = context;
 	}
 
-	/** Pops the innermost context: a context owned by someone else is dropped, a pooled one is cleared for reuse. */
+	/** Pops the innermost context, one that {@link #push} pushed (a pooled one is popped by {@link #popPooled}). */
 	public void pop() {
-		int index = --this.depth;
-		if (this.foreign[index] != null) {
-			this.foreign[index] = null;
-		}
-		else {
-			this.pool[index].release();
-		}
+		this.foreign[--this.depth] = null;
 	}
 
 	/**

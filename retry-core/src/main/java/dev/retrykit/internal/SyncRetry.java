@@ -245,6 +245,8 @@ public final class SyncRetry {
 		else {
 			context = new MutableRetryContext.Stateful(runtime.name, parent);
 			context.restore(cached.getRetryCount(), cached.getLastThrowable(), cached.isExhaustedOnly());
+			// A foreign cache keeps no start time: max-duration counts from this call, not from time 0.
+			context.startNanos = runtime.timeSource.nanoTime();
 		}
 		context.setParent(parent);
 		return context;

@@ -37,6 +37,36 @@ class AsyncRetryTest {
 	}
 
 	@Test
+	void aResultPredicateThatThrowsEndsTheCallWithItsException() {
+		IllegalStateException broken = new IllegalStateException("predicate failed");
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).retryOnResult(result -> {
+			throw broken;
+		}).build();
+		CompletableFuture<String> attempt = new CompletableFuture<>();
+		CompletableFuture<String> result = template.executeAsync(() -> attempt);
+		attempt.complete("value");
+		assertThat(result).isCompletedExceptionally();
+		assertThat(result.handle((value, failure) -> failure).join()).isSameAs(broken);
+		assertThat(template.getMetrics().getFailedCallsWithoutRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void aPolicyThatThrowsEndsTheCallWithItsExceptionAndKeepsTheAttemptsFailure() {
+		IllegalStateException broken = new IllegalStateException("policy failed");
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).policy(context -> {
+			throw broken;
+		}).build();
+		IOException down = new IOException("down");
+		CompletableFuture<String> attempt = new CompletableFuture<>();
+		CompletableFuture<String> result = template.executeAsync(() -> attempt);
+		attempt.completeExceptionally(down);
+		assertThat(result).isCompletedExceptionally();
+		Throwable failure = result.handle((value, ex) -> ex).join();
+		assertThat(failure).isSameAs(broken);
+		assertThat(failure.getSuppressed()).containsExactly(down);
+	}
+
+	@Test
 	void retriesOnTheSchedulerWithoutBlockingAndSucceeds() {
 		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).maxAttempts(4).build();
 		CompletableFuture<String> result = template.executeAsync(() -> (this.attempts.incrementAndGet() < 3)
