@@ -34,7 +34,7 @@ final class AsyncMethodRetry implements MethodRetry {
 			return this.template.executeAsync(attempt);
 		}
 		Function<Throwable, CompletionStage<Object>> recovery = failure -> stage(() -> recoverMethods
-			.recover(SyncMethodRetry.target(invocation), failure, invocation.getArguments()));
+			.recover(invocation, failure));
 		return this.template.executeAsync(attempt, recovery);
 	}
 

@@ -15,28 +15,32 @@ import org.springframework.aop.framework.ReflectiveMethodInvocation;
  * <p>{@code MethodInvocation.proceed()} advances an index through the chain, so calling it a second
  * time would skip the interceptors inside the retry (a second attempt would run without its
  * {@code @Transactional}). Spring Retry clones the invocation per attempt; that costs an allocation
- * on every call, even one whose first attempt succeeds. Instead the index is read when the retry
- * interceptor is entered and set back before each attempt, through a {@link VarHandle} on
- * {@link ReflectiveMethodInvocation}'s index (the class behind both JDK and CGLIB proxies): either the
- * caller marks it on entry and each attempt rewinds to the mark, or each attempt puts back the index
- * it started from when it returns, which needs no state between attempts. Where that
- * field cannot be reached (another invocation class, a module system that denies access) each attempt
+ * on every call, even one whose first attempt succeeds. Instead the index is set back through a
+ * {@link VarHandle} on {@link ReflectiveMethodInvocation}'s index (the class behind both JDK and CGLIB
+ * proxies), in one of two ways. Attempts that run inside the interceptor's own call (synchronous methods) put back the index they
+ * found as they return ({@link #proceedAndRewind}), which needs no state between attempts. Attempts that
+ * run after the interceptor has returned (async retries, failback), when an enclosing interceptor may
+ * have moved the index, rewind to the position {@linkplain #mark marked} on entry ({@link #proceed}).
+ * Where that field cannot be reached (another invocation class, a module system that denies access) each attempt
  * proceeds on an {@linkplain ProxyMethodInvocation#invocableClone() invocable clone}, as Spring Retry does.
  */
 final class InvocationRewinder {
 
 	private static final @Nullable VarHandle INDEX = findIndex();
 
+	/** What {@link #mark} returns when the index cannot be reached. */
+	private static final int NO_MARK = -2;
+
 	private InvocationRewinder() {
 	}
 
 	/**
 	 * @param invocation the invocation as the retry interceptor received it
-	 * @return the position to rewind to, or -2 when rewinding is not possible
+	 * @return the position to rewind to, or {@link #NO_MARK} when rewinding is not possible
 	 */
 	static int mark(MethodInvocation invocation) {
 		VarHandle index = INDEX;
-		return (index != null && invocation instanceof ReflectiveMethodInvocation) ? (int) index.get((ReflectiveMethodInvocation) invocation) : -2;
+		return (index != null && invocation instanceof ReflectiveMethodInvocation) ? (int) index.get((ReflectiveMethodInvocation) invocation) : NO_MARK;
 	}
 
 	/**
@@ -48,14 +52,11 @@ final class InvocationRewinder {
 	 */
 	static @Nullable Object proceed(MethodInvocation invocation, int mark) throws Throwable {
 		VarHandle index = INDEX;
-		if (mark != -2 && index != null) {
+		if (mark != NO_MARK && index != null) {
 			index.set((ReflectiveMethodInvocation) invocation, mark);
 			return invocation.proceed();
 		}
-		if (invocation instanceof ProxyMethodInvocation proxy) {
-			return proxy.invocableClone().proceed();
-		}
-		return invocation.proceed();
+		return proceedOnClone(invocation);
 	}
 
 	/**
@@ -77,6 +78,11 @@ final class InvocationRewinder {
 				index.set(reflective, mark);
 			}
 		}
+		return proceedOnClone(invocation);
+	}
+
+	/** Where the index cannot be reached: each attempt runs on a clone of the untouched invocation. */
+	private static @Nullable Object proceedOnClone(MethodInvocation invocation) throws Throwable {
 		if (invocation instanceof ProxyMethodInvocation proxy) {
 			return proxy.invocableClone().proceed();
 		}

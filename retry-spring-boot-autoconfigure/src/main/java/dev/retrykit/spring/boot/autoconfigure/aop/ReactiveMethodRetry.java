@@ -55,7 +55,7 @@ final class ReactiveMethodRetry implements MethodRetry {
 	private <T> java.util.concurrent.CompletableFuture<T> recovered(RecoverMethods recoverMethods,
 			MethodInvocation invocation, Throwable failure) {
 		try {
-			Object result = recoverMethods.recover(SyncMethodRetry.target(invocation), failure, invocation.getArguments());
+			Object result = recoverMethods.recover(invocation, failure);
 			if (result instanceof Flux<?> elements) {
 				return (java.util.concurrent.CompletableFuture<T>) elements.collectList().toFuture();
 			}

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import dev.retrykit.annotation.Recover;
+import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -70,6 +71,21 @@ final class RecoverMethods {
 		sorted.sort(Comparator.comparingInt(method -> -depth(failureType(method))));
 		sorted.forEach(ReflectionUtils::makeAccessible);
 		return new RecoverMethods(sorted);
+	}
+
+	/**
+	 * Calls the recover method that fits the failure best, on the invocation's bean with its arguments.
+	 * @param invocation the intercepted call
+	 * @param failure the failure the call ended with, or {@code null} (a rejected result)
+	 * @return the recover method's result
+	 * @throws Exception the failure itself when no recover method accepts it, or the recover method's failure
+	 */
+	@Nullable Object recover(MethodInvocation invocation, @Nullable Throwable failure) throws Exception {
+		Object target = invocation.getThis();
+		if (target == null) {
+			throw new IllegalStateException("No target to call a @Recover method on for " + invocation.getMethod());
+		}
+		return recover(target, failure, invocation.getArguments());
 	}
 
 	/**

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Retries intercepted calls. Everything a method needs is resolved on its first call (or at startup by
  * {@link RetryableBeansValidator}) and cached per target class and method; the hot path is a
- * {@link ClassValue} lookup, a map lookup and {@code template.execute(context -> invocation.proceed())}.
- * Thread-safe.
+ * direct-mapped cache by {@code Method} identity in front of that cache, then the method's
+ * {@link MethodRetry}. Thread-safe.
  */
 public final class RetryableMethodInterceptor implements MethodInterceptor {
 

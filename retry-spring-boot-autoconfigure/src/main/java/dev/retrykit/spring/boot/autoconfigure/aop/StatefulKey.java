@@ -27,6 +27,9 @@ final class StatefulKey {
 
 	private final boolean withMethod;
 
+	/** The method's generic signature, part of default keys: built once, not per call. */
+	private final String signature;
+
 	/**
 	 * @param method the method
 	 * @param expression the key expression, or {@code null} for the default key
@@ -36,6 +39,7 @@ final class StatefulKey {
 		this.method = method;
 		this.expression = expression;
 		this.withMethod = withMethod;
+		this.signature = method.toGenericString();
 	}
 
 	Object of(MethodInvocation invocation) {
@@ -46,11 +50,11 @@ final class StatefulKey {
 					new MethodBasedEvaluationContext(arguments, this.method, arguments, PARAMETER_NAMES));
 		}
 		else if (this.withMethod) {
-			key = List.of(this.method.toGenericString(), Arrays.asList(arguments.clone()));
+			key = List.of(this.signature, Arrays.asList(arguments.clone()));
 		}
 		else {
 			key = switch (arguments.length) {
-				case 0 -> this.method.toGenericString();
+				case 0 -> this.signature;
 				case 1 -> arguments[0];
 				default -> Arrays.asList(arguments.clone());
 			};

@@ -1,5 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
+import dev.retrykit.RecoveryCallback;
+import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryFunction;
 import dev.retrykit.RetryState;
 import dev.retrykit.RetryTemplate;
@@ -10,8 +12,9 @@ import org.jspecify.annotations.Nullable;
  * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
  * (so an inner {@code @Transactional} starts a fresh transaction) inside
  * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
- * method. Stateless without recovery, a call allocates nothing: the attempt is a constant function of
- * the invocation, and each attempt puts the chain's index back as it returns.
+ * method. Every attempt puts the chain's index back as it returns
+ * ({@link InvocationRewinder#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
+ * the attempt is a constant function of the invocation.
  */
 final class SyncMethodRetry implements MethodRetry {
 
@@ -36,26 +39,16 @@ final class SyncMethodRetry implements MethodRetry {
 		if (this.key == null && recoverMethods == null) {
 			return this.template.execute(PROCEED, invocation);
 		}
-		int mark = InvocationRewinder.mark(invocation);
-		if (this.key == null) {
-			return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark),
-					context -> recoverMethods.recover(target(invocation), context.getLastThrowable(), invocation.getArguments()));
+		RetryCallback<@Nullable Object, Throwable> attempt = context -> InvocationRewinder.proceedAndRewind(invocation);
+		if (this.key != null) {
+			return this.template.execute(attempt, (recoverMethods != null) ? recovery(recoverMethods, invocation) : null,
+					RetryState.of(this.key.of(invocation)));
 		}
-		RetryState state = RetryState.of(this.key.of(invocation));
-		if (recoverMethods == null) {
-			return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark), state);
-		}
-		return this.template.execute(context -> InvocationRewinder.proceed(invocation, mark),
-				context -> recoverMethods.recover(target(invocation), context.getLastThrowable(), invocation.getArguments()),
-				state);
+		return this.template.execute(attempt, recovery(java.util.Objects.requireNonNull(recoverMethods), invocation));
 	}
 
-	static Object target(MethodInvocation invocation) {
-		Object target = invocation.getThis();
-		if (target == null) {
-			throw new IllegalStateException("No target to call a @Recover method on for " + invocation.getMethod());
-		}
-		return target;
+	private static RecoveryCallback<@Nullable Object> recovery(RecoverMethods recoverMethods, MethodInvocation invocation) {
+		return context -> recoverMethods.recover(invocation, context.getLastThrowable());
 	}
 
 }
