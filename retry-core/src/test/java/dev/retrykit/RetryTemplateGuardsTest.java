@@ -144,7 +144,8 @@ class RetryTemplateGuardsTest {
 			.config(RetryConfig.builder().budget(RetryBudgetConfig.builder().maxTokens(10).tokenRatio(0.5).build(), null)
 				.build())
 			.build();
-		assertThatThrownBy(() -> template.execute(this::failing));
+		assertThatThrownBy(() -> template.execute(this::failing)).isInstanceOf(IOException.class)
+			.hasMessage("down");
 		assertThat(template.getBudget().getTokens()).isEqualTo(7.0);
 		template.execute(context -> "ok");
 		assertThat(template.getBudget().getTokens()).isEqualTo(7.5);
