@@ -37,9 +37,10 @@ class RetryListenerTest {
 	void closeReceivesTheFailureTheCallEndsWith() throws Exception {
 		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).maxAttempts(1)
 			.listener(new Recording("a")).build();
+		IOException boom = new IOException("boom");
 		assertThatThrownBy(() -> template.execute(context -> {
-			throw new IOException("boom");
-		}));
+			throw boom;
+		})).isSameAs(boom);
 		assertThat(this.calls).containsExactly("a.open", "a.onError:boom", "a.close:boom");
 	}
 

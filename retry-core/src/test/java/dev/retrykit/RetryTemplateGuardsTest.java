@@ -13,6 +13,7 @@ import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.StatusExtractor;
 import org.junit.jupiter.api.Test;
 
+import static dev.retrykit.FailingCalls.attemptsFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -143,7 +144,8 @@ class RetryTemplateGuardsTest {
 			.config(RetryConfig.builder().budget(RetryBudgetConfig.builder().maxTokens(10).tokenRatio(0.5).build(), null)
 				.build())
 			.build();
-		assertThatThrownBy(() -> template.execute(this::failing));
+		assertThatThrownBy(() -> template.execute(this::failing)).isInstanceOf(IOException.class)
+			.hasMessage("down");
 		assertThat(template.getBudget().getTokens()).isEqualTo(7.0);
 		template.execute(context -> "ok");
 		assertThat(template.getBudget().getTokens()).isEqualTo(7.5);
@@ -173,15 +175,6 @@ class RetryTemplateGuardsTest {
 		assertThat(attemptsFor(template, new IllegalStateException(new HttpFailure(502)))).isEqualTo(3);
 		assertThat(attemptsFor(template, new IOException("no status: classified by retryOn"))).isEqualTo(3);
 		assertThat(attemptsFor(template, new IllegalStateException("no status, not listed"))).isEqualTo(1);
-	}
-
-	private static int attemptsFor(RetryTemplate template, Throwable failure) {
-		AtomicInteger calls = new AtomicInteger();
-		assertThatThrownBy(() -> template.execute(context -> {
-			calls.incrementAndGet();
-			throw failure;
-		})).isSameAs(failure);
-		return calls.get();
 	}
 
 	static final class HttpFailure extends RuntimeException {

@@ -12,6 +12,7 @@ import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.policy.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
+import static dev.retrykit.FailingCalls.attemptsFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -405,20 +406,6 @@ class RetryTemplateTest {
 			assertThat(metrics.getSuccessfulCallsWithRetry()).isEqualTo(1);
 			assertThat(metrics.getFailedCallsWithoutRetry()).isEqualTo(1);
 		}
-	}
-
-	private static int attemptsFor(RetryTemplate template, Throwable failure) {
-		AtomicInteger calls = new AtomicInteger();
-		try {
-			template.execute(context -> {
-				calls.incrementAndGet();
-				throw failure;
-			});
-		}
-		catch (Throwable thrown) {
-			assertThat(thrown).isSameAs(failure);
-		}
-		return calls.get();
 	}
 
 	static final class HintedException extends RuntimeException {

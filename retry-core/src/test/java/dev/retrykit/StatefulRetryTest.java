@@ -158,7 +158,8 @@ class StatefulRetryTest {
 	@Test
 	void theNextCallWaitsOnlyWhatRemainsOfTheBackoff() throws Exception {
 		RetryState state = RetryState.of("message-3");
-		assertThatThrownBy(() -> this.template.execute(this::failingCall, state));
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, state)).isInstanceOf(IOException.class)
+			.hasMessage("attempt 1");
 		this.time.advance(Duration.ofMillis(200));
 		String result = this.template.execute(context -> "ok", state);
 		assertThat(result).isEqualTo("ok");
@@ -210,7 +211,8 @@ class StatefulRetryTest {
 		RetryTemplate small = RetryTemplate.builder().virtualTime(this.time)
 			.contextCache(new InMemoryRetryContextCache(2, this.time)).build();
 		for (String key : new String[] { "a", "b", "c" }) {
-			assertThatThrownBy(() -> small.execute(this::failingCall, RetryState.of(key)));
+			assertThatThrownBy(() -> small.execute(this::failingCall, RetryState.of(key))).isInstanceOf(IOException.class)
+				.hasMessage("attempt 1");
 		}
 		assertThat(small.getContextCache().size()).isEqualTo(2);
 		assertThat(small.getContextCache().evictions()).isEqualTo(1);
@@ -221,7 +223,8 @@ class StatefulRetryTest {
 	@Test
 	void currentContextIsTheCachedOne() throws Exception {
 		RetryState state = RetryState.of("k");
-		assertThatThrownBy(() -> this.template.execute(this::failingCall, state));
+		assertThatThrownBy(() -> this.template.execute(this::failingCall, state)).isInstanceOf(IOException.class)
+			.hasMessage("attempt 1");
 		int seen = this.template.execute(context -> RetryContext.current().getRetryCount(), state);
 		assertThat(seen).isEqualTo(1);
 	}

@@ -1,20 +1,13 @@
 package dev.retrykit.circuit;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import org.junit.jupiter.api.AfterEach;
+import dev.retrykit.testing.Concurrently;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,32 +19,7 @@ class CircuitBreakerStressTest {
 
 	private static final int THREADS = 8;
 
-	private final ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-
 	private final FakeTimeSource clock = new FakeTimeSource();
-
-	@AfterEach
-	void shutDown() throws InterruptedException {
-		this.pool.shutdownNow();
-		assertThat(this.pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-	}
-
-	/** Runs the task on every thread at once and rethrows the first failure. */
-	private void runConcurrently(Runnable task) throws Exception {
-		CountDownLatch start = new CountDownLatch(1);
-		List<Future<?>> futures = new ArrayList<>();
-		for (int i = 0; i < THREADS; i++) {
-			futures.add(this.pool.submit(() -> {
-				start.await();
-				task.run();
-				return null;
-			}));
-		}
-		start.countDown();
-		for (Future<?> future : futures) {
-			future.get(20, TimeUnit.SECONDS);
-		}
-	}
 
 	@Test
 	void halfOpenNeverAdmitsMoreThanMaxRequestsAtOnce() throws Exception {
@@ -62,7 +30,7 @@ class CircuitBreakerStressTest {
 		AtomicInteger inFlight = new AtomicInteger();
 		AtomicInteger mostAtOnce = new AtomicInteger();
 		AtomicInteger admitted = new AtomicInteger();
-		runConcurrently(() -> {
+		Concurrently.run(THREADS, index -> {
 			for (int i = 0; i < 100_000; i++) {
 				if (breaker.tryAcquirePermission()) {
 					mostAtOnce.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
@@ -86,7 +54,7 @@ class CircuitBreakerStressTest {
 		breaker.addStateListener(transitions);
 		Map<Long, AtomicInteger> trialsInFlight = new ConcurrentHashMap<>();
 		AtomicInteger mostTrialsAtOnce = new AtomicInteger();
-		runConcurrently(() -> {
+		Concurrently.run(THREADS, index -> {
 			ThreadLocalRandom random = ThreadLocalRandom.current();
 			for (int i = 0; i < 50_000; i++) {
 				this.clock.advanceNanos(1_000);
@@ -126,7 +94,7 @@ class CircuitBreakerStressTest {
 				.trip("consecutiveFailures > 1").timeout(Duration.ofNanos(20_000)).maxRequests(3).build(), this.clock);
 		TransitionCounter transitions = new TransitionCounter();
 		breaker.addStateListener(transitions);
-		runConcurrently(() -> {
+		Concurrently.run(THREADS, index -> {
 			ThreadLocalRandom random = ThreadLocalRandom.current();
 			for (int i = 0; i < 50_000; i++) {
 				this.clock.advanceNanos(1_000);

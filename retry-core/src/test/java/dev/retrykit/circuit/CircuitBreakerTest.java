@@ -2,6 +2,7 @@ package dev.retrykit.circuit;
 
 import java.time.Duration;
 
+import dev.retrykit.testing.Allocations;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -2,6 +2,7 @@ package dev.retrykit.circuit;
 
 import java.util.stream.Stream;
 
+import dev.retrykit.testing.Allocations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
