@@ -33,7 +33,8 @@ import org.springframework.util.ClassUtils;
  * is resolved. The defaults are built first; each config and instance is declared on the
  * {@link RetryRegistryBuilder} with its base, and its own settings are applied on a builder that
  * starts from the already built base, so only the values that are set change anything. The
- * {@link PropertyLineage} of a group is consulted only where a built base cannot answer: failures
+ * {@link PropertyLineage} of a group is consulted only where a built base cannot answer: the delay
+ * hint, one core extractor made of two properties that are inherited each on its own, and failures
  * whose conflicting value is inherited, which say where that value was set.
  *
  * <p>Every value is validated by the core builders; a failure is rethrown as an
@@ -161,26 +162,35 @@ public final class RetryPropertiesMapper {
 		}
 	}
 
+	/**
+	 * Resolves the delay hint through the chain: {@code delay-hint} and {@code honor-retry-after} are
+	 * inherited each on its own, though the core config holds one extractor that combines them.
+	 */
 	private void applyDelayHint(RetryConfigBuilder builder, PropertyLineage lineage) {
-		RetryInstanceProperties properties = lineage.own();
+		RetryInstanceProperties own = lineage.own();
 		String path = lineage.path();
-		DelayHintExtractor custom = (properties.getDelayHint() != null)
-				? bean(path + ".delay-hint", properties.getDelayHint(), DelayHintExtractor.class) : null;
-		Boolean honorRetryAfter = properties.getHonorRetryAfter();
-		if (Boolean.TRUE.equals(honorRetryAfter) && this.retryAfter == null) {
+		if (Boolean.TRUE.equals(own.getHonorRetryAfter()) && this.retryAfter == null) {
 			throw new InvalidRetryPropertyException(path + ".honor-retry-after", true,
 					"Retry-After is read from Spring's HTTP client exceptions, but spring-web is not on the classpath",
 					"Add spring-web (or a Spring HTTP client starter) to the application, or remove '" + path
 							+ ".honor-retry-after'.", null);
 		}
-		DelayHintExtractor retryAfterHint = Boolean.TRUE.equals(honorRetryAfter) ? this.retryAfter : null;
+		if (own.getDelayHint() == null && own.getHonorRetryAfter() == null) {
+			return; // the base's extractor, resolved the same way, stays
+		}
+		PropertyLineage.Setting<String> hint = lineage.nearest(RetryInstanceProperties::getDelayHint);
+		DelayHintExtractor custom = (hint != null)
+				? bean(hint.groupPath() + ".delay-hint", hint.value(), DelayHintExtractor.class) : null;
+		PropertyLineage.Setting<Boolean> honor = lineage.nearest(RetryInstanceProperties::getHonorRetryAfter);
+		// A base that honors Retry-After without spring-web has failed above, when it was applied.
+		DelayHintExtractor retryAfterHint = (honor != null && honor.value()) ? this.retryAfter : null;
 		if (custom != null && retryAfterHint != null) {
 			builder.delayHint(failure -> {
-				Duration hint = custom.delayHint(failure);
-				return (hint != null) ? hint : retryAfterHint.delayHint(failure);
+				Duration delay = custom.delayHint(failure);
+				return (delay != null) ? delay : retryAfterHint.delayHint(failure);
 			});
 		}
-		else if (custom != null || honorRetryAfter != null) {
+		else {
 			builder.delayHint((custom != null) ? custom : retryAfterHint);
 		}
 	}
