@@ -3,11 +3,9 @@ package dev.retrykit.spring.boot.autoconfigure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -34,7 +32,10 @@ import org.springframework.util.ClassUtils;
  * Turns {@link RetryProperties} into core configurations: the one place where property inheritance
  * is resolved. The defaults are built first; each config and instance is declared on the
  * {@link RetryRegistryBuilder} with its base, and its own settings are applied on a builder that
- * starts from the already built base, so only the values that are set change anything.
+ * starts from the already built base, so only the values that are set change anything. The
+ * {@link PropertyLineage} of a group is consulted only where a built base cannot answer: the delay
+ * hint, one core extractor made of two properties that are inherited each on its own, and failures
+ * whose conflicting value is inherited, which say where that value was set.
  *
  * <p>Every value is validated by the core builders; a failure is rethrown as an
  * {@link InvalidRetryPropertyException} that names the property path, the value and the rule.
@@ -81,32 +82,38 @@ public final class RetryPropertiesMapper {
 					"Remove 'retry.defaults.base-config', or move these settings to a config under retry.configs.", null);
 		}
 		RetryConfigBuilder base = RetryConfig.builder().statusExtractors(this.statusExtractors);
-		apply(base, defaults, PREFIX + ".defaults");
+		PropertyLineage defaultsLineage = PropertyLineage.ofDefaults(PREFIX + ".defaults", defaults);
+		apply(base, defaultsLineage);
 		registry.defaults(base.build());
 		Map<String, RetryInstanceProperties> configs = properties.getConfigs();
+		String configsPath = PREFIX + ".configs";
 		configs.forEach((name, config) -> {
-			String path = PREFIX + ".configs." + name;
+			String path = configsPath + "." + name;
 			checkBase(path, config.getBaseConfig(), configs);
-			registry.config(name, config.getBaseConfig(), builder -> apply(builder, config, path));
+			PropertyLineage lineage = PropertyLineage.of(path, config, configsPath, configs, defaultsLineage);
+			registry.config(name, config.getBaseConfig(), builder -> apply(builder, lineage));
 		});
 		checkCycles(configs);
 		properties.getInstances().forEach((name, instance) -> {
 			String path = PREFIX + ".instances." + name;
 			checkBase(path, instance.getBaseConfig(), configs);
-			registry.instance(name, instance.getBaseConfig(), builder -> apply(builder, instance, path));
+			PropertyLineage lineage = PropertyLineage.of(path, instance, configsPath, configs, defaultsLineage);
+			registry.instance(name, instance.getBaseConfig(), builder -> apply(builder, lineage));
 		});
 		int capacity = properties.getContextCache().getCapacity();
 		set(PREFIX + ".context-cache.capacity", capacity, registry::contextCacheCapacity);
 	}
 
-	private void apply(RetryConfigBuilder builder, RetryInstanceProperties properties, String path) {
+	private void apply(RetryConfigBuilder builder, PropertyLineage lineage) {
+		RetryInstanceProperties properties = lineage.own();
+		String path = lineage.path();
 		// The builder starts from the base; building it once gives the base's values to start nested builders from.
 		RetryConfig base = builder.build();
 		set(path + ".max-attempts", properties.getMaxAttempts(), builder::maxAttempts);
 		set(path + ".max-duration", properties.getMaxDuration(), builder::maxDuration);
 		set(path + ".attempt-timeout", properties.getAttemptTimeout(), builder::attemptTimeout);
 		set(path + ".stateful", properties.getStateful(), builder::stateful);
-		applyBackoff(builder, base, properties.getBackoff(), path + ".backoff");
+		applyBackoff(builder, base, lineage);
 		if (properties.getRetryOn() != null) {
 			builder.retryOn(exceptionTypes(path + ".retry-on", properties.getRetryOn()));
 		}
@@ -116,7 +123,7 @@ public final class RetryPropertiesMapper {
 		if (properties.getRetryOnResult() != null) {
 			builder.retryOnResult(predicate(path + ".retry-on-result", properties.getRetryOnResult()));
 		}
-		applyDelayHint(builder, properties, path);
+		applyDelayHint(builder, lineage);
 		RetryInstanceProperties.Match match = properties.getMatch();
 		set(path + ".match.http-status", match.getHttpStatus(),
 				spec -> builder.httpStatus(StatusCodes.parse(spec, StatusExtractor.Kind.HTTP)));
@@ -126,14 +133,15 @@ public final class RetryPropertiesMapper {
 		new NestedGroups(path).applyBudget(builder, base, properties.getBudget());
 	}
 
-	private void applyBackoff(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.Backoff backoff,
-			String path) {
+	private void applyBackoff(RetryConfigBuilder builder, RetryConfig base, PropertyLineage lineage) {
+		RetryInstanceProperties.Backoff backoff = lineage.own().getBackoff();
 		if (backoff.getType() == null && backoff.getDelay() == null && backoff.getMultiplier() == null
 				&& backoff.getMaxDelay() == null && backoff.getJitter() == null) {
 			return;
 		}
-		BackoffPolicyBuilder policy = (base.getBackoff() instanceof BackoffPolicy inherited)
-				? BackoffPolicy.builder(inherited) : BackoffPolicy.builder();
+		String path = lineage.path() + ".backoff";
+		BackoffPolicy inherited = (base.getBackoff() instanceof BackoffPolicy policy) ? policy : BackoffPolicy.defaults();
+		BackoffPolicyBuilder policy = BackoffPolicy.builder(inherited);
 		set(path + ".type", backoff.getType(), type -> policy.type(BackoffType.fromId(type)));
 		set(path + ".delay", backoff.getDelay(), policy::delay);
 		set(path + ".multiplier", backoff.getMultiplier(), policy::multiplier);
@@ -143,31 +151,46 @@ public final class RetryPropertiesMapper {
 			builder.backoff(policy.build());
 		}
 		catch (IllegalArgumentException ex) {
-			// build() checks the rules that span settings; its message names the setting it blames.
-			boolean multiplier = String.valueOf(ex.getMessage()).startsWith("Invalid multiplier");
-			throw InvalidRetryPropertyException.of(path + (multiplier ? ".multiplier" : ".max-delay"),
-					multiplier ? backoff.getMultiplier() : display(backoff.getMaxDelay()), ex);
+			// build() checks the rules that span settings; one of the two values may be inherited.
+			Duration delay = Objects.requireNonNullElse(backoff.getDelay(), inherited.getDelay());
+			Duration maxDelay = Objects.requireNonNullElse(backoff.getMaxDelay(), inherited.getMaxDelay());
+			BackoffConflict conflict = new BackoffConflict(lineage, path, ex);
+			throw (maxDelay.compareTo(delay) < 0) ? conflict.delays(delay, maxDelay)
+					: conflict.multiplier(
+							(backoff.getType() != null) ? BackoffType.fromId(backoff.getType()) : inherited.getType(),
+							Objects.requireNonNullElse(backoff.getMultiplier(), inherited.getMultiplier()));
 		}
 	}
 
-	private void applyDelayHint(RetryConfigBuilder builder, RetryInstanceProperties properties, String path) {
-		DelayHintExtractor custom = (properties.getDelayHint() != null)
-				? bean(path + ".delay-hint", properties.getDelayHint(), DelayHintExtractor.class) : null;
-		Boolean honorRetryAfter = properties.getHonorRetryAfter();
-		if (Boolean.TRUE.equals(honorRetryAfter) && this.retryAfter == null) {
+	/**
+	 * Resolves the delay hint through the chain: {@code delay-hint} and {@code honor-retry-after} are
+	 * inherited each on its own, though the core config holds one extractor that combines them.
+	 */
+	private void applyDelayHint(RetryConfigBuilder builder, PropertyLineage lineage) {
+		RetryInstanceProperties own = lineage.own();
+		String path = lineage.path();
+		if (Boolean.TRUE.equals(own.getHonorRetryAfter()) && this.retryAfter == null) {
 			throw new InvalidRetryPropertyException(path + ".honor-retry-after", true,
 					"Retry-After is read from Spring's HTTP client exceptions, but spring-web is not on the classpath",
 					"Add spring-web (or a Spring HTTP client starter) to the application, or remove '" + path
 							+ ".honor-retry-after'.", null);
 		}
-		DelayHintExtractor retryAfterHint = Boolean.TRUE.equals(honorRetryAfter) ? this.retryAfter : null;
+		if (own.getDelayHint() == null && own.getHonorRetryAfter() == null) {
+			return; // the base's extractor, resolved the same way, stays
+		}
+		PropertyLineage.Setting<String> hint = lineage.nearest(RetryInstanceProperties::getDelayHint);
+		DelayHintExtractor custom = (hint != null)
+				? bean(hint.groupPath() + ".delay-hint", hint.value(), DelayHintExtractor.class) : null;
+		PropertyLineage.Setting<Boolean> honor = lineage.nearest(RetryInstanceProperties::getHonorRetryAfter);
+		// A base that honors Retry-After without spring-web has failed above, when it was applied.
+		DelayHintExtractor retryAfterHint = (honor != null && honor.value()) ? this.retryAfter : null;
 		if (custom != null && retryAfterHint != null) {
 			builder.delayHint(failure -> {
-				Duration hint = custom.delayHint(failure);
-				return (hint != null) ? hint : retryAfterHint.delayHint(failure);
+				Duration delay = custom.delayHint(failure);
+				return (delay != null) ? delay : retryAfterHint.delayHint(failure);
 			});
 		}
-		else if (custom != null || honorRetryAfter != null) {
+		else {
 			builder.delayHint((custom != null) ? custom : retryAfterHint);
 		}
 	}

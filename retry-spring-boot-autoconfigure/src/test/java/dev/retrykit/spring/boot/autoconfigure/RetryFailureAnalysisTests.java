@@ -57,6 +57,69 @@ class RetryFailureAnalysisTests {
 	}
 
 	@Test
+	void aDelayLongerThanTheDefaultMaxDelayNamesTheDelayThatWasSet() {
+		this.runner.withPropertyValues("retry.instances.x.backoff.delay=20s").run(context -> {
+			FailureAnalysis analysis = analysis(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("'retry.instances.x.backoff.delay'", "'20s'",
+					"must not be longer than max-delay (10s, the built-in default)")
+				.doesNotContain("null");
+			assertThat(analysis.getAction()).contains("'retry.instances.x.backoff.delay'", "10s or less",
+					"'retry.instances.x.backoff.max-delay'");
+		});
+	}
+
+	@Test
+	void aDelayLongerThanAnInheritedMaxDelayNamesWhereTheMaxDelayWasSet() {
+		this.runner.withPropertyValues("retry.configs.slow.backoff.max-delay=2s", "retry.configs.slower.base-config=slow",
+				"retry.instances.x.base-config=slower", "retry.instances.x.backoff.delay=5s").run(context -> {
+					FailureAnalysis analysis = analysis(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains("'retry.instances.x.backoff.delay'", "'5s'",
+							"max-delay (2s, inherited from 'retry.configs.slow.backoff.max-delay')")
+						.doesNotContain("null");
+				});
+		this.runner.withPropertyValues("retry.defaults.backoff.max-delay=3s", "retry.instances.x.backoff.delay=4s")
+			.run(context -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains("'retry.instances.x.backoff.delay'", "'4s'",
+						"max-delay (3s, inherited from 'retry.defaults.backoff.max-delay')"));
+	}
+
+	@Test
+	void aMaxDelayShorterThanAnInheritedDelaySaysWhereTheDelayWasSet() {
+		this.runner.withPropertyValues("retry.defaults.backoff.delay=2s", "retry.defaults.backoff.max-delay=5s",
+				"retry.instances.x.backoff.max-delay=1s").run(context -> {
+					FailureAnalysis analysis = analysis(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains("'retry.instances.x.backoff.max-delay'", "'1s'",
+							"must be greater than or equal to delay (2s, inherited from 'retry.defaults.backoff.delay')");
+					assertThat(analysis.getAction()).contains("'retry.instances.x.backoff.max-delay'", "2s or more");
+				});
+	}
+
+	@Test
+	void anExponentialTypeOverAnInheritedMultiplierBelowOneNamesTheType() {
+		this.runner.withPropertyValues("retry.configs.half.backoff.type=fixed", "retry.configs.half.backoff.multiplier=0.5",
+				"retry.instances.x.base-config=half", "retry.instances.x.backoff.type=exponential").run(context -> {
+					FailureAnalysis analysis = analysis(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains("'retry.instances.x.backoff.type'", "'exponential'",
+							"multiplier (0.5, inherited from 'retry.configs.half.backoff.multiplier')")
+						.doesNotContain("null");
+					assertThat(analysis.getAction()).contains("'retry.instances.x.backoff.multiplier'", "1.0 or greater",
+							"'retry.instances.x.backoff.type'", "fixed");
+				});
+	}
+
+	@Test
+	void aMultiplierBelowOneUnderAnInheritedExponentialTypeNamesTheMultiplier() {
+		this.runner.withPropertyValues("retry.configs.exp.backoff.type=full-jitter", "retry.instances.x.base-config=exp",
+				"retry.instances.x.backoff.multiplier=0.5").run(context -> {
+					FailureAnalysis analysis = analysis(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains("'retry.instances.x.backoff.multiplier'", "'0.5'",
+							"must be 1.0 or greater for backoff type 'full-jitter'",
+							"inherited from 'retry.configs.exp.backoff.type'")
+						.doesNotContain("null");
+				});
+	}
+
+	@Test
 	void aMultiplierBelowOneIsRejectedOnlyForExponentialTypes() {
 		this.runner.withPropertyValues("retry.instances.a.backoff.type=fixed", "retry.instances.a.backoff.multiplier=0.5")
 			.run(context -> assertThat(context).hasNotFailed());

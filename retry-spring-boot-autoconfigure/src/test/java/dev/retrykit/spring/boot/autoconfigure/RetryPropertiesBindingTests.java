@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Predicate;
 
@@ -19,6 +20,9 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.client.HttpClientErrorException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -164,7 +168,10 @@ class RetryPropertiesBindingTests {
 					"retry.instances.c.honor-retry-after=false")
 			.run(context -> {
 				RetryRegistry registry = context.getBean(RetryRegistry.class);
-				assertThat(registry.template("a").getConfig().getDelayHint()).isSameAs(custom);
+				DelayHintExtractor a = registry.template("a").getConfig().getDelayHint();
+				assertThat(a.delayHint(new UncheckedIOException(new IOException()))).isEqualTo(Duration.ofSeconds(3));
+				assertThat(a.delayHint(tooManyRequests("7"))).as("honor-retry-after inherited from the defaults")
+					.isEqualTo(Duration.ofSeconds(7));
 				DelayHintExtractor combined = registry.template("b").getConfig().getDelayHint();
 				assertThat(combined.delayHint(new UncheckedIOException(new IOException()))).isEqualTo(Duration.ofSeconds(3));
 				assertThat(combined.delayHint(new IllegalStateException())).isNull();
@@ -172,6 +179,35 @@ class RetryPropertiesBindingTests {
 				assertThat(registry.template("undeclared").getConfig().getDelayHint())
 					.isSameAs(context.getBean(RetryAfterDelayHintExtractor.class));
 			});
+	}
+
+	@Test
+	void delayHintAndHonorRetryAfterAreInheritedEachOnItsOwn() {
+		DelayHintExtractor custom = failure -> (failure instanceof UncheckedIOException) ? Duration.ofSeconds(3) : null;
+		this.runner.withBean("customHint", DelayHintExtractor.class, () -> custom)
+			.withPropertyValues("retry.configs.hinted.delay-hint=customHint", "retry.configs.hinted.max-attempts=2",
+					"retry.configs.child.base-config=hinted", "retry.instances.y.base-config=child",
+					"retry.instances.y.honor-retry-after=true", "retry.instances.z.base-config=hinted",
+					"retry.instances.z.honor-retry-after=false", "retry.defaults.honor-retry-after=true",
+					"retry.instances.w.base-config=hinted", "retry.instances.w.max-attempts=4")
+			.run(context -> {
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				DelayHintExtractor y = registry.template("y").getConfig().getDelayHint();
+				assertThat(y.delayHint(new UncheckedIOException(new IOException()))).as("delay-hint inherited from a config")
+					.isEqualTo(Duration.ofSeconds(3));
+				assertThat(y.delayHint(tooManyRequests("7"))).isEqualTo(Duration.ofSeconds(7));
+				assertThat(registry.template("z").getConfig().getDelayHint()).isSameAs(custom);
+				DelayHintExtractor w = registry.template("w").getConfig().getDelayHint();
+				assertThat(w.delayHint(new UncheckedIOException(new IOException()))).isEqualTo(Duration.ofSeconds(3));
+				assertThat(w.delayHint(tooManyRequests("7"))).isEqualTo(Duration.ofSeconds(7));
+			});
+	}
+
+	private static HttpClientErrorException tooManyRequests(String retryAfter) {
+		HttpHeaders headers = new HttpHeaders();
+		headers.set(HttpHeaders.RETRY_AFTER, retryAfter);
+		return HttpClientErrorException.create(HttpStatus.TOO_MANY_REQUESTS, "Too Many Requests", headers, new byte[0],
+				StandardCharsets.UTF_8);
 	}
 
 	@Test

@@ -27,7 +27,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * <p>Read-only by default: the write operation is mapped only when the user grants
  * {@code management.endpoint.retries.access=unrestricted}. Cache keys, failback task keys and exception
  * messages may hold secrets (a method argument, a token echoed in an error), so they are masked as
- * {@value #MASK} unless {@code management.endpoint.retries.show-values} lets them through; exception
+ * {@code ******} unless {@code management.endpoint.retries.show-values} lets them through; exception
  * types are always shown.
  * This technology-neutral endpoint (used over JMX) treats {@link Show#WHEN_AUTHORIZED} as shown, as
  * Boot's own endpoints do; over HTTP, {@link RetriesEndpointWebExtension} checks the principal and roles
@@ -39,9 +39,6 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  */
 @Endpoint(id = "retries", defaultAccess = Access.READ_ONLY)
 public class RetriesEndpoint {
-
-	/** What a masked value shows. */
-	public static final String MASK = RetriesDescriber.MASK;
 
 	/** Action that opens the circuit breaker by hand; it stays open until closed by hand. */
 	public static final String OPEN_CIRCUIT = "open-circuit";

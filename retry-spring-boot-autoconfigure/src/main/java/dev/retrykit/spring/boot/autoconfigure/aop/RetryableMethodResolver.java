@@ -24,9 +24,11 @@ import org.springframework.util.ClassUtils;
  * overrides settings, the recover methods, the stateful key, and the variant for its return type.
  * Invalid declarations fail with a {@link RetryableMethodException}. Thread-safe.
  *
- * <p>A method with inline overrides runs on its own template, built once from the instance's config
- * with the registry's sleeper, clock, scheduler and listener beans, and sharing the instance's circuit
- * breaker, budget and context cache. Its calls are not counted in the instance's metrics.
+ * <p>A method with inline overrides runs on a {@linkplain RetryTemplate#variant variant} of its
+ * instance's template, built once from the instance's config with the overrides applied. The variant
+ * is otherwise the same instance: same name, metrics and recent events, listeners, sleeper, clock,
+ * scheduler, circuit breaker, budget and context cache, so its calls are counted in the instance's
+ * metrics.
  */
 public final class RetryableMethodResolver {
 
