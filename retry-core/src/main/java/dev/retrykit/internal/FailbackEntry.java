@@ -33,6 +33,9 @@ final class FailbackEntry implements Runnable {
 
 	private int attempts;
 
+	/** How many times this entry was given to the scheduler; guarded by {@code this}. */
+	private long schedules;
+
 	FailbackEntry(FailbackEngine engine, Object key, Runnable task) {
 		this.engine = engine;
 		this.key = key;
@@ -137,19 +140,30 @@ final class FailbackEntry implements Runnable {
 
 	private void schedule(long delayNanos) {
 		this.nextAttemptAt = this.engine.now().plusNanos(delayNanos);
+		long ticket;
+		synchronized (this) {
+			ticket = ++this.schedules;
+		}
+		// Pending before the scheduler has it: a retry due now may run, and end, before schedule returns.
+		this.engine.queued(this, delayNanos, ticket == 1);
+		ScheduledTask handle;
 		try {
-			this.scheduled = this.engine.scheduler.schedule(this, delayNanos, TimeUnit.NANOSECONDS);
+			handle = this.engine.scheduler.schedule(this, delayNanos, TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
 			this.nextAttemptAt = null;
 			this.engine.exhausted(this, ex);
 			return;
 		}
-		if (this.cancelled) {
-			cancelScheduled();
-			return;
+		synchronized (this) {
+			// That retry may also have scheduled the next one, whose handle cancel() must find.
+			if (ticket == this.schedules) {
+				this.scheduled = handle;
+			}
 		}
-		this.engine.queued(this, delayNanos);
+		if (this.cancelled) {
+			handle.cancel();
+		}
 	}
 
 	boolean rescheduleNow() {
