@@ -54,11 +54,12 @@ final class FailbackEntry implements Runnable {
 		}
 		ThreadCounters block = runtime.counters.forCurrentThread();
 		if (!runtime.acquireAttempt(this.context, block)) {
-			RuntimeException rejection = runtime.onCircuitRejection(this.context, block);
 			if (check) {
+				RuntimeException rejection = runtime.onCircuitRejection(this.context, block);
 				runtime.close(this.context, rejection);
 				throw rejection;
 			}
+			runtime.onRejectedAttempt(this.context, block);
 			schedule(remainingOpenNanos());
 			return false;
 		}
@@ -86,6 +87,7 @@ final class FailbackEntry implements Runnable {
 		RetryRuntime runtime = this.engine.runtime;
 		ThreadCounters block = runtime.counters.forCurrentThread();
 		if (!runtime.acquireAttempt(this.context, block)) {
+			runtime.onRejectedAttempt(this.context, block);
 			schedule(remainingOpenNanos());
 			return;
 		}
@@ -126,11 +128,15 @@ final class FailbackEntry implements Runnable {
 			schedule(remainingOpenNanos());
 		}
 		else {
-			this.nextAttemptAt = null;
-			this.engine.runtime.onStop(this.context, block, decision);
-			this.engine.runtime.close(this.context, failure);
-			this.engine.exhausted(this, failure);
+			stop(decision, failure, block);
 		}
+	}
+
+	private void stop(long reason, Throwable failure, ThreadCounters block) {
+		this.nextAttemptAt = null;
+		this.engine.runtime.onStop(this.context, block, reason);
+		this.engine.runtime.close(this.context, failure);
+		this.engine.exhausted(this, failure);
 	}
 
 	private long remainingOpenNanos() {
@@ -151,8 +157,7 @@ final class FailbackEntry implements Runnable {
 			handle = this.engine.scheduler.schedule(this, delayNanos, TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			this.nextAttemptAt = null;
-			this.engine.exhausted(this, ex);
+			stop(RetryRuntime.STOP_EXHAUSTED, ex, this.engine.runtime.counters.forCurrentThread());
 			return;
 		}
 		synchronized (this) {

@@ -370,9 +370,22 @@ public final class RetryRuntime {
 	 * @return the exception to end the call with when there is no recovery
 	 */
 	public CircuitOpenException onCircuitRejection(MutableRetryContext context, ThreadCounters block) {
+		CircuitOpenException rejection = onRejectedAttempt(context, block);
+		block.outcome(false, context.getRetryCount() > 1);
+		return rejection;
+	}
+
+	/**
+	 * Records an attempt refused by the open circuit of a call that does not end with it (a failback
+	 * task waits for the circuit, and its outcome is counted when it ends), and makes the rejection the
+	 * call's last failure.
+	 * @param context the call's context
+	 * @param block the calling thread's counters
+	 * @return the rejection
+	 */
+	CircuitOpenException onRejectedAttempt(MutableRetryContext context, ThreadCounters block) {
 		CircuitOpenException rejection = java.util.Objects.requireNonNull(this.circuitBreaker).newCircuitOpenException();
 		block.circuitRejection();
-		block.outcome(false, context.getRetryCount() > 1);
 		context.rejected(rejection);
 		this.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);
 		return rejection;

@@ -68,6 +68,18 @@ class FailbackSchedulingTest {
 	}
 
 	@Test
+	void aTaskWhoseRetryTheSchedulerRefusesIsExhaustedAndCountedAsFailed() {
+		RetryRegistry registry = RetryRegistry.builder().virtualTime(this.time).build();
+		FailbackExecutor failback = registry.failback("audit");
+		this.time.stop();
+		failback.submit("k", failing(new AtomicInteger(), 99));
+		assertThat(failback.pendingCount()).isZero();
+		assertThat(failback.exhaustedTasks()).singleElement()
+			.satisfies(task -> assertThat(task.nextAttemptAt()).isNull());
+		assertThat(registry.template("audit").getMetrics().getFailedCallsWithoutRetry()).isEqualTo(1);
+	}
+
+	@Test
 	void cancelStopsTheRetryScheduledByARetryThatRanBeforeTheSchedulerReturned() {
 		BackoffStrategy atOnceThenOneSecond = () -> (retry, previous) -> (retry == 1) ? 0
 				: Duration.ofSeconds(1).toNanos();

@@ -1,0 +1,106 @@
+package dev.retrykit.failback;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import dev.retrykit.RetryConfigBuilder;
+import dev.retrykit.RetryMetrics;
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.VirtualTime;
+import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.circuit.CircuitBreakerConfig;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Failback tasks that meet an open circuit wait for it in the background: counted once when they end,
+ * each refused attempt counted as a rejection, re-checked at a bounded pace and within max-duration.
+ */
+class FailbackCircuitTest {
+
+	private final VirtualTime time = new VirtualTime();
+
+	private final List<String> queued = new CopyOnWriteArrayList<>();
+
+	private RetryTemplate template;
+
+	private CircuitBreaker breaker;
+
+	private FailbackExecutor failback;
+
+	private void instance(Consumer<RetryConfigBuilder> settings) {
+		RetryRegistry registry = RetryRegistry.builder().virtualTime(this.time)
+			.instance("audit", null, config -> settings.accept(config.maxAttempts(3)
+				.backoff(BackoffPolicy.fixed(Duration.ofSeconds(1)))
+				.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures >= 1")
+					.timeout(Duration.ofSeconds(30)).build())))
+			.failbackListener(new FailbackListener() {
+				@Override
+				public void onQueued(String name, FailbackTask task) {
+					FailbackCircuitTest.this.queued.add(task.key() + " after " + task.attempts());
+				}
+			})
+			.build();
+		this.template = registry.template("audit");
+		this.breaker = this.template.getCircuitBreaker();
+		this.failback = registry.failback("audit");
+	}
+
+	private void tripCircuit() {
+		this.breaker.onFailure(this.breaker.acquirePermission());
+	}
+
+	private static Runnable failing(AtomicInteger runs, int failures) {
+		return () -> {
+			if (runs.incrementAndGet() <= failures) {
+				throw new UncheckedIOException(new IOException("down " + runs.get()));
+			}
+		};
+	}
+
+	@Test
+	void aTaskRefusedAtFirstAndLaterSuccessfulIsCountedOnceAsASuccess() {
+		instance(config -> { });
+		tripCircuit();
+		AtomicInteger runs = new AtomicInteger();
+		assertThat(this.failback.submit("k", failing(runs, 0))).isFalse();
+		RetryMetrics metrics = this.template.getMetrics();
+		assertThat(metrics.getCircuitOpenRejections()).isEqualTo(1);
+		assertThat(metrics.getFailedCallsWithoutRetry()).isZero();
+		assertThat(this.failback.pendingCount()).isEqualTo(1);
+		this.time.advance(Duration.ofSeconds(30));
+		assertThat(runs).hasValue(1);
+		assertThat(this.failback.pendingCount()).isZero();
+		assertThat(metrics.getSuccessfulCallsWithoutRetry()).isEqualTo(1);
+		assertThat(metrics.getFailedCallsWithoutRetry() + metrics.getFailedCallsWithRetry()).isZero();
+		assertThat(metrics.getCircuitOpenRejections()).isEqualTo(1);
+	}
+
+	@Test
+	void aRetryRefusedByTheCircuitIsARejectionAndTheTaskIsCountedWhenItSucceeds() {
+		instance(config -> config.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures >= 2")
+			.timeout(Duration.ofSeconds(30)).build()));
+		AtomicInteger runs = new AtomicInteger();
+		this.failback.submit("k", failing(runs, 1));
+		tripCircuit();
+		this.time.advance(Duration.ofSeconds(1));
+		assertThat(runs).hasValue(1);
+		RetryMetrics metrics = this.template.getMetrics();
+		assertThat(metrics.getCircuitOpenRejections()).isEqualTo(1);
+		assertThat(metrics.getFailedCallsWithoutRetry() + metrics.getFailedCallsWithRetry()).isZero();
+		this.time.advance(Duration.ofSeconds(30));
+		assertThat(runs).hasValue(2);
+		assertThat(this.failback.pendingCount()).isZero();
+		assertThat(metrics.getSuccessfulCallsWithRetry()).isEqualTo(1);
+		assertThat(metrics.getFailedCallsWithoutRetry() + metrics.getFailedCallsWithRetry()).isZero();
+	}
+
+}
