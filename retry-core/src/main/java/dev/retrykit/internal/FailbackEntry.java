@@ -1,6 +1,7 @@
 package dev.retrykit.internal;
 
 import java.time.Instant;
+import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -14,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  * on the submitting thread, the others when the scheduler fires this entry.
  */
 final class FailbackEntry implements Runnable {
+
+	/** The longest a task waiting for the circuit goes without looking at it again. */
+	static final long CIRCUIT_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	final FailbackEngine engine;
 
@@ -32,6 +36,9 @@ final class FailbackEntry implements Runnable {
 	private volatile boolean cancelled;
 
 	private int attempts;
+
+	/** Whether the task waits for the circuit, so that a wake-up while it is still open is only a re-check. */
+	private boolean awaitingCircuit;
 
 	/** How many times this entry was given to the scheduler; guarded by {@code this}. */
 	private long schedules;
@@ -60,7 +67,7 @@ final class FailbackEntry implements Runnable {
 				throw rejection;
 			}
 			runtime.onRejectedAttempt(this.context, block);
-			schedule(remainingOpenNanos());
+			waitForCircuit(true);
 			return false;
 		}
 		Throwable failure = attempt();
@@ -85,12 +92,18 @@ final class FailbackEntry implements Runnable {
 			return;
 		}
 		RetryRuntime runtime = this.engine.runtime;
+		if (this.awaitingCircuit && Objects.requireNonNull(runtime.circuitBreaker).getRemainingOpenNanos() > 0) {
+			// A re-check while the circuit is still open: no attempt is due, so none is refused.
+			waitForCircuit(false);
+			return;
+		}
 		ThreadCounters block = runtime.counters.forCurrentThread();
 		if (!runtime.acquireAttempt(this.context, block)) {
 			runtime.onRejectedAttempt(this.context, block);
-			schedule(remainingOpenNanos());
+			waitForCircuit(false);
 			return;
 		}
+		this.awaitingCircuit = false;
 		Throwable failure = attempt();
 		if (failure == null) {
 			runtime.onSuccess(this.context, block, null);
@@ -122,10 +135,10 @@ final class FailbackEntry implements Runnable {
 			return;
 		}
 		if (decision >= 0) {
-			schedule(decision);
+			schedule(decision, true);
 		}
 		else if (decision == RetryRuntime.STOP_CIRCUIT_OPEN) {
-			schedule(remainingOpenNanos());
+			waitForCircuit(true);
 		}
 		else {
 			stop(decision, failure, block);
@@ -139,19 +152,30 @@ final class FailbackEntry implements Runnable {
 		this.engine.exhausted(this, failure);
 	}
 
-	private long remainingOpenNanos() {
-		var breaker = this.engine.runtime.circuitBreaker;
-		return (breaker != null) ? Math.max(1, breaker.getRemainingOpenNanos()) : 0;
+	/**
+	 * Waits until the circuit may let the next attempt through: until its open timeout ends, but
+	 * re-checking at least every {@link #CIRCUIT_RECHECK_NANOS}, because a forced-open circuit has no
+	 * timeout and one closed by hand should resume its tasks soon, and a half-open circuit whose trial
+	 * slots are all taken says nothing about when one frees up.
+	 * @param announce whether the task is queued anew (after a failed or a first attempt) rather than
+	 * still waiting, which is neither an event nor news for the listeners
+	 */
+	private void waitForCircuit(boolean announce) {
+		long open = Objects.requireNonNull(this.engine.runtime.circuitBreaker).getRemainingOpenNanos();
+		this.awaitingCircuit = true;
+		schedule((open == 0) ? CIRCUIT_RECHECK_NANOS : Math.min(open, CIRCUIT_RECHECK_NANOS), announce);
 	}
 
-	private void schedule(long delayNanos) {
+	private void schedule(long delayNanos, boolean announce) {
 		this.nextAttemptAt = this.engine.now().plusNanos(delayNanos);
 		long ticket;
 		synchronized (this) {
 			ticket = ++this.schedules;
 		}
-		// Pending before the scheduler has it: a retry due now may run, and end, before schedule returns.
-		this.engine.queued(this, delayNanos, ticket == 1);
+		if (announce) {
+			// Pending before the scheduler has it: a retry due now may run, and end, before schedule returns.
+			this.engine.queued(this, delayNanos, ticket == 1);
+		}
 		ScheduledTask handle;
 		try {
 			handle = this.engine.scheduler.schedule(this, delayNanos, TimeUnit.NANOSECONDS);
@@ -176,7 +200,7 @@ final class FailbackEntry implements Runnable {
 		if (this.cancelled || current == null || !current.cancel()) {
 			return false;
 		}
-		schedule(0);
+		schedule(0, true);
 		return true;
 	}
 

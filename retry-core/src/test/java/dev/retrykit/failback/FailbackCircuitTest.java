@@ -5,10 +5,14 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import dev.retrykit.RetryConfigBuilder;
+import dev.retrykit.RetryEvent;
+import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryMetrics;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplate;
@@ -66,6 +70,10 @@ class FailbackCircuitTest {
 		};
 	}
 
+	private List<RetryEventType> events() {
+		return this.template.getMetrics().getRecentEvents().stream().map(RetryEvent::type).toList();
+	}
+
 	@Test
 	void aTaskRefusedAtFirstAndLaterSuccessfulIsCountedOnceAsASuccess() {
 		instance(config -> { });
@@ -101,6 +109,65 @@ class FailbackCircuitTest {
 		assertThat(this.failback.pendingCount()).isZero();
 		assertThat(metrics.getSuccessfulCallsWithRetry()).isEqualTo(1);
 		assertThat(metrics.getFailedCallsWithoutRetry() + metrics.getFailedCallsWithRetry()).isZero();
+	}
+
+	@Test
+	void eachDueAttemptRefusedByAHalfOpenCircuitIsARejectionAndWaitsARecheckQuietly() {
+		instance(config -> { });
+		tripCircuit();
+		AtomicLong trial = new AtomicLong();
+		this.time.schedule(() -> trial.set(this.breaker.acquirePermission()), 30, TimeUnit.SECONDS);
+		AtomicInteger runs = new AtomicInteger();
+		this.failback.submit("k", failing(runs, 0));
+		this.time.advance(Duration.ofSeconds(30));
+		assertThat(trial.get()).isNotEqualTo(CircuitBreaker.NO_PERMISSION);
+		assertThat(runs).hasValue(0);
+		assertThat(this.template.getMetrics().getCircuitOpenRejections()).isEqualTo(2);
+		assertThat(this.time.untilNextTask()).isEqualTo(Duration.ofSeconds(1));
+		this.time.advance(Duration.ofSeconds(1));
+		assertThat(this.template.getMetrics().getCircuitOpenRejections()).isEqualTo(3);
+		assertThat(this.queued).containsExactly("k after 0");
+		assertThat(events()).filteredOn(type -> type == RetryEventType.FAILBACK_SCHEDULED).hasSize(1);
+		this.breaker.onSuccess(trial.get());
+		this.time.advance(Duration.ofSeconds(1));
+		assertThat(runs).hasValue(1);
+		assertThat(this.failback.pendingCount()).isZero();
+		assertThat(this.template.getMetrics().getSuccessfulCallsWithoutRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void aTaskWaitingOnAForcedOpenCircuitResumesSoonAfterTheCircuitIsClosed() {
+		instance(config -> { });
+		this.breaker.forceOpen();
+		AtomicInteger runs = new AtomicInteger();
+		this.failback.submit("k", failing(runs, 0));
+		assertThat(this.time.untilNextTask()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(this.failback.pendingTasks()).singleElement()
+			.satisfies(task -> assertThat(task.nextAttemptAt()).isEqualTo(task.submittedAt().plusSeconds(1)));
+		this.time.advance(Duration.ofMinutes(10));
+		assertThat(runs).hasValue(0);
+		assertThat(this.template.getMetrics().getCircuitOpenRejections()).isEqualTo(1);
+		assertThat(this.queued).containsExactly("k after 0");
+		this.breaker.close();
+		this.time.advance(Duration.ofSeconds(1));
+		assertThat(runs).hasValue(1);
+		assertThat(this.failback.pendingCount()).isZero();
+	}
+
+	@Test
+	void aTaskWaitsForTheEndOfTheOpenTimeoutWithoutCountingItsRechecks() {
+		instance(config -> { });
+		AtomicInteger runs = new AtomicInteger();
+		this.failback.submit("k", failing(runs, 1));
+		assertThat(this.breaker.getRemainingOpenNanos()).isPositive();
+		this.time.advance(Duration.ofSeconds(29));
+		assertThat(runs).hasValue(1);
+		this.time.advance(Duration.ofSeconds(1));
+		assertThat(runs).hasValue(2);
+		RetryMetrics metrics = this.template.getMetrics();
+		assertThat(metrics.getCircuitOpenRejections()).isZero();
+		assertThat(metrics.getSuccessfulCallsWithRetry()).isEqualTo(1);
+		assertThat(this.queued).containsExactly("k after 1");
 	}
 
 }
