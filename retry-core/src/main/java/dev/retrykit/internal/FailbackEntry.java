@@ -6,6 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.retrykit.RetryVetoedException;
+import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spi.ScheduledTask;
 import org.jspecify.annotations.Nullable;
@@ -156,14 +157,23 @@ final class FailbackEntry implements Runnable {
 	 * Waits until the circuit may let the next attempt through: until its open timeout ends, but
 	 * re-checking at least every {@link #CIRCUIT_RECHECK_NANOS}, because a forced-open circuit has no
 	 * timeout and one closed by hand should resume its tasks soon, and a half-open circuit whose trial
-	 * slots are all taken says nothing about when one frees up.
+	 * slots are all taken says nothing about when one frees up. Ends the task as exhausted when the
+	 * next attempt could only start past max-duration (for a forced-open circuit: the next re-check).
 	 * @param announce whether the task is queued anew (after a failed or a first attempt) rather than
 	 * still waiting, which is neither an event nor news for the listeners
 	 */
 	private void waitForCircuit(boolean announce) {
-		long open = Objects.requireNonNull(this.engine.runtime.circuitBreaker).getRemainingOpenNanos();
+		RetryRuntime runtime = this.engine.runtime;
+		CircuitBreaker breaker = Objects.requireNonNull(runtime.circuitBreaker);
+		long open = breaker.getRemainingOpenNanos();
+		long wait = (open == 0 || breaker.isForcedOpen()) ? CIRCUIT_RECHECK_NANOS : open;
+		if (runtime.isPastDeadline(this.context, wait)) {
+			stop(RetryRuntime.STOP_DEADLINE, Objects.requireNonNull(this.context.getLastThrowable()),
+					runtime.counters.forCurrentThread());
+			return;
+		}
 		this.awaitingCircuit = true;
-		schedule((open == 0) ? CIRCUIT_RECHECK_NANOS : Math.min(open, CIRCUIT_RECHECK_NANOS), announce);
+		schedule(Math.min(wait, CIRCUIT_RECHECK_NANOS), announce);
 	}
 
 	private void schedule(long delayNanos, boolean announce) {

@@ -309,11 +309,8 @@ public final class RetryRuntime {
 			return STOP_EXHAUSTED;
 		}
 		long delay = nextDelay(context, failure);
-		if (this.maxDurationNanos != 0) {
-			long remaining = context.startNanos + this.maxDurationNanos - this.timeSource.nanoTime();
-			if (delay >= remaining) {
-				return STOP_DEADLINE;
-			}
+		if (isPastDeadline(context, delay)) {
+			return STOP_DEADLINE;
 		}
 		if (this.circuitBreaker != null && this.circuitBreaker.getRemainingOpenNanos() > delay) {
 			return STOP_CIRCUIT_OPEN;
@@ -324,6 +321,17 @@ public final class RetryRuntime {
 		this.counters.event(RetryEventType.RETRY, retries, failure, delay);
 		this.listeners.onRetry(context, delay);
 		return delay;
+	}
+
+	/**
+	 * Whether an attempt after a wait would start past max-duration.
+	 * @param context the call's context
+	 * @param delayNanos the wait
+	 * @return {@code true} if the instance has a max-duration and the wait reaches its deadline
+	 */
+	boolean isPastDeadline(MutableRetryContext context, long delayNanos) {
+		return this.maxDurationNanos != 0
+				&& delayNanos >= context.startNanos + this.maxDurationNanos - this.timeSource.nanoTime();
 	}
 
 	private long nextDelay(MutableRetryContext context, @Nullable Throwable failure) {

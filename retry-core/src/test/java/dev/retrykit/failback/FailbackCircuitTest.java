@@ -20,6 +20,7 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.circuit.CircuitOpenException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -168,6 +169,48 @@ class FailbackCircuitTest {
 		assertThat(metrics.getCircuitOpenRejections()).isZero();
 		assertThat(metrics.getSuccessfulCallsWithRetry()).isEqualTo(1);
 		assertThat(this.queued).containsExactly("k after 1");
+	}
+
+	@Test
+	void aTaskRefusedUntilPastMaxDurationIsExhaustedWithoutWaiting() {
+		instance(config -> config.maxDuration(Duration.ofSeconds(10)));
+		tripCircuit();
+		AtomicInteger runs = new AtomicInteger();
+		this.failback.submit("k", failing(runs, 0));
+		assertThat(runs).hasValue(0);
+		assertThat(this.failback.pendingCount()).isZero();
+		assertThat(this.failback.exhaustedTasks()).singleElement()
+			.satisfies(task -> assertThat(task.lastErrorType()).isEqualTo(CircuitOpenException.class.getName()));
+		RetryMetrics metrics = this.template.getMetrics();
+		assertThat(metrics.getFailedCallsWithoutRetry()).isEqualTo(1);
+		assertThat(metrics.getCircuitOpenRejections()).isEqualTo(1);
+		assertThat(this.time.pendingTasks()).isZero();
+	}
+
+	@Test
+	void aFailedTaskWhoseCircuitOpensPastMaxDurationIsExhaustedWithItsFailure() {
+		instance(config -> config.maxDuration(Duration.ofSeconds(10)));
+		AtomicInteger runs = new AtomicInteger();
+		this.failback.submit("k", failing(runs, 99));
+		assertThat(this.failback.pendingCount()).isZero();
+		assertThat(this.failback.exhaustedTasks()).singleElement().satisfies(task -> {
+			assertThat(task.attempts()).isEqualTo(1);
+			assertThat(task.lastErrorType()).isEqualTo(UncheckedIOException.class.getName());
+		});
+		assertThat(this.template.getMetrics().getFailedCallsWithoutRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void aTaskOnAForcedOpenCircuitIsExhaustedAtTheRecheckThatWouldPassMaxDuration() {
+		instance(config -> config.maxDuration(Duration.ofSeconds(10)));
+		this.breaker.forceOpen();
+		this.failback.submit("k", failing(new AtomicInteger(), 0));
+		this.time.advance(Duration.ofSeconds(8));
+		assertThat(this.failback.pendingCount()).isEqualTo(1);
+		this.time.advance(Duration.ofSeconds(1));
+		assertThat(this.failback.pendingCount()).isZero();
+		assertThat(this.failback.exhaustedCount()).isEqualTo(1);
+		assertThat(this.time.pendingTasks()).isZero();
 	}
 
 }
