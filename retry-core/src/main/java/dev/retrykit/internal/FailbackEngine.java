@@ -164,10 +164,17 @@ public final class FailbackEngine implements FailbackExecutor {
 		return this.shutdown;
 	}
 
-	void queued(FailbackEntry entry, long delayNanos) {
-		FailbackEntry previous = this.pending.put(entry.key, entry);
-		if (previous != null && previous != entry && previous.cancel()) {
-			this.replaced.incrementAndGet();
+	/**
+	 * @param first whether the entry is queued for the first time: only then is it put in
+	 * {@link #pending} (replacing another entry of its key); a later retry finds it there unless it was
+	 * cancelled or replaced, and must not bring it back
+	 */
+	void queued(FailbackEntry entry, long delayNanos, boolean first) {
+		if (first) {
+			FailbackEntry previous = this.pending.put(entry.key, entry);
+			if (previous != null && previous != entry && previous.cancel()) {
+				this.replaced.incrementAndGet();
+			}
 		}
 		this.runtime.counters.event(RetryEventType.FAILBACK_SCHEDULED, entry.context.getRetryCount(),
 				entry.context.getLastThrowable(), delayNanos);

@@ -309,11 +309,8 @@ public final class RetryRuntime {
 			return STOP_EXHAUSTED;
 		}
 		long delay = nextDelay(context, failure);
-		if (this.maxDurationNanos != 0) {
-			long remaining = context.startNanos + this.maxDurationNanos - this.timeSource.nanoTime();
-			if (delay >= remaining) {
-				return STOP_DEADLINE;
-			}
+		if (isPastDeadline(context, delay)) {
+			return STOP_DEADLINE;
 		}
 		if (this.circuitBreaker != null && this.circuitBreaker.getRemainingOpenNanos() > delay) {
 			return STOP_CIRCUIT_OPEN;
@@ -324,6 +321,17 @@ public final class RetryRuntime {
 		this.counters.event(RetryEventType.RETRY, retries, failure, delay);
 		this.listeners.onRetry(context, delay);
 		return delay;
+	}
+
+	/**
+	 * Whether an attempt after a wait would start past max-duration.
+	 * @param context the call's context
+	 * @param delayNanos the wait
+	 * @return {@code true} if the instance has a max-duration and the wait reaches its deadline
+	 */
+	boolean isPastDeadline(MutableRetryContext context, long delayNanos) {
+		return this.maxDurationNanos != 0
+				&& delayNanos >= context.startNanos + this.maxDurationNanos - this.timeSource.nanoTime();
 	}
 
 	private long nextDelay(MutableRetryContext context, @Nullable Throwable failure) {
@@ -370,9 +378,22 @@ public final class RetryRuntime {
 	 * @return the exception to end the call with when there is no recovery
 	 */
 	public CircuitOpenException onCircuitRejection(MutableRetryContext context, ThreadCounters block) {
+		CircuitOpenException rejection = onRejectedAttempt(context, block);
+		block.outcome(false, context.getRetryCount() > 1);
+		return rejection;
+	}
+
+	/**
+	 * Records an attempt refused by the open circuit of a call that does not end with it (a failback
+	 * task waits for the circuit, and its outcome is counted when it ends), and makes the rejection the
+	 * call's last failure.
+	 * @param context the call's context
+	 * @param block the calling thread's counters
+	 * @return the rejection
+	 */
+	CircuitOpenException onRejectedAttempt(MutableRetryContext context, ThreadCounters block) {
 		CircuitOpenException rejection = java.util.Objects.requireNonNull(this.circuitBreaker).newCircuitOpenException();
 		block.circuitRejection();
-		block.outcome(false, context.getRetryCount() > 1);
 		context.rejected(rejection);
 		this.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);
 		return rejection;
