@@ -1,7 +1,5 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
-import java.lang.reflect.UndeclaredThrowableException;
-
 import dev.retrykit.failback.FailbackExecutor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -10,8 +8,9 @@ import org.jspecify.annotations.Nullable;
  * A {@code @Failback} method: the call is handed to the instance's {@link FailbackExecutor} under its
  * key and returns as soon as the first attempt ends, whatever its outcome; a failed call is retried in
  * the background (at most one pending retry per key, a new failure replacing it). Each background
- * attempt runs the rest of the interceptor chain again. Checked failures reach the policy wrapped in an
- * {@link UndeclaredThrowableException} (retry-on/ignore match causes). Thread-safe.
+ * attempt runs the rest of the interceptor chain again. Every failure, checked ones included, reaches
+ * the executor unchanged, so the policy, the listeners, the events and the endpoint see the method's own
+ * exception. Thread-safe.
  */
 final class FailbackMethodRetry implements MethodRetry {
 
@@ -31,14 +30,21 @@ final class FailbackMethodRetry implements MethodRetry {
 			try {
 				InvocationRewinder.proceed(invocation, mark);
 			}
-			catch (RuntimeException | Error ex) {
-				throw ex;
-			}
 			catch (Throwable ex) {
-				throw new UndeclaredThrowableException(ex);
+				// The executor catches any Throwable from the task; wrapping a checked one would hide it.
+				throw FailbackMethodRetry.<RuntimeException>rethrow(ex);
 			}
 		});
 		return null;
+	}
+
+	/**
+	 * Throws {@code failure} itself, checked or not: the compiler is told it is an {@code E}.
+	 * @return never returns; declared so that callers can write {@code throw rethrow(failure)}
+	 */
+	@SuppressWarnings("unchecked")
+	private static <E extends Throwable> RuntimeException rethrow(Throwable failure) throws E {
+		throw (E) failure;
 	}
 
 }

@@ -11,6 +11,8 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Failback;
 import dev.retrykit.annotation.Retryable;
 import dev.retrykit.failback.FailbackExecutor;
+import dev.retrykit.failback.FailbackListener;
+import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer;
 import org.junit.jupiter.api.Test;
@@ -60,6 +62,38 @@ class FailbackTests {
 			assertThat(failback.pendingCount()).isEqualTo(2);
 			assertThat(failback.replacedCount()).isEqualTo(1);
 		});
+	}
+
+	@Test
+	void aCheckedFailureIsReportedAsItselfNotWrapped() {
+		this.runner.withBean(Notifier.class, Notifier::new)
+			.withPropertyValues("retry.instances.notify.backoff.type=fixed", "retry.instances.notify.backoff.delay=1s",
+					"retry.instances.notify.max-attempts=2", "retry.instances.notify.retry-on=java.io.IOException")
+			.run(context -> {
+				context.getBean(Sent.class).failuresLeft.set(100);
+				RetryRegistry registry = context.getBean(RetryRegistry.class);
+				FailbackExecutor failback = registry.failback("notify");
+				List<Throwable> exhausted = new CopyOnWriteArrayList<>();
+				failback.addListener(new FailbackListener() {
+					@Override
+					public void onExhausted(String name, FailbackTask task, Throwable lastFailure) {
+						exhausted.add(lastFailure);
+					}
+				});
+				context.getBean(Notifier.class).send("order-1");
+				assertThat(failback.pendingTasks()).singleElement()
+					.extracting(FailbackTask::lastErrorType)
+					.isEqualTo(IOException.class.getName());
+
+				context.getBean(VirtualTime.class).advance(Duration.ofSeconds(5));
+
+				assertThat(exhausted).singleElement().isExactlyInstanceOf(IOException.class);
+				assertThat(failback.exhaustedTasks()).singleElement()
+					.extracting(FailbackTask::lastErrorType)
+					.isEqualTo(IOException.class.getName());
+				assertThat(registry.template("notify").getMetrics().getRecentEvents()).isNotEmpty()
+					.allSatisfy((event) -> assertThat(event.exceptionType()).isEqualTo(IOException.class.getName()));
+			});
 	}
 
 	@Test
