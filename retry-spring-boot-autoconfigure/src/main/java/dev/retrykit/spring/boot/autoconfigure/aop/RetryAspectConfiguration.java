@@ -46,7 +46,7 @@ public final class RetryAspectConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry) {
-		return new RetryableMethodResolver(registry, name -> registry.template(name).getConfig().isStateful());
+		return new RetryableMethodResolver(registry);
 	}
 
 	@Bean

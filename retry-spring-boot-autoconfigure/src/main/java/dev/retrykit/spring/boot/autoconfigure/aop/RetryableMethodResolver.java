@@ -3,7 +3,6 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Predicate;
 
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryRegistry;
@@ -37,18 +36,15 @@ public final class RetryableMethodResolver {
 
 	private final RetryRegistry registry;
 
-	private final Predicate<String> statefulByDefault;
-
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
 	/**
 	 * @param registry the instances; a method with inline attributes runs on a
-	 * {@linkplain RetryTemplate#variant variant} of its instance, so its calls count as the instance's
-	 * @param statefulByDefault whether an instance's methods are stateful by default (its {@code stateful} property)
+	 * {@linkplain RetryTemplate#variant variant} of its instance, so its calls count as the instance's;
+	 * an instance whose config is stateful makes its methods stateful by default
 	 */
-	public RetryableMethodResolver(RetryRegistry registry, Predicate<String> statefulByDefault) {
+	public RetryableMethodResolver(RetryRegistry registry) {
 		this.registry = registry;
-		this.statefulByDefault = statefulByDefault;
 	}
 
 	/**
@@ -69,9 +65,10 @@ public final class RetryableMethodResolver {
 			return MethodRetry.PROCEED;
 		}
 		String name = instanceName(retryable, specific, userClass);
-		RetryTemplate template = template(this.registry.template(name), retryable, specific);
+		RetryTemplate instance = this.registry.template(name);
+		RetryTemplate template = template(instance, retryable, specific);
 		RecoverMethods recover = RecoverMethods.resolve(specific, userClass, retryable.recover());
-		boolean stateful = retryable.stateful() || this.statefulByDefault.test(name);
+		boolean stateful = retryable.stateful() || instance.getConfig().isStateful();
 		return variant(specific, template, recover,
 				stateful ? new StatefulKey(specific, key(retryable.key(), specific), false) : null);
 	}
