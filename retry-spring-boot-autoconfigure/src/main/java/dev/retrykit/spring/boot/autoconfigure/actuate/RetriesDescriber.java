@@ -11,8 +11,6 @@ import dev.retrykit.RetryMetrics;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
-import dev.retrykit.circuit.CircuitBreakerMetrics;
-import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.failback.FailbackExecutor;
 import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spi.RetryContextCache;
@@ -64,16 +62,7 @@ final class RetriesDescriber {
 	}
 
 	private static RetryInstanceDescriptor.@Nullable Circuit circuit(@Nullable CircuitBreaker breaker) {
-		if (breaker == null) {
-			return null;
-		}
-		// One snapshot, so that the state and the counts agree (it also applies a due timeout).
-		CircuitBreakerMetrics snapshot = breaker.getMetrics();
-		boolean forced = breaker.isForcedOpen();
-		String remaining = (snapshot.state() == CircuitState.OPEN && !forced)
-				? CompoundDurationConverter.formatRounded(breaker.getRemainingOpenNanos()) : null;
-		return new RetryInstanceDescriptor.Circuit(snapshot.state().name(), forced, remaining,
-				snapshot.consecutiveFailures(), snapshot.totalFailures(), snapshot.totalSuccesses(), snapshot.failureRate());
+		return (breaker != null) ? CircuitSnapshot.of(breaker).toDescriptor() : null;
 	}
 
 	private static RetryInstanceDescriptor.@Nullable Budget budget(@Nullable RetryBudget budget) {

@@ -7,7 +7,6 @@ import java.util.Objects;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitState;
-import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -24,7 +23,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * trial calls, and an application taken out of the load balancer would receive none, so the circuit
  * could never close.
  *
- * <p>Thread-safe. Reading a circuit's state applies a due timeout (open to half-open).
+ * <p>Thread-safe. Circuits are read as the {@code retries} endpoint reads them ({@link CircuitSnapshot}), so
+ * the two agree; reading a circuit applies a due timeout (open to half-open).
  */
 public class RetriesHealthIndicator implements HealthIndicator {
 
@@ -51,19 +51,19 @@ public class RetriesHealthIndicator implements HealthIndicator {
 			if (breaker == null) {
 				continue;
 			}
-			CircuitState state = breaker.getState();
-			if (state == CircuitState.CLOSED) {
+			CircuitSnapshot snapshot = CircuitSnapshot.of(breaker);
+			if (snapshot.state() == CircuitState.CLOSED) {
 				continue;
 			}
 			Map<String, Object> circuit = new LinkedHashMap<>();
-			circuit.put("state", state.name());
-			if (state == CircuitState.OPEN) {
+			circuit.put("state", snapshot.state().name());
+			if (snapshot.state() == CircuitState.OPEN) {
 				anyOpen = true;
-				if (breaker.isForcedOpen()) {
+				if (snapshot.forcedOpen()) {
 					circuit.put("forcedOpen", true);
 				}
 				else {
-					circuit.put("remainingOpen", CompoundDurationConverter.formatRounded(breaker.getRemainingOpenNanos()));
+					circuit.put("remainingOpen", snapshot.remainingOpen());
 				}
 			}
 			details.put(name, circuit);

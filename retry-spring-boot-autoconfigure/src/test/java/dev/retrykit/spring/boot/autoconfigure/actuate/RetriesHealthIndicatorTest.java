@@ -7,6 +7,7 @@ import dev.retrykit.RetryRegistry;
 import dev.retrykit.VirtualTime;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
@@ -84,6 +85,25 @@ class RetriesHealthIndicatorTest {
 		assertThat(this.indicator.health().getDetails()).containsExactly(
 				Map.entry("payments", Map.of("state", "OPEN", "forcedOpen", true)));
 		assertThat(this.downWhenOpen.health().getStatus()).isEqualTo(Status.DOWN);
+	}
+
+	@Test
+	void reportsAnOpenCircuitAsTheEndpointDoes() {
+		RetriesEndpoint endpoint = new RetriesEndpoint(this.registry, Show.NEVER, this.time);
+		TestRetryRegistries.openPaymentsCircuit(this.registry);
+		this.time.advance(Duration.ofSeconds(5));
+
+		RetryInstanceDescriptor.Circuit circuit = endpoint.retry("payments").circuit();
+
+		assertThat(this.indicator.health().getDetails()).containsExactly(
+				Map.entry("payments", Map.of("state", circuit.state(), "remainingOpen", circuit.remainingOpen())));
+
+		this.registry.template("payments").getCircuitBreaker().forceOpen();
+
+		assertThat(endpoint.retry("payments").circuit()).extracting(RetryInstanceDescriptor.Circuit::forcedOpen,
+				RetryInstanceDescriptor.Circuit::remainingOpen).containsExactly(true, null);
+		assertThat(this.indicator.health().getDetails()).containsExactly(
+				Map.entry("payments", Map.of("state", "OPEN", "forcedOpen", true)));
 	}
 
 }
