@@ -18,7 +18,6 @@ import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.failback.FailbackExecutor;
 import dev.retrykit.failback.FailbackListener;
 import dev.retrykit.failback.FailbackTask;
-import dev.retrykit.internal.DefaultScheduler;
 import dev.retrykit.internal.FailbackEngine;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryScheduler;
@@ -136,14 +135,14 @@ public final class RetryRegistry {
 
 	/**
 	 * The failback executor of an instance (created on first use), which retries failed
-	 * fire-and-forget tasks in the background with that instance's policy.
+	 * fire-and-forget tasks in the background with that instance's policy, on that instance's scheduler
+	 * (the one its async calls use, as a customizer may have set it).
 	 * @param name the instance name
 	 * @return its failback executor
 	 */
 	public FailbackExecutor failback(String name) {
 		RetryTemplate template = template(name);
 		return this.failbacks.computeIfAbsent(name, key -> new FailbackEngine(template.runtime(),
-				(this.settings.scheduler != null) ? this.settings.scheduler : DefaultScheduler.get(),
 				this.settings.failbackExhaustedCapacity, this.settings.failbackListeners));
 	}
 
