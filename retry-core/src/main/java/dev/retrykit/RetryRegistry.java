@@ -11,14 +11,19 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.failback.FailbackExecutor;
+import dev.retrykit.failback.FailbackListener;
 import dev.retrykit.failback.FailbackTask;
-import dev.retrykit.internal.DefaultScheduler;
 import dev.retrykit.internal.FailbackEngine;
 import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.RetryScheduler;
+import dev.retrykit.spi.Sleeper;
+import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Named retry instances: the declared ones, built from their (inherited) configurations, and any
@@ -52,11 +57,11 @@ public final class RetryRegistry {
 
 	private final ConcurrentMap<String, FailbackExecutor> failbacks = new ConcurrentHashMap<>();
 
-	private final RetryRegistryBuilder settings;
+	private final Settings settings;
 
 	RetryRegistry(RetryRegistryBuilder builder, RetryConfig defaults, Map<String, RetryConfig> configs,
 			Map<String, RetryConfig> declared) {
-		this.settings = builder;
+		this.settings = Settings.of(builder);
 		this.defaults = defaults;
 		this.configs = Map.copyOf(configs);
 		this.declared = Map.copyOf(declared);
@@ -130,14 +135,14 @@ public final class RetryRegistry {
 
 	/**
 	 * The failback executor of an instance (created on first use), which retries failed
-	 * fire-and-forget tasks in the background with that instance's policy.
+	 * fire-and-forget tasks in the background with that instance's policy, on that instance's scheduler
+	 * (the one its async calls use, as a customizer may have set it).
 	 * @param name the instance name
 	 * @return its failback executor
 	 */
 	public FailbackExecutor failback(String name) {
 		RetryTemplate template = template(name);
 		return this.failbacks.computeIfAbsent(name, key -> new FailbackEngine(template.runtime(),
-				(this.settings.scheduler != null) ? this.settings.scheduler : DefaultScheduler.get(),
 				this.settings.failbackExhaustedCapacity, this.settings.failbackListeners));
 	}
 
@@ -198,7 +203,7 @@ public final class RetryRegistry {
 	}
 
 	private RetryContextCache contextCache(String name) {
-		return this.settings.contextCacheFactory.apply(name);
+		return this.settings.contextCaches.apply(name);
 	}
 
 	private RetryBudget sharedBudget(String budgetName, RetryBudgetConfig config) {
@@ -219,6 +224,23 @@ public final class RetryRegistry {
 			LOGGER.log(Level.WARNING, () -> "Retry registry listener " + listener + " failed for instance '"
 					+ template.getName() + "'", ex);
 		}
+	}
+
+	/**
+	 * What the registry gives the instances it creates, copied from the builder at {@code build()}: a
+	 * builder used again afterwards changes nothing here.
+	 */
+	private record Settings(Sleeper sleeper, TimeSource timeSource, @Nullable RetryScheduler scheduler,
+			List<RetryListener> listeners, List<RetryTemplateCustomizer> customizers, int eventBufferSize,
+			int failbackExhaustedCapacity, List<FailbackListener> failbackListeners,
+			Function<String, RetryContextCache> contextCaches) {
+
+		static Settings of(RetryRegistryBuilder builder) {
+			return new Settings(builder.sleeper, builder.timeSource, builder.scheduler, List.copyOf(builder.listeners),
+					List.copyOf(builder.customizers), builder.eventBufferSize, builder.failbackExhaustedCapacity,
+					List.copyOf(builder.failbackListeners), builder.contextCaches());
+		}
+
 	}
 
 	@Override

@@ -47,8 +47,9 @@ public final class RetryRegistryBuilder {
 
 	final List<FailbackListener> failbackListeners = new ArrayList<>();
 
-	Function<String, RetryContextCache> contextCacheFactory = name -> new InMemoryRetryContextCache(
-			InMemoryRetryContextCache.DEFAULT_CAPACITY, this.timeSource);
+	private int contextCacheCapacity = InMemoryRetryContextCache.DEFAULT_CAPACITY;
+
+	private @Nullable Function<String, RetryContextCache> contextCacheFactory;
 
 	RetryRegistryBuilder() {
 	}
@@ -163,7 +164,8 @@ public final class RetryRegistryBuilder {
 		if (capacity < 1) {
 			throw new IllegalArgumentException("Invalid context cache capacity (" + capacity + "): must be 1 or greater");
 		}
-		this.contextCacheFactory = name -> new InMemoryRetryContextCache(capacity, this.timeSource);
+		this.contextCacheCapacity = capacity;
+		this.contextCacheFactory = null;
 		return this;
 	}
 
@@ -212,7 +214,8 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
-	 * Resolves every base and builds the registry and its declared instances.
+	 * Resolves every base and builds the registry and its declared instances. The registry keeps a copy
+	 * of this builder's settings: changing the builder afterwards does not change the registry.
 	 * @return the registry
 	 * @throws IllegalArgumentException if a base config is missing, the configs form a cycle, or a
 	 * setting is invalid (the message names the config or instance)
@@ -226,6 +229,19 @@ public final class RetryRegistryBuilder {
 		this.instances.forEach((name, definition) -> resolvedInstances.put(name,
 				apply("instance", name, definition, base(definition.baseConfig, "instance '" + name + "'", resolvedConfigs))));
 		return new RetryRegistry(this, this.defaults, resolvedConfigs, resolvedInstances);
+	}
+
+	/**
+	 * The context caches as set now: the factory, or in-memory caches of the capacity on the clock.
+	 * @return creates the context cache of an instance, by name
+	 */
+	Function<String, RetryContextCache> contextCaches() {
+		if (this.contextCacheFactory != null) {
+			return this.contextCacheFactory;
+		}
+		int capacity = this.contextCacheCapacity;
+		TimeSource clock = this.timeSource;
+		return name -> new InMemoryRetryContextCache(capacity, clock);
 	}
 
 	private RetryConfig resolveConfig(String name, Map<String, RetryConfig> resolved, Set<String> visiting) {

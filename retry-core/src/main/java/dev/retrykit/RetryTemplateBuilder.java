@@ -172,8 +172,9 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
-	 * @param scheduler where async calls wait between attempts and time their attempts (default: one
-	 * timing wheel shared by the JVM, see {@code dev.retrykit.async.TimingWheelScheduler})
+	 * @param scheduler where async calls wait between attempts and time their attempts, and where the
+	 * instance's failback tasks wait (default: one timing wheel shared by the JVM, see
+	 * {@code dev.retrykit.async.TimingWheelScheduler})
 	 * @return this builder
 	 */
 	public RetryTemplateBuilder scheduler(RetryScheduler scheduler) {

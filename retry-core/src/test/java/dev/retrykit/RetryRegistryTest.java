@@ -100,6 +100,25 @@ class RetryRegistryTest {
 	}
 
 	@Test
+	void aBuilderChangedAfterBuildDoesNotChangeTheInstancesTheRegistryCreatesLater() throws Exception {
+		List<String> opened = new ArrayList<>();
+		RetryRegistryBuilder builder = RetryRegistry.builder();
+		RetryRegistry registry = builder.build();
+		builder.listener(new RetryListener() {
+			@Override
+			public boolean open(RetryContext context) {
+				opened.add(context.getName());
+				return true;
+			}
+		});
+		builder.customizer((name, template) -> template.maxAttempts(9));
+		RetryTemplate late = registry.template("late");
+		late.execute(context -> "ok");
+		assertThat(opened).isEmpty();
+		assertThat(late.getConfig().getMaxAttempts()).isEqualTo(3);
+	}
+
+	@Test
 	void budgetsAreSharedByName() throws Exception {
 		RetryBudgetConfig budget = RetryBudgetConfig.builder().maxTokens(10).build();
 		RetryRegistry registry = RetryRegistry.builder()

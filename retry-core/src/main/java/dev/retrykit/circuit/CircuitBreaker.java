@@ -338,7 +338,7 @@ public final class CircuitBreaker {
 
 	/**
 	 * @return the nanoseconds until an open circuit lets trial calls through: 0 unless open (or when
-	 * the timeout has just passed), {@link Long#MAX_VALUE} when forced open
+	 * the timeout has just passed), {@link CircuitOpenException#FOREVER} when forced open and only then
 	 */
 	public long getRemainingOpenNanos() {
 		return remainingOpenNanos(this.current);
@@ -349,9 +349,11 @@ public final class CircuitBreaker {
 			return 0;
 		}
 		if (window.forced) {
-			return Long.MAX_VALUE;
+			return CircuitOpenException.FOREVER;
 		}
-		return Math.max(0, this.timeoutNanos - (this.timeSource.nanoTime() - window.sinceNanos));
+		// Short of FOREVER even for the longest timeout: FOREVER is how a rejection tells it was forced.
+		long remaining = this.timeoutNanos - (this.timeSource.nanoTime() - window.sinceNanos);
+		return Math.max(0, Math.min(remaining, CircuitOpenException.FOREVER - 1));
 	}
 
 	/**

@@ -154,10 +154,26 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 			}
 			if (stage instanceof CompletableFuture<T> future && future.isDone() && !future.isCompletedExceptionally()) {
 				T value = future.getNow(null);
-				if (runtime.isAccepted(value)) {
-					runtime.onSuccess(pooled, block, value);
-					return future;
+				Throwable broken = null;
+				try {
+					if (runtime.isAccepted(value)) {
+						runtime.onSuccess(pooled, block, value);
+						return future;
+					}
 				}
+				catch (Throwable ex) {
+					broken = ex;
+				}
+				// The predicate runs once per result: a rejected one goes straight to the decision.
+				continues = true;
+				AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 2);
+				if (broken != null) {
+					call.completeExceptionally(runtime.onBrokenDecision(call.context, block, broken, null));
+				}
+				else {
+					call.afterFailure(block, null, value);
+				}
+				return call;
 			}
 			continues = true;
 		}
@@ -169,22 +185,12 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		return continueAfterFirstAttempt(runtime, supplier, recovery, stack, pooled, stage, thrown);
 	}
 
-	/**
-	 * Continues a call whose first attempt did not succeed at once: the call outlives the pooled
-	 * context, so it takes a copy; the pooled one is popped here.
-	 */
+	/** Continues a call whose first attempt did not complete at once, or failed. */
 	private static <T> CompletableFuture<T> continueAfterFirstAttempt(RetryRuntime runtime,
 			Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
 			MutableRetryContext pooled, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
-		AsyncRetry<T> call;
-		try {
-			call = create(runtime, supplier, recovery, pooled.copy());
-			PHASE.set(call, 1); // plain: published with the call
-		}
-		finally {
-			stack.popPooled(pooled);
-		}
+		AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 1);
 		if (thrown != null || stage == null) {
 			call.settle(1, null, (thrown != null) ? thrown : nullStage(runtime));
 		}
@@ -192,6 +198,23 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 			call.await(stage, 1);
 		}
 		return call;
+	}
+
+	/**
+	 * The call that carries on after the first attempt, on a copy of the pooled context (popped here);
+	 * {@code phase} is 1 while that attempt runs, 2 once its outcome was taken.
+	 */
+	private static <T> AsyncRetry<T> takeOver(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
+			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
+			MutableRetryContext pooled, int phase) {
+		try {
+			AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());
+			PHASE.set(call, phase); // plain: published with the call
+			return call;
+		}
+		finally {
+			stack.popPooled(pooled);
+		}
 	}
 
 	private void await(CompletionStage<T> stage, int id) {
@@ -262,30 +285,33 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 			return true;
 		}
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
-		long decision;
 		try {
-			if (failure == null) {
-				if (this.runtime.isAccepted(value)) {
-					this.runtime.onSuccess(this.context, block, value);
-					complete(value);
-					return true;
-				}
-				decision = this.runtime.onFailure(this.context, null, value);
-			}
-			else {
-				decision = this.runtime.onFailure(this.context, FailureClassifier.unwrap(failure), null);
+			if (failure == null && this.runtime.isAccepted(value)) {
+				this.runtime.onSuccess(this.context, block, value);
+				complete(value);
+				return true;
 			}
 		}
 		catch (Throwable ex) {
-			// A result predicate, classifier, extractor, policy or backoff of the user's threw: the call
-			// ends with that exception (the attempt's own failure suppressed in it) rather than never.
-			if (failure != null && failure != ex) {
-				ex.addSuppressed(failure);
-			}
-			block.outcome(false, this.context.getRetryCount() > 1);
-			this.runtime.close(this.context, ex);
-			completeExceptionally(ex);
+			// The user's predicate threw: the call ends with that exception rather than never.
+			completeExceptionally(this.runtime.onBrokenDecision(this.context, block, ex, null));
 			return true;
+		}
+		afterFailure(block, failure, value);
+		return true;
+	}
+
+	/** Decides what follows a failed attempt ({@code failure}), or a rejected result, and does it. */
+	private void afterFailure(ThreadCounters block, @Nullable Throwable failure, @Nullable T rejected) {
+		long decision;
+		try {
+			decision = (failure == null) ? this.runtime.onFailure(this.context, null, rejected)
+					: this.runtime.onFailure(this.context, FailureClassifier.unwrap(failure), null);
+		}
+		catch (Throwable ex) {
+			// A classifier, extractor, policy or backoff of the user's threw: the call ends with it.
+			completeExceptionally(this.runtime.onBrokenDecision(this.context, block, ex, failure));
+			return;
 		}
 		if (decision < 0) {
 			stop(block, decision);
@@ -299,7 +325,6 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 				cancelPending();
 			}
 		}
-		return true;
 	}
 
 	/** Runs the next attempt: the scheduler calls this when a retry's delay has passed. */
@@ -440,30 +465,6 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		if (task != null) {
 			task.cancel();
 		}
-	}
-
-	/** The cancellation of an async call: a {@link java.util.concurrent.CancellationException} without a stack trace. */
-	static final class CallCancelledException extends java.util.concurrent.CancellationException {
-
-		private static final long serialVersionUID = 1L;
-
-		private final String name;
-
-		CallCancelledException(String name) {
-			this.name = name;
-		}
-
-		/** Built when asked for: most cancellations are never read, and cancelling stays cheap. */
-		@Override
-		public String getMessage() {
-			return "Retry '" + this.name + "' was cancelled";
-		}
-
-		@Override
-		public synchronized Throwable fillInStackTrace() {
-			return this;
-		}
-
 	}
 
 	private static NullPointerException nullStage(RetryRuntime runtime) {

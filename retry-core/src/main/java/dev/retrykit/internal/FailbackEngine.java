@@ -46,15 +46,14 @@ public final class FailbackEngine implements FailbackExecutor {
 	private volatile boolean shutdown;
 
 	/**
-	 * @param runtime the instance whose policy applies
-	 * @param scheduler where retries wait
+	 * @param runtime the instance whose policy applies; retries wait on its scheduler, the one its
+	 * async calls use
 	 * @param exhaustedCapacity how many exhausted tasks to keep
 	 * @param listeners the initial listeners
 	 */
-	public FailbackEngine(RetryRuntime runtime, RetryScheduler scheduler, int exhaustedCapacity,
-			List<FailbackListener> listeners) {
+	public FailbackEngine(RetryRuntime runtime, int exhaustedCapacity, List<FailbackListener> listeners) {
 		this.runtime = runtime;
-		this.scheduler = scheduler;
+		this.scheduler = runtime.scheduler;
 		this.exhaustedCapacity = exhaustedCapacity;
 		this.listeners.addAll(listeners);
 	}

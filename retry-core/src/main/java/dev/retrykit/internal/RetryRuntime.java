@@ -400,6 +400,26 @@ public final class RetryRuntime {
 	}
 
 	/**
+	 * Ends a call whose decision threw: a result predicate, classifier, extractor, policy or backoff of
+	 * the user's. The attempt's own failure is suppressed in the exception, a failed outcome is counted
+	 * and the listeners are closed with it.
+	 * @param context the call's context
+	 * @param block the calling thread's counters
+	 * @param thrown what the user's code threw
+	 * @param failure the attempt's failure, or {@code null} for a result
+	 * @return {@code thrown}, to end the call with
+	 */
+	Throwable onBrokenDecision(MutableRetryContext context, ThreadCounters block, Throwable thrown,
+			@Nullable Throwable failure) {
+		if (failure != null && failure != thrown) {
+			thrown.addSuppressed(failure);
+		}
+		block.outcome(false, context.getRetryCount() > 1);
+		close(context, thrown);
+		return thrown;
+	}
+
+	/**
 	 * Records a recovery.
 	 * @param context the call's context
 	 * @param block the calling thread's counters

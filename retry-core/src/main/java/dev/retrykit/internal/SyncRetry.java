@@ -14,6 +14,10 @@ import org.jspecify.annotations.Nullable;
  * The synchronous loops: stateless (attempts in one call, waiting through the sleeper) and stateful
  * (one attempt per call, the count kept in the context cache). Stateless: a successful first attempt
  * allocates nothing (the context is pooled per thread and counting is a plain store).
+ *
+ * <p>When the user's code in a decision (result predicate, classifiers, delay-hint extractor, policy,
+ * backoff) throws, the call ends with that exception, counted as failed and with its listeners closed,
+ * as an async call does.
  */
 public final class SyncRetry {
 
@@ -102,7 +106,7 @@ public final class SyncRetry {
 		try {
 			ThreadCounters block = stack.counters(runtime);
 			block.attempt();
-			long decision = runtime.onFailure(context, firstFailure, null);
+			long decision = decide(runtime, context, block, firstFailure, null);
 			if (decision < 0) {
 				return stop(runtime, context, block, decision, recovery);
 			}
@@ -128,18 +132,18 @@ public final class SyncRetry {
 				result = attempt.apply(argument, context);
 			}
 			catch (Throwable failure) {
-				long decision = runtime.onFailure(context, failure, null);
+				long decision = decide(runtime, context, block, failure, null);
 				if (decision < 0) {
 					return stop(runtime, context, block, decision, recovery);
 				}
 				runtime.sleep(context, block, decision);
 				continue;
 			}
-			if (runtime.isAccepted(result)) {
+			if (accepts(runtime, context, block, result)) {
 				runtime.onSuccess(context, block, result);
 				return result;
 			}
-			long decision = runtime.onFailure(context, null, result);
+			long decision = decide(runtime, context, block, null, result);
 			if (decision < 0) {
 				return stop(runtime, context, block, decision, recovery);
 			}
@@ -187,8 +191,8 @@ public final class SyncRetry {
 					result = callback.doWithRetry(context);
 				}
 				catch (Throwable failure) {
-					long decision = runtime.onFailure(context, failure, null);
-					if (decision >= 0 && !state.rollbackFor().test(failure)) {
+					long decision = decide(runtime, context, block, failure, null);
+					if (decision >= 0 && !rollsBack(runtime, context, block, state, failure)) {
 						runtime.sleep(context, block, decision);
 						continue;
 					}
@@ -208,12 +212,12 @@ public final class SyncRetry {
 					runtime.close(context, failure);
 					throw failure;
 				}
-				if (runtime.isAccepted(result)) {
+				if (accepts(runtime, context, block, result)) {
 					runtime.cache.remove(state.key());
 					runtime.onSuccess(context, block, result);
 					return result;
 				}
-				long decision = runtime.onFailure(context, null, result);
+				long decision = decide(runtime, context, block, null, result);
 				if (decision < 0) {
 					runtime.cache.remove(state.key());
 					return stop(runtime, context, block, decision, recovery);
@@ -226,6 +230,39 @@ public final class SyncRetry {
 		}
 		finally {
 			stack.pop();
+		}
+	}
+
+	/** {@link RetryRuntime#onFailure}, ending the call if the user's code in the decision throws. */
+	private static long decide(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable Throwable failure, @Nullable Object result) throws Throwable {
+		try {
+			return runtime.onFailure(context, failure, result);
+		}
+		catch (Throwable ex) {
+			throw runtime.onBrokenDecision(context, block, ex, failure);
+		}
+	}
+
+	/** {@link RetryRuntime#isAccepted}, ending the call if the result predicate throws. */
+	private static boolean accepts(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable Object result) throws Throwable {
+		try {
+			return runtime.isAccepted(result);
+		}
+		catch (Throwable ex) {
+			throw runtime.onBrokenDecision(context, block, ex, null);
+		}
+	}
+
+	/** Whether a stateful call rethrows this failure at once; ends the call if the classifier throws. */
+	private static boolean rollsBack(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			RetryState state, Throwable failure) throws Throwable {
+		try {
+			return state.rollbackFor().test(failure);
+		}
+		catch (Throwable ex) {
+			throw runtime.onBrokenDecision(context, block, ex, failure);
 		}
 	}
 

@@ -1,5 +1,6 @@
 package dev.retrykit.policy;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -27,7 +28,9 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 	private final RetryPolicy fallback;
 
 	private ExceptionTypeRetryPolicy(Map<Class<? extends Throwable>, RetryPolicy> policies, RetryPolicy fallback) {
-		this.policies = Map.copyOf(policies);
+		// In registration order, so that toString (the effective config the actuator shows) is the same
+		// on every run; lookups are by exact type up the superclass chain, so order never decides a match.
+		this.policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
 		this.fallback = fallback;
 	}
 

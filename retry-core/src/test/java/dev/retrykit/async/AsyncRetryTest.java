@@ -52,6 +52,40 @@ class AsyncRetryTest {
 	}
 
 	@Test
+	void theResultPredicateIsAskedOnceAboutEachResult() {
+		AtomicInteger asked = new AtomicInteger();
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).backoff(BackoffPolicy.none())
+			.retryOnResult(result -> {
+				asked.incrementAndGet();
+				return "empty".equals(result);
+			}).build();
+		CompletableFuture<String> result = template.executeAsync(
+				() -> CompletableFuture.completedFuture((this.attempts.incrementAndGet() == 1) ? "empty" : "full"));
+		assertThat(result).isCompletedWithValue("full");
+		assertThat(this.attempts).hasValue(2);
+		assertThat(asked).hasValue(2);
+		assertThat(template.getMetrics().getSuccessfulCallsWithRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void aResultPredicateThatThrowsOnAnAlreadyCompletedFirstAttemptEndsTheCallAndClosesTheListeners() {
+		IllegalStateException broken = new IllegalStateException("predicate failed");
+		List<Throwable> closed = new ArrayList<>();
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).retryOnResult(result -> {
+			throw broken;
+		}).listener(new dev.retrykit.RetryListener() {
+			@Override
+			public void close(RetryContext context, Throwable failure) {
+				closed.add(failure);
+			}
+		}).build();
+		CompletableFuture<String> result = template.executeAsync(() -> CompletableFuture.completedFuture("value"));
+		assertThat(result.handle((value, failure) -> failure).join()).isSameAs(broken);
+		assertThat(closed).containsExactly(broken);
+		assertThat(template.getMetrics().getFailedCallsWithoutRetry()).isEqualTo(1);
+	}
+
+	@Test
 	void aPolicyThatThrowsEndsTheCallWithItsExceptionAndKeepsTheAttemptsFailure() {
 		IllegalStateException broken = new IllegalStateException("policy failed");
 		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).policy(context -> {

@@ -144,6 +144,20 @@ class CircuitBreakerControlTest {
 	}
 
 	@Test
+	void aForcedOpenCircuitIsOpenForeverAndOnlyItIs() {
+		CircuitBreaker longest = CircuitBreaker.create("inventory", CircuitBreakerConfig.builder()
+			.trip("consecutiveFailures > 0").timeout(Duration.ofNanos(Long.MAX_VALUE)).build(), this.clock);
+		longest.tryAcquirePermission();
+		longest.onFailure();
+		assertThat(longest.getState()).isEqualTo(CircuitState.OPEN);
+		assertThat(longest.getRemainingOpenNanos()).isLessThan(CircuitOpenException.FOREVER);
+		assertThat(longest.newCircuitOpenException().isForcedOpen()).isFalse();
+		longest.forceOpen();
+		assertThat(longest.getRemainingOpenNanos()).isEqualTo(CircuitOpenException.FOREVER);
+		assertThat(longest.newCircuitOpenException().isForcedOpen()).isTrue();
+	}
+
+	@Test
 	void rejectionMessagesForTheOtherStates() {
 		this.breaker.forceOpen();
 		CircuitOpenException forced = this.breaker.newCircuitOpenException();

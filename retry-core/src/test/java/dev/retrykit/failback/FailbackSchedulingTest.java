@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.spi.BackoffStrategy;
@@ -45,6 +46,23 @@ class FailbackSchedulingTest {
 				throw new UncheckedIOException(new IOException("down " + runs.get()));
 			}
 		};
+	}
+
+	@Test
+	void retriesWaitOnTheSchedulerACustomizerGaveTheInstance() {
+		VirtualTime customized = new VirtualTime();
+		FailbackExecutor failback = RetryRegistry.builder().virtualTime(this.time)
+			.instance("audit", null, config -> config.maxAttempts(3).backoff(BackoffPolicy.fixed(Duration.ofSeconds(1))))
+			.customizer(RetryTemplateCustomizer.forInstance("audit", builder -> builder.scheduler(customized)))
+			.build()
+			.failback("audit");
+		AtomicInteger runs = new AtomicInteger();
+		failback.submit("k", failing(runs, 1));
+		assertThat(this.time.pendingTasks()).isZero();
+		assertThat(customized.pendingTasks()).isOne();
+		customized.advance(Duration.ofSeconds(1));
+		assertThat(runs).hasValue(2);
+		assertThat(failback.pendingCount()).isZero();
 	}
 
 	@Test
