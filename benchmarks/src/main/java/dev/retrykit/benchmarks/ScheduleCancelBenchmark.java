@@ -1,10 +1,13 @@
 package dev.retrykit.benchmarks;
 
+import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import dev.retrykit.RetryTemplate;
 import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.spi.ScheduledTask;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -43,6 +46,16 @@ public class ScheduleCancelBenchmark {
 		return task.cancel();
 	}
 
+	/**
+	 * A whole pending async retry: {@code executeAsync} whose first attempt fails at once, so its retry
+	 * waits an hour on the wheel, then the call cancelled, as {@link PendingRetriesScale} does a million
+	 * times over; here in a steady state, so the heap the calls use is warm.
+	 */
+	@Benchmark
+	public boolean retrykitPendingRetry(Timers timers) {
+		return timers.template.executeAsync(timers.probe).cancel(false);
+	}
+
 	@Benchmark
 	public boolean scheduledThreadPoolExecutor(Timers timers) {
 		ScheduledFuture<?> task = timers.executor.schedule(timers.task, 1, TimeUnit.HOURS);
@@ -61,9 +74,19 @@ public class ScheduleCancelBenchmark {
 
 		ScheduledThreadPoolExecutor executor;
 
+		final PendingRetriesScale.CountingProbe probe = new PendingRetriesScale.CountingProbe();
+
+		RetryTemplate template;
+
 		@Setup(Level.Trial)
 		public void start() {
 			this.wheel = TimingWheelScheduler.builder().threadName("bench-timer").build();
+			this.template = RetryTemplate.builder()
+				.name("pending")
+				.maxAttempts(PeerRetries.MAX_ATTEMPTS)
+				.backoff(BackoffPolicy.fixed(Duration.ofHours(1)))
+				.scheduler(this.wheel)
+				.build();
 			this.executor = new ScheduledThreadPoolExecutor(1);
 			this.executor.setRemoveOnCancelPolicy(true);
 		}

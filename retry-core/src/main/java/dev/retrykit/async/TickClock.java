@@ -20,6 +20,10 @@ final class TickClock {
 		this.origin = timeSource.nanoTime();
 	}
 
+	TimeSource timeSource() {
+		return this.timeSource;
+	}
+
 	long tickNanos() {
 		return this.tickNanos;
 	}
@@ -34,7 +38,16 @@ final class TickClock {
 	 * @return the first tick at or after now + delay, saturating instead of overflowing
 	 */
 	long deadlineTick(long delayNanos) {
-		long now = elapsed();
+		return deadlineTick(this.timeSource.nanoTime(), delayNanos);
+	}
+
+	/**
+	 * @param nowNanos a reading of the time source
+	 * @param delayNanos the delay from that reading; zero or less means then
+	 * @return the first tick at or after {@code nowNanos} + delay, saturating instead of overflowing
+	 */
+	long deadlineTick(long nowNanos, long delayNanos) {
+		long now = nowNanos - this.origin;
 		long deadline = now + Math.max(0, delayNanos);
 		if (deadline < now) {
 			deadline = Long.MAX_VALUE;

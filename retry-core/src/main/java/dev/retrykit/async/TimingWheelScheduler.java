@@ -98,14 +98,39 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	public ScheduledTask schedule(Runnable task, long delay, TimeUnit unit) {
 		Objects.requireNonNull(task, "task must not be null");
 		Objects.requireNonNull(unit, "unit must not be null");
+		return enqueue(task, this.clock.deadlineTick(unit.toNanos(delay)));
+	}
+
+	/**
+	 * Schedules a task {@code delayNanos} after {@code nowNanos}, a time the caller has just read from
+	 * this scheduler's {@linkplain #timeSource() time source}: for a caller that needs the time anyway
+	 * (retrykit's async engine stamps the retry's event with it), this saves {@link #schedule}'s own
+	 * clock read. The task is never due before {@code nowNanos + delayNanos}.
+	 * @param task the task
+	 * @param nowNanos the time source's {@code nanoTime()}, read by the caller
+	 * @param delayNanos the delay from {@code nowNanos}; zero or less means due at once
+	 * @return a handle that cancels the task
+	 * @throws RejectedExecutionException if the scheduler has been stopped
+	 */
+	public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
+		Objects.requireNonNull(task, "task must not be null");
+		return enqueue(task, this.clock.deadlineTick(nowNanos, delayNanos));
+	}
+
+	private ScheduledTask enqueue(Runnable task, long deadlineTick) {
 		startIfNeeded();
-		WheelTimeout node = new WheelTimeout(this, task, this.clock.deadlineTick(unit.toNanos(delay)));
+		WheelTimeout node = new WheelTimeout(this, task, deadlineTick);
 		this.scheduled.increment();
 		if (!this.incoming.push(node)) {
 			this.scheduled.decrement();
 			throw rejectedAfterStop();
 		}
 		return node;
+	}
+
+	/** @return the clock this scheduler keeps its time with */
+	public TimeSource timeSource() {
+		return this.clock.timeSource();
 	}
 
 	/**

@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryVetoedException;
+import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
@@ -303,10 +304,13 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 
 	/** Decides what follows a failed attempt ({@code failure}), or a rejected result, and does it. */
 	private void afterFailure(ThreadCounters block, @Nullable Throwable failure, @Nullable T rejected) {
+		// On a timing wheel of the instance's clock, one reading stamps the retry's event and starts its delay.
+		TimingWheelScheduler wheel = this.runtime.wheel;
+		long now = (wheel != null) ? this.runtime.timeSource.nanoTime() : RetryRuntime.NOT_READ;
 		long decision;
 		try {
-			decision = (failure == null) ? this.runtime.onFailure(this.context, null, rejected)
-					: this.runtime.onFailure(this.context, FailureClassifier.unwrap(failure), null);
+			decision = (failure == null) ? this.runtime.onFailure(this.context, null, rejected, now)
+					: this.runtime.onFailure(this.context, FailureClassifier.unwrap(failure), null, now);
 		}
 		catch (Throwable ex) {
 			// A classifier, extractor, policy or backoff of the user's threw: the call ends with it.
@@ -320,7 +324,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 			trampoline();
 		}
 		else {
-			this.pending = this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
+			this.pending = (wheel != null) ? wheel.scheduleFrom(this, now, decision)
+					: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
 			if (isDone()) {
 				cancelPending();
 			}

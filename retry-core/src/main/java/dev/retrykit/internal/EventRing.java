@@ -20,6 +20,11 @@ import org.jspecify.annotations.Nullable;
  * Thread-safe; a reader skips a slot that is being written. Should more writers than the capacity
  * race for one slot at once, its fields may mix; the ring trades that for a recording path with no
  * lock and no allocation.
+ *
+ * <p>Events are stamped with the monotonic clock ({@link dev.retrykit.spi.TimeSource#nanoTime()}), the one
+ * the engine reads anyway (for a timer, a deadline), and turned into wall-clock time when they are read:
+ * the reading's wall-clock time minus each event's age. A call whose retry waits on the scheduler
+ * stamps its event and computes its deadline from one clock read.
  */
 final class EventRing {
 
@@ -40,6 +45,7 @@ final class EventRing {
 
 	private final long[] delays;
 
+	/** Monotonic nanoseconds. */
 	private final long[] times;
 
 	private final Throwable[] failures;
@@ -57,7 +63,7 @@ final class EventRing {
 		this.failures = new Throwable[capacity];
 	}
 
-	void add(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos, long timeMillis) {
+	void add(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos, long timeNanos) {
 		long sequence = this.sequence.getAndIncrement();
 		int slot = (int) (sequence % this.capacity);
 		VERSIONS.setOpaque(this.versions, slot, 2 * sequence + 1);
@@ -65,7 +71,7 @@ final class EventRing {
 		this.types[slot] = type.ordinal();
 		this.attempts[slot] = attempt;
 		this.delays[slot] = delayNanos;
-		this.times[slot] = timeMillis;
+		this.times[slot] = timeNanos;
 		if (failure != null || this.failures[slot] != null) {
 			this.failures[slot] = failure;
 		}
@@ -76,21 +82,31 @@ final class EventRing {
 		return this.sequence.get();
 	}
 
-	List<RetryEvent> snapshot(String name) {
+	/**
+	 * @param name the instance name
+	 * @param nowNanos the monotonic time of this reading
+	 * @param nowMillis the wall-clock time of this reading
+	 * @return the events kept, oldest first
+	 */
+	List<RetryEvent> snapshot(String name, long nowNanos, long nowMillis) {
 		long end = this.sequence.get();
 		long start = Math.max(0, end - this.capacity);
-		List<RetryEvent> events = new ArrayList<>((int) (end - start));
+		List<Stamped> events = new ArrayList<>((int) (end - start));
 		for (long sequence = start; sequence < end; sequence++) {
-			RetryEvent event = read(name, sequence);
+			Stamped event = read(name, sequence, nowNanos, nowMillis);
 			if (event != null) {
 				events.add(event);
 			}
 		}
-		events.sort(Comparator.comparing(RetryEvent::timestamp));
-		return events;
+		events.sort(Comparator.comparingLong(Stamped::nanos));
+		List<RetryEvent> sorted = new ArrayList<>(events.size());
+		for (Stamped event : events) {
+			sorted.add(event.event());
+		}
+		return sorted;
 	}
 
-	private @Nullable RetryEvent read(String name, long sequence) {
+	private @Nullable Stamped read(String name, long sequence, long nowNanos, long nowMillis) {
 		int slot = (int) (sequence % this.capacity);
 		long version = (long) VERSIONS.getAcquire(this.versions, slot);
 		if (version != 2 * sequence + 2) {
@@ -105,8 +121,14 @@ final class EventRing {
 		if ((long) VERSIONS.getOpaque(this.versions, slot) != version) {
 			return null;
 		}
-		return new RetryEvent(type, name, attempt, (failure != null) ? failure.getClass().getName() : null,
-				(failure != null) ? failure.getMessage() : null, Duration.ofNanos(delay), Instant.ofEpochMilli(time));
+		// Wall-clock time: the reading's, less the event's age (a difference of monotonic times).
+		Instant timestamp = Instant.ofEpochMilli(nowMillis).minusNanos(nowNanos - time);
+		return new Stamped(time, new RetryEvent(type, name, attempt, (failure != null) ? failure.getClass().getName() : null,
+				(failure != null) ? failure.getMessage() : null, Duration.ofNanos(delay), timestamp));
+	}
+
+	/** An event with the monotonic time it was recorded at, which orders events more finely than milliseconds. */
+	private record Stamped(long nanos, RetryEvent event) {
 	}
 
 }

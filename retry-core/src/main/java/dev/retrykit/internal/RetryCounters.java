@@ -121,7 +121,19 @@ public final class RetryCounters implements RetryMetrics {
 	 * @param delayNanos the wait before the next attempt, 0 for none
 	 */
 	public void event(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos) {
-		this.events.add(type, attempt, failure, delayNanos, this.timeSource.currentTimeMillis());
+		this.events.add(type, attempt, failure, delayNanos, this.timeSource.nanoTime());
+	}
+
+	/**
+	 * Records an event at a time the caller has just read from this instance's time source.
+	 * @param type what happened
+	 * @param attempt the attempt it is about (1-based)
+	 * @param failure the failure, or {@code null}
+	 * @param delayNanos the wait before the next attempt, 0 for none
+	 * @param nowNanos the time source's {@code nanoTime()}, read for this event
+	 */
+	void eventAt(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos, long nowNanos) {
+		this.events.add(type, attempt, failure, delayNanos, nowNanos);
 	}
 
 	private synchronized long sum(int slot) {
@@ -200,7 +212,7 @@ public final class RetryCounters implements RetryMetrics {
 
 	@Override
 	public List<RetryEvent> getRecentEvents() {
-		return this.events.snapshot(this.name);
+		return this.events.snapshot(this.name, this.timeSource.nanoTime(), this.timeSource.currentTimeMillis());
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import dev.retrykit.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryListener;
+import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitOpenException;
@@ -46,6 +47,12 @@ public final class RetryRuntime {
 	 */
 	public static final long STOP_CIRCUIT_OPEN = -5;
 
+	/**
+	 * A clock reading that was not taken: {@link #onFailure(MutableRetryContext, Throwable, Object, long)}
+	 * reads the clock itself where it needs the time.
+	 */
+	static final long NOT_READ = Long.MIN_VALUE;
+
 	final String name;
 
 	final RetryConfig config;
@@ -83,6 +90,12 @@ public final class RetryRuntime {
 	final @Nullable RetryBudget budget;
 
 	final RetryScheduler scheduler;
+
+	/**
+	 * The scheduler when it is a {@link TimingWheelScheduler} on this instance's time source, else
+	 * {@code null}: an async retry then reads the clock once, for both its event and its deadline.
+	 */
+	final @Nullable TimingWheelScheduler wheel;
 
 	/**
 	 * Whether a successful first attempt needs nothing but counting: no breaker, budget, listener,
@@ -137,6 +150,8 @@ public final class RetryRuntime {
 		this.circuitBreaker = circuitBreaker;
 		this.budget = budget;
 		this.scheduler = scheduler;
+		this.wheel = (scheduler instanceof TimingWheelScheduler timingWheel && timingWheel.timeSource() == timeSource)
+				? timingWheel : null;
 		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
 				&& this.retryOnResult == null;
 		this.countersId = counters.id;
@@ -284,6 +299,19 @@ public final class RetryRuntime {
 	 * negative {@code STOP_*} reasons
 	 */
 	public long onFailure(MutableRetryContext context, @Nullable Throwable failure, @Nullable Object result) {
+		return onFailure(context, failure, result, NOT_READ);
+	}
+
+	/**
+	 * {@link #onFailure(MutableRetryContext, Throwable, Object)} at a time the caller has read from the
+	 * time source: it stamps the retry's event and checks the deadline, instead of a clock read each.
+	 * @param context the call's context; the failure is counted into it
+	 * @param failure the unwrapped exception, or {@code null} for a rejected result
+	 * @param result the rejected result when {@code failure} is {@code null}
+	 * @param nowNanos {@code timeSource.nanoTime()} read for this decision, or {@link #NOT_READ}
+	 * @return the delay before the next attempt, or a negative {@code STOP_*} reason
+	 */
+	long onFailure(MutableRetryContext context, @Nullable Throwable failure, @Nullable Object result, long nowNanos) {
 		boolean retryable = failure == null || this.classifier.isRetryable(failure);
 		if (this.circuitBreaker != null) {
 			if (retryable) {
@@ -309,7 +337,8 @@ public final class RetryRuntime {
 			return STOP_EXHAUSTED;
 		}
 		long delay = nextDelay(context, failure);
-		if (isPastDeadline(context, delay)) {
+		if (this.maxDurationNanos != 0 && delay >= context.startNanos + this.maxDurationNanos
+				- ((nowNanos != NOT_READ) ? nowNanos : this.timeSource.nanoTime())) {
 			return STOP_DEADLINE;
 		}
 		if (this.circuitBreaker != null && this.circuitBreaker.getRemainingOpenNanos() > delay) {
@@ -318,7 +347,8 @@ public final class RetryRuntime {
 		if (this.budget != null && !this.budget.tryAcquireRetry()) {
 			return STOP_BUDGET;
 		}
-		this.counters.event(RetryEventType.RETRY, retries, failure, delay);
+		this.counters.eventAt(RetryEventType.RETRY, retries, failure, delay,
+				(nowNanos != NOT_READ) ? nowNanos : this.timeSource.nanoTime());
 		this.listeners.onRetry(context, delay);
 		return delay;
 	}

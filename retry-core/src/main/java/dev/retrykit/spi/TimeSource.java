@@ -1,7 +1,8 @@
 package dev.retrykit.spi;
 
 /**
- * Where the engine reads time: a monotonic clock for deadlines and a wall clock for event timestamps.
+ * Where the engine reads time: a monotonic clock for deadlines, delays and event times, and a wall
+ * clock that turns event times into timestamps when the events are read.
  *
  * <p>Injected into templates, circuit breakers and timers so that tests run in virtual time.
  * Implementations must be thread-safe.
@@ -33,7 +34,8 @@ public interface TimeSource {
 	long nanoTime();
 
 	/**
-	 * The wall-clock time in epoch milliseconds, used only to stamp events.
+	 * The wall-clock time in epoch milliseconds, read only when recent events are read: an event's
+	 * timestamp is this time less the event's age on the monotonic clock.
 	 * @return the current wall-clock time
 	 */
 	long currentTimeMillis();

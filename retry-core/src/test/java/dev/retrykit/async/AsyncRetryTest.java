@@ -2,6 +2,7 @@ package dev.retrykit.async;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -10,18 +11,23 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.retrykit.RetryContext;
+import dev.retrykit.RetryEvent;
+import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitOpenException;
 import dev.retrykit.RetryConfig;
+import dev.retrykit.spi.TimeSource;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 class AsyncRetryTest {
 
@@ -116,6 +122,67 @@ class AsyncRetryTest {
 		assertThat(this.time.sleeps()).isEmpty();
 		assertThat(template.getMetrics().getSuccessfulCallsWithRetry()).isEqualTo(1);
 		assertThat(template.getMetrics().getAttempts()).isEqualTo(3);
+	}
+
+	@Test
+	void eventsAreStampedWithTheWallClockTimeTheyHappenedAt() {
+		VirtualTime clock = new VirtualTime(Instant.parse("2026-01-01T00:00:00Z"));
+		RetryTemplate template = RetryTemplate.builder().virtualTime(clock).maxAttempts(3).build();
+		CompletableFuture<String> result = template.executeAsync(() -> (this.attempts.incrementAndGet() < 3)
+				? CompletableFuture.failedFuture(new IOException("down")) : CompletableFuture.completedFuture("ok"));
+		clock.advance(Duration.ofMillis(100));
+		clock.advance(Duration.ofMillis(200));
+		assertThat(result).isCompletedWithValue("ok");
+		clock.advance(Duration.ofSeconds(7)); // read later: the stamps are when each event happened
+		assertThat(template.getMetrics().getRecentEvents()).extracting(RetryEvent::type, RetryEvent::timestamp)
+			.containsExactly(tuple(RetryEventType.RETRY, Instant.parse("2026-01-01T00:00:00Z")),
+					tuple(RetryEventType.RETRY, Instant.parse("2026-01-01T00:00:00.100Z")),
+					tuple(RetryEventType.SUCCESS_AFTER_RETRY, Instant.parse("2026-01-01T00:00:00.300Z")));
+	}
+
+	@Test
+	void aRetryOnATimingWheelOfTheSameClockReadsItOnceForItsEventAndItsDelay() {
+		CountingTimeSource clock = new CountingTimeSource();
+		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10))
+			.timeSource(clock).executor(Runnable::run).build();
+		RetryTemplate template = RetryTemplate.builder().timeSource(clock).scheduler(wheel).maxAttempts(2)
+			.backoff(BackoffPolicy.fixed(Duration.ofMillis(50))).build();
+		int readsBefore = clock.reads.get();
+		CompletableFuture<String> result = template.executeAsync(() -> (this.attempts.incrementAndGet() < 2)
+				? CompletableFuture.failedFuture(new IOException("down")) : CompletableFuture.completedFuture("ok"));
+		assertThat(clock.reads.get() - readsBefore).isEqualTo(1);
+		clock.advance(Duration.ofMillis(49));
+		wheel.runDueTasks();
+		assertThat(result).isNotDone();
+		clock.advance(Duration.ofMillis(1));
+		wheel.runDueTasks();
+		assertThat(result).isCompletedWithValue("ok");
+		Instant retried = template.getMetrics().getRecentEvents().get(0).timestamp();
+		assertThat(retried).isEqualTo(Instant.ofEpochMilli(0));
+	}
+
+	/** A clock that moves only when told to and counts its monotonic reads. */
+	private static final class CountingTimeSource implements TimeSource {
+
+		final AtomicInteger reads = new AtomicInteger();
+
+		private final AtomicLong nanos = new AtomicLong();
+
+		void advance(Duration duration) {
+			this.nanos.addAndGet(duration.toNanos());
+		}
+
+		@Override
+		public long nanoTime() {
+			this.reads.incrementAndGet();
+			return this.nanos.get();
+		}
+
+		@Override
+		public long currentTimeMillis() {
+			return this.nanos.get() / 1_000_000L;
+		}
+
 	}
 
 	@Test

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.entry;
 
 /** Firing order and timing of the wheel, driven by hand in manual mode against a fake clock. */
 class TimingWheelSchedulerTest {
@@ -94,6 +95,18 @@ class TimingWheelSchedulerTest {
 			long expectedTick = (deadline + 9) / 10 * 10;
 			assertThat(this.firedAt.get(name)).as(name + " due at " + deadline).isEqualTo(expectedTick);
 		});
+	}
+
+	@Test
+	void aTaskScheduledFromAnEarlierReadingIsDueItsDelayAfterThatReading() {
+		TimingWheelScheduler wheel = manualWheel(16);
+		long readAt = this.clock.nanoTime();
+		this.clock.advanceMillis(15);
+		wheel.scheduleFrom(label("from the reading"), readAt, Duration.ofMillis(40).toNanos());
+		wheel.schedule(label("from now"), 40, TimeUnit.MILLISECONDS);
+		stepTo(100, wheel);
+		assertThat(this.firedAt).containsExactly(entry("from the reading", 40L), entry("from now", 60L));
+		assertThat(wheel.timeSource()).isSameAs(this.clock);
 	}
 
 	@Test
