@@ -121,8 +121,8 @@ final class EventRing {
 		if ((long) VERSIONS.getOpaque(this.versions, slot) != version) {
 			return null;
 		}
-		// Wall-clock time: the reading's, less the event's age (a difference of monotonic times).
-		Instant timestamp = Instant.ofEpochMilli(nowMillis).minusNanos(nowNanos - time);
+		// Wall-clock time to the millisecond: the reading's, less the event's age on the monotonic clock.
+		Instant timestamp = Instant.ofEpochMilli(nowMillis - Math.floorDiv(nowNanos - time, 1_000_000L));
 		return new Stamped(time, new RetryEvent(type, name, attempt, (failure != null) ? failure.getClass().getName() : null,
 				(failure != null) ? failure.getMessage() : null, Duration.ofNanos(delay), timestamp));
 	}

@@ -18,7 +18,7 @@ import org.springframework.aop.framework.ReflectiveMethodInvocation;
  * on every call, even one whose first attempt succeeds. Instead the index is set back through a
  * {@link VarHandle} on {@link ReflectiveMethodInvocation}'s index (the class behind both JDK and CGLIB
  * proxies), in one of two ways. Attempts that run inside the interceptor's own call (synchronous methods) put back the index they
- * found as they return ({@link #proceedAndRewind}), which needs no state between attempts. Attempts that
+ * found when they fail ({@link #proceedAndRewind}), which needs no state between attempts. Attempts that
  * run after the interceptor has returned (async retries, failback), when an enclosing interceptor may
  * have moved the index, rewind to the position {@linkplain #mark marked} on entry ({@link #proceed}).
  * Where that field cannot be reached (another invocation class, a module system that denies access) each attempt
@@ -60,9 +60,10 @@ final class InvocationRewinder {
 	}
 
 	/**
-	 * Runs one attempt and puts the chain's index back to where the attempt found it, so that the
-	 * next attempt starts at the same interceptor. Needs no mark: the first attempt finds the index
-	 * where the retry interceptor was entered, and every attempt leaves it there.
+	 * Runs one attempt; if it fails, puts the chain's index back to where the attempt found it, so that
+	 * the next attempt starts at the same interceptor. Needs no mark: the first attempt finds the index
+	 * where the retry interceptor was entered, and every failed attempt leaves it there. A successful
+	 * attempt is the last one and leaves the index where the chain took it, as any interceptor does.
 	 * @param invocation the invocation as the retry interceptor received it
 	 * @return the attempt's result
 	 * @throws Throwable the attempt's failure
@@ -74,8 +75,9 @@ final class InvocationRewinder {
 			try {
 				return reflective.proceed();
 			}
-			finally {
+			catch (Throwable ex) {
 				index.set(reflective, mark);
+				throw ex;
 			}
 		}
 		return proceedOnClone(invocation);

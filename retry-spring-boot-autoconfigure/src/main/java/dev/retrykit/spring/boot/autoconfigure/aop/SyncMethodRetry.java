@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
  * (so an inner {@code @Transactional} starts a fresh transaction) inside
  * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
- * method. Every attempt puts the chain's index back as it returns
+ * method. Every failed attempt puts the chain's index back
  * ({@link InvocationRewinder#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
  * the attempt is a constant function of the invocation.
  */
