@@ -26,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * once every call is cancelled, and whether a cancelled retry still runs.
  *
  * <p>Run from the shaded jar: {@code java -cp benchmarks/target/benchmarks.jar
- * dev.retrykit.benchmarks.PendingRetriesScale [count]}. Each contender runs in its own JVM, forked with
+ * dev.retrykit.benchmarks.PendingRetriesScale [count] [--pre-touch]} (see {@link #PRE_TOUCH}). Each contender runs in its own JVM, forked with
  * the same options ({@link #CHILD_JVM_OPTIONS}), so no contender's garbage or threads count against
  * another. In each, after a warm-up of {@value #WARMUP_CALLS} calls started and cancelled:
  * <ol>
@@ -65,12 +65,20 @@ public final class PendingRetriesScale {
 
 	static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms4g", "-Xmx4g", "-XX:+UseParallelGC");
 
+	/**
+	 * The argument that adds {@code -XX:+AlwaysPreTouch} to every contender's JVM: the heap's pages are
+	 * mapped before the run, as in a service that has been up for a while, so the times leave out the
+	 * operating system's first touch of each page (which the default run includes, and which grows with
+	 * the bytes a call allocates).
+	 */
+	static final String PRE_TOUCH = "--pre-touch";
+
 	private PendingRetriesScale() {
 	}
 
 	/**
-	 * @param args optional: the number of pending retries (default 1,000,000); {@code --child NAME COUNT}
-	 * is how the parent starts a contender's JVM
+	 * @param args optional: the number of pending retries (default 1,000,000), and {@value #PRE_TOUCH};
+	 * {@code --child NAME COUNT} is how the parent starts a contender's JVM
 	 * @throws Exception if a contender's JVM fails
 	 */
 	public static void main(String[] args) throws Exception {
@@ -81,22 +89,31 @@ public final class PendingRetriesScale {
 			System.out.println(line);
 			return;
 		}
-		int count = (args.length > 0) ? Integer.parseInt(args[0]) : DEFAULT_COUNT;
+		List<String> arguments = new ArrayList<>(List.of(args));
+		List<String> jvmOptions = new ArrayList<>(CHILD_JVM_OPTIONS);
+		if (arguments.remove(PRE_TOUCH)) {
+			jvmOptions.add("-XX:+AlwaysPreTouch");
+		}
+		if (arguments.size() > 1) {
+			throw new IllegalArgumentException("Unexpected arguments " + arguments + ": expected [count] [" + PRE_TOUCH + "]");
+		}
+		int count = arguments.isEmpty() ? DEFAULT_COUNT : Integer.parseInt(arguments.get(0));
 		System.out.println("Pending async retries: " + count + " per contender, retry delay " + LONG_DELAY
-				+ "; each contender in its own JVM with " + String.join(" ", CHILD_JVM_OPTIONS) + " (Java "
+				+ "; each contender in its own JVM with " + String.join(" ", jvmOptions) + " (Java "
 				+ System.getProperty("java.version") + ")");
 		List<Map<String, String>> rows = new ArrayList<>();
 		for (ScaleContender contender : ScaleContender.values()) {
 			System.out.println("Running " + contender.label + " ...");
-			rows.add(fork(contender, count));
+			rows.add(fork(contender, count, jvmOptions));
 		}
 		ScaleTable.print(rows, count);
 	}
 
-	private static Map<String, String> fork(ScaleContender contender, int count) throws IOException, InterruptedException {
+	private static Map<String, String> fork(ScaleContender contender, int count, List<String> jvmOptions)
+			throws IOException, InterruptedException {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(CHILD_JVM_OPTIONS);
+		command.addAll(jvmOptions);
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), PendingRetriesScale.class.getName(),
 				"--child", contender.name(), Integer.toString(count)));
 		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
