@@ -337,8 +337,7 @@ public final class RetryRuntime {
 			return STOP_EXHAUSTED;
 		}
 		long delay = nextDelay(context, failure);
-		if (this.maxDurationNanos != 0 && delay >= context.startNanos + this.maxDurationNanos
-				- ((nowNanos != NOT_READ) ? nowNanos : this.timeSource.nanoTime())) {
+		if (isPastDeadline(context, delay, nowNanos)) {
 			return STOP_DEADLINE;
 		}
 		if (this.circuitBreaker != null && this.circuitBreaker.getRemainingOpenNanos() > delay) {
@@ -360,8 +359,12 @@ public final class RetryRuntime {
 	 * @return {@code true} if the instance has a max-duration and the wait reaches its deadline
 	 */
 	boolean isPastDeadline(MutableRetryContext context, long delayNanos) {
-		return this.maxDurationNanos != 0
-				&& delayNanos >= context.startNanos + this.maxDurationNanos - this.timeSource.nanoTime();
+		return isPastDeadline(context, delayNanos, NOT_READ);
+	}
+
+	private boolean isPastDeadline(MutableRetryContext context, long delayNanos, long nowNanos) {
+		return this.maxDurationNanos != 0 && delayNanos >= context.startNanos + this.maxDurationNanos
+				- ((nowNanos != NOT_READ) ? nowNanos : this.timeSource.nanoTime());
 	}
 
 	private long nextDelay(MutableRetryContext context, @Nullable Throwable failure) {
