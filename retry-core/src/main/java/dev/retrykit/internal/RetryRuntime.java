@@ -308,7 +308,8 @@ public final class RetryRuntime {
 	 * @param context the call's context; the failure is counted into it
 	 * @param failure the unwrapped exception, or {@code null} for a rejected result
 	 * @param result the rejected result when {@code failure} is {@code null}
-	 * @param nowNanos {@code timeSource.nanoTime()} read for this decision, or {@link #NOT_READ}
+	 * @param nowNanos {@code timeSource.nanoTime()} read for this decision, or {@link #NOT_READ} to read it
+	 * here, once, for both the deadline and the event
 	 * @return the delay before the next attempt, or a negative {@code STOP_*} reason
 	 */
 	long onFailure(MutableRetryContext context, @Nullable Throwable failure, @Nullable Object result, long nowNanos) {
@@ -337,7 +338,8 @@ public final class RetryRuntime {
 			return STOP_EXHAUSTED;
 		}
 		long delay = nextDelay(context, failure);
-		if (isPastDeadline(context, delay, nowNanos)) {
+		long now = (nowNanos != NOT_READ) ? nowNanos : this.timeSource.nanoTime();
+		if (isPastDeadline(context, delay, now)) {
 			return STOP_DEADLINE;
 		}
 		if (this.circuitBreaker != null && this.circuitBreaker.getRemainingOpenNanos() > delay) {
@@ -346,8 +348,7 @@ public final class RetryRuntime {
 		if (this.budget != null && !this.budget.tryAcquireRetry()) {
 			return STOP_BUDGET;
 		}
-		this.counters.eventAt(RetryEventType.RETRY, retries, failure, delay,
-				(nowNanos != NOT_READ) ? nowNanos : this.timeSource.nanoTime());
+		this.counters.eventAt(RetryEventType.RETRY, retries, failure, delay, now);
 		this.listeners.onRetry(context, delay);
 		return delay;
 	}
@@ -359,12 +360,11 @@ public final class RetryRuntime {
 	 * @return {@code true} if the instance has a max-duration and the wait reaches its deadline
 	 */
 	boolean isPastDeadline(MutableRetryContext context, long delayNanos) {
-		return isPastDeadline(context, delayNanos, NOT_READ);
+		return this.maxDurationNanos != 0 && isPastDeadline(context, delayNanos, this.timeSource.nanoTime());
 	}
 
 	private boolean isPastDeadline(MutableRetryContext context, long delayNanos, long nowNanos) {
-		return this.maxDurationNanos != 0 && delayNanos >= context.startNanos + this.maxDurationNanos
-				- ((nowNanos != NOT_READ) ? nowNanos : this.timeSource.nanoTime());
+		return this.maxDurationNanos != 0 && delayNanos >= context.startNanos + this.maxDurationNanos - nowNanos;
 	}
 
 	private long nextDelay(MutableRetryContext context, @Nullable Throwable failure) {
