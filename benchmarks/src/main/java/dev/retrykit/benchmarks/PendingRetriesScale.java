@@ -26,9 +26,10 @@ import java.util.concurrent.locks.LockSupport;
  * once every call is cancelled, and whether a cancelled retry still runs.
  *
  * <p>Run from the shaded jar: {@code java -cp benchmarks/target/benchmarks.jar
- * dev.retrykit.benchmarks.PendingRetriesScale [count] [--pre-touch]} (see {@link #PRE_TOUCH}). Each contender runs in its own JVM, forked with
- * the same options ({@link #CHILD_JVM_OPTIONS}), so no contender's garbage or threads count against
- * another. In each, after a warm-up of {@value #WARMUP_CALLS} calls started and cancelled:
+ * dev.retrykit.benchmarks.PendingRetriesScale [count] [--pre-touch]} (see {@link #PRE_TOUCH}). Each
+ * contender runs in its own JVM, forked with the same options ({@link #CHILD_JVM_OPTIONS}), so no contender's garbage or threads count against
+ * another. In each, after calls started and cancelled for {@link #WARMUP} (the JIT's warm-up), then
+ * {@value #ROUNDS} times over:
  * <ol>
  * <li>{@code count} calls whose first attempt fails at once and whose retry waits one hour; timed from
  * the first call until every retry is pending (Failsafe makes its first attempts on the executor, so
@@ -36,11 +37,13 @@ import java.util.concurrent.locks.LockSupport;
  * <li>the heap after full GCs, minus the heap before, over {@code count}, with the returned futures held
  * (the caller needs them to cancel), and the live threads minus those before the contender started;
  * <li>every future cancelled, timed; then the futures dropped and the heap measured again: what the
- * library itself still holds for a cancelled retry, at once and one wheel rotation later;
- * <li>apart, {@value #SMALL_COUNT} calls with a {@code 50 ms} retry delay, all cancelled once their first
- * attempt ran; then up to {@code 200 ms} of waiting (a latch that any retry starting after its call's
- * {@code cancel} returned {@code true} counts down): such a retry is reported, it should never run.
+ * library itself still holds for a cancelled retry.
  * </ol>
+ * The times are the median of the rounds, the heap figures those of the last round; one wheel rotation
+ * after it the heap is measured once more. Then, apart, {@value #SMALL_COUNT} calls with a {@code 50 ms}
+ * retry delay, all cancelled once their first attempt ran, and up to {@code 200 ms} of waiting (a latch
+ * that any retry starting after its call's {@code cancel} returned {@code true} counts down): such a
+ * retry is reported, it should never run.
  * Heap is read from {@link java.lang.management.MemoryMXBean} after {@value #GC_ROUNDS} calls of
  * {@link System#gc()} under the parallel collector, which compacts the whole heap on each.
  */
@@ -48,7 +51,17 @@ public final class PendingRetriesScale {
 
 	static final int DEFAULT_COUNT = 1_000_000;
 
-	static final int WARMUP_CALLS = 50_000;
+	/**
+	 * How long each contender is warmed up. With a warm-up of 50,000 calls (about 10 ms for retrykit), the
+	 * JIT was still compiling retrykit's call path 70 ms into the million timed calls
+	 * ({@code -XX:+PrintCompilation}), so the times measured partly interpreted and C1 code.
+	 */
+	static final Duration WARMUP = Duration.ofSeconds(2);
+
+	static final int WARMUP_BATCH = 50_000;
+
+	/** The million calls are timed this many times over; the table shows the median. */
+	static final int ROUNDS = 3;
 
 	static final int SMALL_COUNT = 10_000;
 
@@ -146,38 +159,54 @@ public final class PendingRetriesScale {
 		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
 		try (ScaleContender.Harness harness = contender.start(LONG_DELAY)) {
 			CountingProbe probe = new CountingProbe();
-			warmUp(harness, probe);
+			long warmUpCalls = warmUp(harness, probe);
 			Future<?>[] futures = new Future<?>[count];
-			long pendingBefore = harness.pending();
-			long attemptsBefore = probe.attempts.sum();
-			long heapBefore = usedHeapAfterGc();
-
-			long start = System.nanoTime();
-			for (int i = 0; i < count; i++) {
-				futures[i] = harness.call(probe);
-			}
-			long returned = System.nanoTime();
-			awaitPending(harness, probe, pendingBefore + count, harness.makesFirstAttempt ? attemptsBefore + count : 0);
-			long allPending = System.nanoTime();
-			long heapPending = usedHeapAfterGc();
-			int threadsPending = ManagementFactory.getThreadMXBean().getThreadCount();
-
-			long cancelStart = System.nanoTime();
+			double[] callNanos = new double[ROUNDS];
+			double[] scheduleNanos = new double[ROUNDS];
+			double[] cancelNanos = new double[ROUNDS];
+			long heapBefore = 0;
+			long heapPending = 0;
+			long heapCancelled = 0;
+			int threadsPending = 0;
 			int cancelled = 0;
-			for (Future<?> future : futures) {
-				if (future.cancel(false)) {
-					cancelled++;
+			for (int round = 0; round < ROUNDS; round++) {
+				long pendingBefore = harness.pending();
+				long attemptsBefore = probe.attempts.sum();
+				heapBefore = usedHeapAfterGc();
+
+				long start = System.nanoTime();
+				for (int i = 0; i < count; i++) {
+					futures[i] = harness.call(probe);
 				}
+				long returned = System.nanoTime();
+				awaitPending(harness, probe, pendingBefore + count, harness.makesFirstAttempt ? attemptsBefore + count : 0);
+				long allPending = System.nanoTime();
+				heapPending = usedHeapAfterGc();
+				threadsPending = ManagementFactory.getThreadMXBean().getThreadCount();
+
+				long cancelStart = System.nanoTime();
+				cancelled = 0;
+				for (Future<?> future : futures) {
+					if (future.cancel(false)) {
+						cancelled++;
+					}
+				}
+				long cancelEnd = System.nanoTime();
+				Arrays.fill(futures, null);
+				heapCancelled = usedHeapAfterGc();
+				callNanos[round] = (returned - start) / (double) count;
+				scheduleNanos[round] = (allPending - start) / (double) count;
+				cancelNanos[round] = (cancelEnd - cancelStart) / (double) count;
 			}
-			long cancelEnd = System.nanoTime();
-			Arrays.fill(futures, null);
-			long heapCancelled = usedHeapAfterGc();
 			LockSupport.parkNanos(ROTATION_WAIT.toNanos());
 			long heapCancelledLater = usedHeapAfterGc();
 
-			result.put("callNanos", format((returned - start) / (double) count));
-			result.put("scheduleNanos", format((allPending - start) / (double) count));
-			result.put("cancelNanos", format((cancelEnd - cancelStart) / (double) count));
+			result.put("warmUpCalls", Long.toString(warmUpCalls));
+			result.put("callNanos", format(median(callNanos)));
+			result.put("scheduleNanos", format(median(scheduleNanos)));
+			result.put("scheduleRounds", formatAll(scheduleNanos));
+			result.put("cancelNanos", format(median(cancelNanos)));
+			result.put("cancelRounds", formatAll(cancelNanos));
 			result.put("cancelledTrue", Integer.toString(cancelled));
 			result.put("bytesPending", format((heapPending - heapBefore) / (double) count));
 			result.put("bytesAfterCancel", format((heapCancelled - heapBefore) / (double) count));
@@ -188,10 +217,37 @@ public final class PendingRetriesScale {
 		return result;
 	}
 
-	private static void warmUp(ScaleContender.Harness harness, CountingProbe probe) {
-		for (int i = 0; i < WARMUP_CALLS; i++) {
-			harness.call(probe).cancel(false);
+	/**
+	 * Starts and cancels calls for {@link #WARMUP}, in batches of {@value #WARMUP_BATCH}, so that the JIT
+	 * has compiled each contender's whole call path before the timed rounds.
+	 * @return the calls made
+	 */
+	private static long warmUp(ScaleContender.Harness harness, CountingProbe probe) {
+		long end = System.nanoTime() + WARMUP.toNanos();
+		long calls = 0;
+		do {
+			for (int i = 0; i < WARMUP_BATCH; i++) {
+				harness.call(probe).cancel(false);
+			}
+			calls += WARMUP_BATCH;
 		}
+		while (System.nanoTime() - end < 0);
+		return calls;
+	}
+
+	private static double median(double[] values) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int middle = sorted.length / 2;
+		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+	private static String formatAll(double[] values) {
+		StringBuilder all = new StringBuilder();
+		for (double value : values) {
+			all.append((all.length() == 0) ? "" : "/").append(format(value));
+		}
+		return all.toString();
 	}
 
 	/** Waits (a benchmark may) until the timer holds {@code pending} tasks and the first attempts ran. */

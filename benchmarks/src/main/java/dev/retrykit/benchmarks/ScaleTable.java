@@ -39,11 +39,15 @@ final class ScaleTable {
 			System.out.println(line);
 		}
 		System.out.println();
-		System.out.println("Per contender: " + count + " calls, each cancelled once; 'ran after cancel' counts, of "
+		System.out.println("Per contender: " + count + " calls, each cancelled once, in each of " + PendingRetriesScale.ROUNDS
+				+ " rounds after a warm-up of " + PendingRetriesScale.WARMUP.toSeconds() + " s; times are the median round,"
+				+ " bytes those of the last round; 'ran after cancel' counts, of "
 				+ PendingRetriesScale.SMALL_COUNT + " calls with a " + PendingRetriesScale.SHORT_DELAY.toMillis()
 				+ " ms retry delay, the retries that started after their call's cancel returned true.");
 		for (Map<String, String> row : rows) {
-			System.out.println("  " + row.get("contender") + ": cancel returned true for " + row.get("cancelledTrue")
+			System.out.println("  " + row.get("contender") + ": " + row.get("warmUpCalls") + " warm-up calls; rounds: ns/schedule "
+					+ row.get("scheduleRounds") + ", ns/cancel " + row.get("cancelRounds") + "; cancel returned true for "
+					+ row.get("cancelledTrue")
 					+ " of " + count + "; 50 ms variant: " + row.get("smallCancelled") + " of "
 					+ PendingRetriesScale.SMALL_COUNT + " cancelled, " + row.get("smallRetries") + " retries ran, "
 					+ row.get("smallRetriesAfterCancel") + " of them after cancel");
