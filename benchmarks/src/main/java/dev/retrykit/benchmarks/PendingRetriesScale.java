@@ -71,6 +71,12 @@ public final class PendingRetriesScale {
 
 	static final Duration WAIT_AFTER_CANCEL = Duration.ofMillis(200);
 
+	/**
+	 * The pause before each round's first heap reading: ten ticks of the wheel's defaults, in which a
+	 * timer releases what was cancelled before (the wheel unlinks cancelled nodes on its next pass).
+	 */
+	static final Duration SETTLE = Duration.ofMillis(100);
+
 	/** Longer than one rotation of the wheel's defaults (10 ms × 512 = 5.12 s). */
 	static final Duration ROTATION_WAIT = Duration.ofSeconds(6);
 
@@ -170,6 +176,9 @@ public final class PendingRetriesScale {
 			int threadsPending = 0;
 			int cancelled = 0;
 			for (int round = 0; round < ROUNDS; round++) {
+				// A pause first, so that what the last round (or the warm-up) cancelled has been released
+				// by the contender's timer and does not count against this round's heap.
+				LockSupport.parkNanos(SETTLE.toNanos());
 				long pendingBefore = harness.pending();
 				long attemptsBefore = probe.attempts.sum();
 				heapBefore = usedHeapAfterGc();
