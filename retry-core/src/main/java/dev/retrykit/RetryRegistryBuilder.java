@@ -179,13 +179,13 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
-	 * @param eventBufferSize recent events kept per instance (default 100)
+	 * @param eventBufferSize recent events kept per instance (default 100, at most
+	 * {@value RetryTemplateBuilder#MAX_EVENT_BUFFER_SIZE})
 	 * @return this builder
+	 * @throws IllegalArgumentException if less than 1 or more than {@value RetryTemplateBuilder#MAX_EVENT_BUFFER_SIZE}
 	 */
 	public RetryRegistryBuilder eventBufferSize(int eventBufferSize) {
-		if (eventBufferSize < 1) {
-			throw new IllegalArgumentException("Invalid eventBufferSize (" + eventBufferSize + "): must be 1 or greater");
-		}
+		RetryTemplateBuilder.checkEventBufferSize(eventBufferSize);
 		this.eventBufferSize = eventBufferSize;
 		return this;
 	}

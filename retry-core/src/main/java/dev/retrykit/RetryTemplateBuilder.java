@@ -32,6 +32,9 @@ public final class RetryTemplateBuilder {
 	/** The default number of recent events kept per instance. */
 	public static final int DEFAULT_EVENT_BUFFER_SIZE = 100;
 
+	/** The largest event buffer an instance may keep (16,777,216 events, about 600 MB). */
+	public static final int MAX_EVENT_BUFFER_SIZE = 1 << 24;
+
 	private String name = DEFAULT_NAME;
 
 	private RetryConfigBuilder config = RetryConfig.builder();
@@ -245,14 +248,19 @@ public final class RetryTemplateBuilder {
 	/**
 	 * @param eventBufferSize how many recent events to keep (default {@value #DEFAULT_EVENT_BUFFER_SIZE})
 	 * @return this builder
-	 * @throws IllegalArgumentException if less than 1
+	 * @throws IllegalArgumentException if less than 1 or more than {@value #MAX_EVENT_BUFFER_SIZE}
 	 */
 	public RetryTemplateBuilder eventBufferSize(int eventBufferSize) {
-		if (eventBufferSize < 1) {
-			throw new IllegalArgumentException("Invalid eventBufferSize (" + eventBufferSize + "): must be 1 or greater");
-		}
+		checkEventBufferSize(eventBufferSize);
 		this.eventBufferSize = eventBufferSize;
 		return this;
+	}
+
+	static void checkEventBufferSize(int eventBufferSize) {
+		if (eventBufferSize < 1 || eventBufferSize > MAX_EVENT_BUFFER_SIZE) {
+			throw new IllegalArgumentException("Invalid eventBufferSize (" + eventBufferSize + "): must be between 1 and "
+					+ MAX_EVENT_BUFFER_SIZE);
+		}
 	}
 
 	/** @return the template */

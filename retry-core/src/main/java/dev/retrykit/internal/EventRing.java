@@ -11,12 +11,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.retrykit.RetryEvent;
 import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryTemplateBuilder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A bounded ring of the most recent events that records without allocating: each slot is a row of
- * preallocated arrays guarded by a version (a seqlock), and {@link RetryEvent} objects are built only
- * when someone reads the events. A writer claims a sequence number and overwrites the oldest slot.
+ * A bounded ring of the most recent events that records without allocating: each slot is four longs
+ * of one preallocated array (and a failure reference) guarded by a version (a seqlock), and
+ * {@link RetryEvent} objects are built only when someone reads the events. A writer claims a sequence number and overwrites the oldest slot.
  * Thread-safe; a reader skips a slot that is being written. Should more writers than the capacity
  * race for one slot at once, its fields may mix; the ring trades that for a recording path with no
  * lock and no allocation.
@@ -28,54 +29,58 @@ import org.jspecify.annotations.Nullable;
  */
 final class EventRing {
 
-	private static final VarHandle VERSIONS = MethodHandles.arrayElementVarHandle(long[].class);
+	/** The most events a ring keeps: a ring of this size holds about 600 MB. */
+	static final int MAX_CAPACITY = RetryTemplateBuilder.MAX_EVENT_BUFFER_SIZE;
+
+	private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
 	private static final RetryEventType[] TYPES = RetryEventType.values();
 
+	/** Per slot, in {@link #fields}: the version, the time, the delay, and the type and attempt packed. */
+	private static final int FIELDS = 4;
+
 	private final int capacity;
+
+	/** Slots minus one: the slots are a power of two at least the capacity, so a slot is a mask away. */
+	private final int mask;
 
 	private final AtomicLong sequence = new AtomicLong();
 
-	/** Per slot: 0 empty, odd while being written, {@code 2 * (sequence + 1)} once written. */
-	private final long[] versions;
-
-	private final int[] types;
-
-	private final int[] attempts;
-
-	private final long[] delays;
-
-	/** Monotonic nanoseconds. */
-	private final long[] times;
+	/**
+	 * The slots' fields side by side, so that recording an event writes one or two cache lines: at
+	 * {@code FIELDS * slot}, the version (0 empty, odd while being written, {@code 2 * (sequence + 1)}
+	 * once written); then the monotonic time in nanoseconds; the delay; the type's ordinal in the high
+	 * half and the attempt in the low half.
+	 */
+	private final long[] fields;
 
 	private final Throwable[] failures;
 
 	EventRing(int capacity) {
-		if (capacity < 1) {
-			throw new IllegalArgumentException("Invalid event buffer capacity (" + capacity + "): must be 1 or greater");
+		if (capacity < 1 || capacity > MAX_CAPACITY) {
+			throw new IllegalArgumentException("Invalid event buffer capacity (" + capacity + "): must be between 1 and "
+					+ MAX_CAPACITY);
 		}
 		this.capacity = capacity;
-		this.versions = new long[capacity];
-		this.types = new int[capacity];
-		this.attempts = new int[capacity];
-		this.delays = new long[capacity];
-		this.times = new long[capacity];
-		this.failures = new Throwable[capacity];
+		int slots = (capacity == 1) ? 1 : Integer.highestOneBit(capacity - 1) << 1;
+		this.mask = slots - 1;
+		this.fields = new long[FIELDS * slots];
+		this.failures = new Throwable[slots];
 	}
 
 	void add(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos, long timeNanos) {
 		long sequence = this.sequence.getAndIncrement();
-		int slot = (int) (sequence % this.capacity);
-		VERSIONS.setOpaque(this.versions, slot, 2 * sequence + 1);
+		int slot = (int) sequence & this.mask;
+		int at = FIELDS * slot;
+		LONGS.setOpaque(this.fields, at, 2 * sequence + 1);
 		VarHandle.storeStoreFence();
-		this.types[slot] = type.ordinal();
-		this.attempts[slot] = attempt;
-		this.delays[slot] = delayNanos;
-		this.times[slot] = timeNanos;
+		this.fields[at + 1] = timeNanos;
+		this.fields[at + 2] = delayNanos;
+		this.fields[at + 3] = ((long) type.ordinal() << 32) | (attempt & 0xFFFF_FFFFL);
 		if (failure != null || this.failures[slot] != null) {
 			this.failures[slot] = failure;
 		}
-		VERSIONS.setRelease(this.versions, slot, 2 * sequence + 2);
+		LONGS.setRelease(this.fields, at, 2 * sequence + 2);
 	}
 
 	long recorded() {
@@ -107,20 +112,22 @@ final class EventRing {
 	}
 
 	private @Nullable Stamped read(String name, long sequence, long nowNanos, long nowMillis) {
-		int slot = (int) (sequence % this.capacity);
-		long version = (long) VERSIONS.getAcquire(this.versions, slot);
+		int slot = (int) sequence & this.mask;
+		int at = FIELDS * slot;
+		long version = (long) LONGS.getAcquire(this.fields, at);
 		if (version != 2 * sequence + 2) {
 			return null;
 		}
-		RetryEventType type = TYPES[this.types[slot]];
-		int attempt = this.attempts[slot];
-		long delay = this.delays[slot];
-		long time = this.times[slot];
+		long time = this.fields[at + 1];
+		long delay = this.fields[at + 2];
+		long typeAndAttempt = this.fields[at + 3];
 		Throwable failure = this.failures[slot];
 		VarHandle.loadLoadFence();
-		if ((long) VERSIONS.getOpaque(this.versions, slot) != version) {
+		if ((long) LONGS.getOpaque(this.fields, at) != version) {
 			return null;
 		}
+		RetryEventType type = TYPES[(int) (typeAndAttempt >>> 32)];
+		int attempt = (int) typeAndAttempt;
 		// Wall-clock time to the millisecond: the reading's, less the event's age on the monotonic clock.
 		Instant timestamp = Instant.ofEpochMilli(nowMillis - Math.floorDiv(nowNanos - time, 1_000_000L));
 		return new Stamped(time, new RetryEvent(type, name, attempt, (failure != null) ? failure.getClass().getName() : null,
