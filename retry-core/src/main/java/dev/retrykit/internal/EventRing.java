@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A bounded ring of the most recent events that records without allocating: each slot is four longs
  * of one preallocated array (and a failure reference) guarded by a version (a seqlock), and
- * {@link RetryEvent} objects are built only when someone reads the events. A writer claims a sequence number and overwrites the oldest slot.
- * Thread-safe; a reader skips a slot that is being written. Should more writers than the capacity
- * race for one slot at once, its fields may mix; the ring trades that for a recording path with no
- * lock and no allocation.
+ * {@link RetryEvent} objects are built only when someone reads the events. A writer claims a sequence
+ * number and overwrites the oldest slot. Thread-safe; a reader skips a slot that is being written.
+ * Should more writers than there are slots race for one slot at once, its fields may mix; the ring
+ * trades that for a recording path with no lock and no allocation.
  *
  * <p>Events are stamped with the monotonic clock ({@link dev.retrykit.spi.TimeSource#nanoTime()}), the one
  * the engine reads anyway (for a timer, a deadline), and turned into wall-clock time when they are read:
