@@ -29,9 +29,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class EventRing {
 
-	/** The most events a ring keeps: a ring of this size holds about 600 MB. */
-	static final int MAX_CAPACITY = RetryTemplateBuilder.MAX_EVENT_BUFFER_SIZE;
-
 	private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
 	private static final RetryEventType[] TYPES = RetryEventType.values();
@@ -57,9 +54,11 @@ final class EventRing {
 	private final Throwable[] failures;
 
 	EventRing(int capacity) {
-		if (capacity < 1 || capacity > MAX_CAPACITY) {
+		// The builders refuse such a size first, with the property's name; this guards direct use.
+		int max = RetryTemplateBuilder.MAX_EVENT_BUFFER_SIZE;
+		if (capacity < 1 || capacity > max) {
 			throw new IllegalArgumentException("Invalid event buffer capacity (" + capacity + "): must be between 1 and "
-					+ MAX_CAPACITY);
+					+ max);
 		}
 		this.capacity = capacity;
 		int slots = (capacity == 1) ? 1 : Integer.highestOneBit(capacity - 1) << 1;
