@@ -26,9 +26,10 @@ import java.util.concurrent.locks.LockSupport;
  * once every call is cancelled, and whether a cancelled retry still runs.
  *
  * <p>Run from the shaded jar: {@code java -cp benchmarks/target/benchmarks.jar
- * dev.retrykit.benchmarks.PendingRetriesScale [count] [--pre-touch]} (see {@link #PRE_TOUCH}). Each
- * contender runs in its own JVM, forked with the same options ({@link #CHILD_JVM_OPTIONS}), so no contender's garbage or threads count against
- * another. In each, after calls started and cancelled for {@link #WARMUP} (the JIT's warm-up), then
+ * dev.retrykit.benchmarks.PendingRetriesScale [count] [--forks N] [--pre-touch]} (see {@link #FORKS}
+ * and {@link #PRE_TOUCH}). Each contender runs in JVMs of its own, forked with the same options
+ * ({@link #CHILD_JVM_OPTIONS}), so no contender's garbage or threads count against another. In each,
+ * after calls started and cancelled for {@link #WARMUP} (the JIT's warm-up), then
  * {@value #ROUNDS} times over:
  * <ol>
  * <li>{@code count} calls whose first attempt fails at once and whose retry waits one hour; timed from
@@ -39,8 +40,9 @@ import java.util.concurrent.locks.LockSupport;
  * <li>every future cancelled, timed; then the futures dropped and the heap measured again: what the
  * library itself still holds for a cancelled retry.
  * </ol>
- * The times are the median of the rounds, the heap figures those of the last round; one wheel rotation
- * after it the heap is measured once more. Then, apart, {@value #SMALL_COUNT} calls with a {@code 50 ms}
+ * A JVM reports the median of its rounds and the heap figures of its last round; one wheel rotation
+ * after it the heap is measured once more. The table shows, per contender, the median over every round
+ * of all its JVMs, and the median of the JVMs' heap figures. Then, apart, {@value #SMALL_COUNT} calls with a {@code 50 ms}
  * retry delay, all cancelled once their first attempt ran, and up to {@code 200 ms} of waiting (a latch
  * that any retry starting after its call's {@code cancel} returned {@code true} counts down): such a
  * retry is reported, it should never run.
@@ -82,6 +84,16 @@ public final class PendingRetriesScale {
 
 	static final int GC_ROUNDS = 4;
 
+	/**
+	 * The argument that sets how many JVMs each contender runs in, one after the other (default
+	 * {@value #DEFAULT_FORKS}). On a small, shared machine the time per call differs more
+	 * between JVMs than between rounds of one JVM (for retrykit, 77–123 ns across 24 JVMs), so the times
+	 * reported are the median over every round of every JVM.
+	 */
+	static final String FORKS = "--forks";
+
+	static final int DEFAULT_FORKS = 3;
+
 	static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms4g", "-Xmx4g", "-XX:+UseParallelGC");
 
 	/**
@@ -113,19 +125,46 @@ public final class PendingRetriesScale {
 		if (arguments.remove(PRE_TOUCH)) {
 			jvmOptions.add("-XX:+AlwaysPreTouch");
 		}
+		int forks = takeForks(arguments);
 		if (arguments.size() > 1) {
-			throw new IllegalArgumentException("Unexpected arguments " + arguments + ": expected [count] [" + PRE_TOUCH + "]");
+			throw new IllegalArgumentException("Unexpected arguments " + arguments + ": expected [count] ["
+					+ FORKS + " N] [" + PRE_TOUCH + "]");
 		}
 		int count = arguments.isEmpty() ? DEFAULT_COUNT : Integer.parseInt(arguments.get(0));
 		System.out.println("Pending async retries: " + count + " per contender, retry delay " + LONG_DELAY
-				+ "; each contender in its own JVM with " + String.join(" ", jvmOptions) + " (Java "
-				+ System.getProperty("java.version") + ")");
+				+ "; each contender in " + forks + " JVMs of its own, one after the other, with "
+				+ String.join(" ", jvmOptions) + " (Java " + System.getProperty("java.version") + ")");
 		List<Map<String, String>> rows = new ArrayList<>();
 		for (ScaleContender contender : ScaleContender.values()) {
-			System.out.println("Running " + contender.label + " ...");
-			rows.add(fork(contender, count, jvmOptions));
+			List<Map<String, String>> runs = new ArrayList<>();
+			for (int run = 1; run <= forks; run++) {
+				System.out.println("Running " + contender.label + ", JVM " + run + " of " + forks + " ...");
+				runs.add(fork(contender, count, jvmOptions));
+			}
+			rows.add(ScaleTable.combine(contender.label, runs));
 		}
-		ScaleTable.print(rows, count);
+		ScaleTable.print(rows, count, forks);
+	}
+
+	/** Removes {@value #FORKS} and its value from the arguments; returns the value, or the default. */
+	private static int takeForks(List<String> arguments) {
+		int at = arguments.indexOf(FORKS);
+		if (at < 0) {
+			return DEFAULT_FORKS;
+		}
+		String value = (at + 1 < arguments.size()) ? arguments.remove(at + 1) : "";
+		arguments.remove(at);
+		int forks;
+		try {
+			forks = Integer.parseInt(value);
+		}
+		catch (NumberFormatException ex) {
+			forks = 0;
+		}
+		if (forks < 1 || forks > 20) {
+			throw new IllegalArgumentException("Invalid " + FORKS + " value '" + value + "': must be a number of JVMs per contender, from 1 to 20");
+		}
+		return forks;
 	}
 
 	private static Map<String, String> fork(ScaleContender contender, int count, List<String> jvmOptions)
@@ -212,6 +251,7 @@ public final class PendingRetriesScale {
 
 			result.put("warmUpCalls", Long.toString(warmUpCalls));
 			result.put("callNanos", format(median(callNanos)));
+			result.put("callRounds", formatAll(callNanos));
 			result.put("scheduleNanos", format(median(scheduleNanos)));
 			result.put("scheduleRounds", formatAll(scheduleNanos));
 			result.put("cancelNanos", format(median(cancelNanos)));
@@ -244,7 +284,7 @@ public final class PendingRetriesScale {
 		return calls;
 	}
 
-	private static double median(double[] values) {
+	static double median(double[] values) {
 		double[] sorted = values.clone();
 		Arrays.sort(sorted);
 		int middle = sorted.length / 2;
@@ -314,7 +354,7 @@ public final class PendingRetriesScale {
 		return used;
 	}
 
-	private static String format(double value) {
+	static String format(double value) {
 		return String.format(Locale.ROOT, "%.1f", value);
 	}
 

@@ -1,7 +1,10 @@
 package dev.retrykit.benchmarks;
 
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Prints the results of {@link PendingRetriesScale}, one row per contender. */
 final class ScaleTable {
@@ -20,7 +23,46 @@ final class ScaleTable {
 	private ScaleTable() {
 	}
 
-	static void print(List<Map<String, String>> rows, int count) {
+	/**
+	 * One row from a contender's JVMs: each time is the median over every round of every JVM; each heap
+	 * figure the median over the JVMs; threads the most any JVM added; the counts of the 50 ms variant
+	 * the sums over the JVMs (a retry that ran after its cancel in any JVM shows).
+	 * @param label the contender's label
+	 * @param runs the results of its JVMs, at least one
+	 * @return the row
+	 */
+	static Map<String, String> combine(String label, List<Map<String, String>> runs) {
+		Map<String, String> row = new LinkedHashMap<>();
+		row.put("contender", label);
+		row.put("callNanos", medianOfRounds(runs, "callRounds"));
+		row.put("scheduleNanos", medianOfRounds(runs, "scheduleRounds"));
+		row.put("cancelNanos", medianOfRounds(runs, "cancelRounds"));
+		for (String key : List.of("bytesPending", "bytesAfterCancel", "bytesAfterCancelLater")) {
+			row.put(key, PendingRetriesScale.format(PendingRetriesScale.median(values(runs, key))));
+		}
+		row.put("threads", Long.toString((long) Arrays.stream(values(runs, "threads")).max().orElseThrow()));
+		for (String key : List.of("cancelledTrue", "smallCancelled", "smallRetries", "smallRetriesAfterCancel")) {
+			row.put(key, Long.toString((long) Arrays.stream(values(runs, key)).sum()));
+		}
+		for (String key : List.of("warmUpCalls", "scheduleRounds", "cancelRounds")) {
+			row.put(key, runs.stream().map(run -> run.get(key)).collect(Collectors.joining(" | ")));
+		}
+		return row;
+	}
+
+	private static String medianOfRounds(List<Map<String, String>> runs, String key) {
+		double[] rounds = runs.stream()
+			.flatMap(run -> Arrays.stream(run.get(key).split("/")))
+			.mapToDouble(Double::parseDouble)
+			.toArray();
+		return PendingRetriesScale.format(PendingRetriesScale.median(rounds));
+	}
+
+	private static double[] values(List<Map<String, String>> runs, String key) {
+		return runs.stream().mapToDouble(run -> Double.parseDouble(run.get(key))).toArray();
+	}
+
+	static void print(List<Map<String, String>> rows, int count, int forks) {
 		int nameWidth = "contender".length();
 		for (Map<String, String> row : rows) {
 			nameWidth = Math.max(nameWidth, row.get("contender").length());
@@ -39,18 +81,19 @@ final class ScaleTable {
 			System.out.println(line);
 		}
 		System.out.println();
-		System.out.println("Per contender: " + count + " calls, each cancelled once, in each of " + PendingRetriesScale.ROUNDS
-				+ " rounds after a warm-up of " + PendingRetriesScale.WARMUP.toSeconds() + " s; times are the median round,"
-				+ " bytes those of the last round; 'ran after cancel' counts, of "
-				+ PendingRetriesScale.SMALL_COUNT + " calls with a " + PendingRetriesScale.SHORT_DELAY.toMillis()
+		System.out.println("Per contender, in each of " + forks + " JVMs: " + count + " calls, each cancelled once, in each of "
+				+ PendingRetriesScale.ROUNDS + " rounds after a warm-up of " + PendingRetriesScale.WARMUP.toSeconds()
+				+ " s. Times are the median of all " + forks * PendingRetriesScale.ROUNDS + " rounds, bytes the median"
+				+ " of the JVMs' last rounds; 'ran after cancel' counts, of " + forks + " × " + PendingRetriesScale.SMALL_COUNT
+				+ " calls with a " + PendingRetriesScale.SHORT_DELAY.toMillis()
 				+ " ms retry delay, the retries that started after their call's cancel returned true.");
 		for (Map<String, String> row : rows) {
-			System.out.println("  " + row.get("contender") + ": " + row.get("warmUpCalls") + " warm-up calls; rounds: ns/schedule "
-					+ row.get("scheduleRounds") + ", ns/cancel " + row.get("cancelRounds") + "; cancel returned true for "
-					+ row.get("cancelledTrue")
-					+ " of " + count + "; 50 ms variant: " + row.get("smallCancelled") + " of "
-					+ PendingRetriesScale.SMALL_COUNT + " cancelled, " + row.get("smallRetries") + " retries ran, "
-					+ row.get("smallRetriesAfterCancel") + " of them after cancel");
+			System.out.println("  " + row.get("contender") + ": warm-up calls " + row.get("warmUpCalls")
+					+ "; rounds by JVM: ns/schedule " + row.get("scheduleRounds") + "; ns/cancel " + row.get("cancelRounds")
+					+ "; in the JVMs' last rounds, cancel returned true for " + row.get("cancelledTrue") + " of " + (long) forks * count
+					+ "; 50 ms variant: " + row.get("smallCancelled") + " of " + forks * PendingRetriesScale.SMALL_COUNT
+					+ " cancelled, " + row.get("smallRetries") + " retries ran, " + row.get("smallRetriesAfterCancel")
+					+ " of them after cancel");
 		}
 	}
 
