@@ -40,12 +40,12 @@ import java.util.concurrent.locks.LockSupport;
  * <li>every future cancelled, timed; then the futures dropped and the heap measured again: what the
  * library itself still holds for a cancelled retry.
  * </ol>
- * A JVM reports the median of its rounds and the heap figures of its last round; one wheel rotation
+ * A JVM reports the times of every round and the heap figures of its last round; one wheel rotation
  * after it the heap is measured once more. The table shows, per contender, the median over every round
- * of all its JVMs, and the median of the JVMs' heap figures. Then, apart, {@value #SMALL_COUNT} calls with a {@code 50 ms}
- * retry delay, all cancelled once their first attempt ran, and up to {@code 200 ms} of waiting (a latch
- * that any retry starting after its call's {@code cancel} returned {@code true} counts down): such a
- * retry is reported, it should never run.
+ * of all its JVMs, and the median of the JVMs' heap figures. Then, apart, {@value #SMALL_COUNT} calls
+ * with a {@code 50 ms} retry delay, all cancelled once their first attempt ran, and up to
+ * {@code 200 ms} of waiting (a latch that any retry starting after its call's {@code cancel} returned
+ * {@code true} counts down): such a retry is reported, it should never run.
  * Heap is read from {@link java.lang.management.MemoryMXBean} after {@value #GC_ROUNDS} calls of
  * {@link System#gc()} under the parallel collector, which compacts the whole heap on each.
  */
@@ -162,7 +162,8 @@ public final class PendingRetriesScale {
 			forks = 0;
 		}
 		if (forks < 1 || forks > 20) {
-			throw new IllegalArgumentException("Invalid " + FORKS + " value '" + value + "': must be a number of JVMs per contender, from 1 to 20");
+			throw new IllegalArgumentException("Invalid " + FORKS + " value '" + value
+					+ "': must be a number of JVMs per contender, from 1 to 20");
 		}
 		return forks;
 	}
@@ -250,11 +251,8 @@ public final class PendingRetriesScale {
 			long heapCancelledLater = usedHeapAfterGc();
 
 			result.put("warmUpCalls", Long.toString(warmUpCalls));
-			result.put("callNanos", format(median(callNanos)));
 			result.put("callRounds", formatAll(callNanos));
-			result.put("scheduleNanos", format(median(scheduleNanos)));
 			result.put("scheduleRounds", formatAll(scheduleNanos));
-			result.put("cancelNanos", format(median(cancelNanos)));
 			result.put("cancelRounds", formatAll(cancelNanos));
 			result.put("cancelledTrue", Integer.toString(cancelled));
 			result.put("bytesPending", format((heapPending - heapBefore) / (double) count));
@@ -282,13 +280,6 @@ public final class PendingRetriesScale {
 		}
 		while (System.nanoTime() - end < 0);
 		return calls;
-	}
-
-	static double median(double[] values) {
-		double[] sorted = values.clone();
-		Arrays.sort(sorted);
-		int middle = sorted.length / 2;
-		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 	}
 
 	private static String formatAll(double[] values) {

@@ -38,7 +38,7 @@ final class ScaleTable {
 		row.put("scheduleNanos", medianOfRounds(runs, "scheduleRounds"));
 		row.put("cancelNanos", medianOfRounds(runs, "cancelRounds"));
 		for (String key : List.of("bytesPending", "bytesAfterCancel", "bytesAfterCancelLater")) {
-			row.put(key, PendingRetriesScale.format(PendingRetriesScale.median(values(runs, key))));
+			row.put(key, PendingRetriesScale.format(median(values(runs, key))));
 		}
 		row.put("threads", Long.toString((long) Arrays.stream(values(runs, "threads")).max().orElseThrow()));
 		for (String key : List.of("cancelledTrue", "smallCancelled", "smallRetries", "smallRetriesAfterCancel")) {
@@ -55,7 +55,14 @@ final class ScaleTable {
 			.flatMap(run -> Arrays.stream(run.get(key).split("/")))
 			.mapToDouble(Double::parseDouble)
 			.toArray();
-		return PendingRetriesScale.format(PendingRetriesScale.median(rounds));
+		return PendingRetriesScale.format(median(rounds));
+	}
+
+	private static double median(double[] values) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int middle = sorted.length / 2;
+		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 	}
 
 	private static double[] values(List<Map<String, String>> runs, String key) {
