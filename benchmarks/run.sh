@@ -4,7 +4,7 @@
 #
 # Usage: benchmarks/run.sh quick|full [JMH arguments...]
 #   quick  1 fork, 2 x 1s warmup, 3 x 1s measurement: a few minutes on 2 cores, noisy
-#   full   the defaults in the benchmark classes (2 forks, 5 x 1s warmup, 5 x 1s measurement)
+#   full   the defaults in the benchmark classes (2 forks, AopBenchmark 5; 5 x 1s warmup, 5 x 1s measurement)
 #   JMH arguments are passed on, e.g. a regex of benchmarks to run: run.sh quick SuccessfulCall
 #   (JMH refuses an option given twice: for other -f/-wi/-i values, use full and give them)
 # Environment:
