@@ -62,7 +62,7 @@ public final class PendingRetriesScale {
 
 	static final int WARMUP_BATCH = 50_000;
 
-	/** The million calls are timed this many times over; the table shows the median. */
+	/** The million calls are timed this many times over in each JVM; the table shows the median of all the JVMs' rounds. */
 	static final int ROUNDS = 3;
 
 	static final int SMALL_COUNT = 10_000;
