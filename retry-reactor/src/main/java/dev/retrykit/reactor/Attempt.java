@@ -85,16 +85,21 @@ final class Attempt<T> extends CompletableFuture<Object> implements CoreSubscrib
 				Operators.onNextDropped(t, currentContext());
 				return;
 			}
-			if (isDone()) {
-				// Cancelled (timed out, or the call cancelled): nothing of it goes downstream any more.
-				Operators.onDiscard(t, currentContext());
+			try {
+				if (isDone()) {
+					// Cancelled (timed out, or the call cancelled): nothing of it goes downstream any more.
+					Operators.onDiscard(t, currentContext());
+				}
+				else {
+					this.produced++;
+					this.call.actual.onNext(t);
+				}
 			}
-			else {
-				this.produced++;
-				this.call.actual.onNext(t);
-			}
-			if (!STATE.compareAndSet(this, EMITTING, ACTIVE)) {
-				retired();
+			finally {
+				// Also when downstream throws: a gate left shut would hold back the call's next step forever.
+				if (!STATE.compareAndSet(this, EMITTING, ACTIVE)) {
+					retired();
+				}
 			}
 		}
 		else if (this.state == ACTIVE) {
