@@ -42,6 +42,12 @@ import reactor.core.publisher.Mono;
  * call succeeds, so downstream never sees a failed attempt's elements; the predicate sees the
  * attempt's elements as a {@code List}. Memory grows with the stream: for finite ones.</li>
  * </ul>
+ * An {@code attempt-timeout} bounds a whole attempt, from its subscription to its terminal signal: a
+ * stream that lasts longer is cancelled there and retried (use Reactor's {@code timeout} for a bound
+ * on the gap between elements).
+ *
+ * <p>Elements of the source, of one attempt or the next, and the call's terminal signal never reach
+ * downstream concurrently, also when an attempt that timed out is still emitting as the next one starts.
  *
  * <p>Immutable and thread-safe; one operator can serve any number of publishers and subscriptions.
  *
