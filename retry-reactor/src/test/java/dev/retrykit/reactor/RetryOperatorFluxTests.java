@@ -178,6 +178,16 @@ class RetryOperatorFluxTests {
 	}
 
 	@Test
+	void allOrNothingBuffersTheRecoveryToo() {
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).maxAttempts(1).build();
+		Flux<Integer> source = Flux.just(1).concatWith(Flux.error(new IOException("down")));
+		StepVerifier.create(source.transformDeferred(RetryOperator.<Integer>of(template).allOrNothing()
+			.withRecovery(failure -> Flux.just(9, 8))))
+			.expectNext(9, 8)
+			.verifyComplete();
+	}
+
+	@Test
 	void aFluxThatFailsEveryAttemptEndsWithItsLastFailure() {
 		Flux<Integer> source = Flux.defer(() -> Flux.just(this.subscriptions.incrementAndGet())
 			.concatWith(Flux.error(new IOException("down " + this.subscriptions.get()))));

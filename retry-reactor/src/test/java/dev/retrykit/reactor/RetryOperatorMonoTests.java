@@ -8,12 +8,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryContext;
+import dev.retrykit.RetryEvent;
+import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryListener;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitOpenException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -194,6 +198,56 @@ class RetryOperatorMonoTests {
 			.verifyComplete();
 		assertThat(cancelled).hasValue(1);
 		assertThat(this.subscriptions).hasValue(2);
+	}
+
+	@Test
+	void listenersAndEventsSeeTheCallAsAnyOther() {
+		List<String> heard = new CopyOnWriteArrayList<>();
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).backoff(BackoffPolicy.none())
+			.ignore(IllegalArgumentException.class).listener(new RetryListener() {
+				@Override
+				public boolean open(RetryContext context) {
+					heard.add("open");
+					return true;
+				}
+
+				@Override
+				public void onError(RetryContext context, @Nullable Throwable failure) {
+					heard.add("error " + failure.getMessage());
+				}
+
+				@Override
+				public void onSuccess(RetryContext context, @Nullable Object result) {
+					heard.add("success " + result);
+				}
+
+				@Override
+				public void close(RetryContext context, @Nullable Throwable failure) {
+					heard.add("close");
+				}
+			}).build();
+		StepVerifier.create(failingFirst(1, "ok").transformDeferred(RetryOperator.of(template)))
+			.expectNext("ok")
+			.verifyComplete();
+		assertThat(heard).containsExactly("open", "error down 1", "success ok", "close");
+		assertThat(template.getMetrics().getRecentEvents()).extracting(RetryEvent::type)
+			.containsExactly(RetryEventType.RETRY, RetryEventType.SUCCESS_AFTER_RETRY);
+		StepVerifier.create(Mono.error(new IllegalArgumentException("bad")).transformDeferred(RetryOperator.of(template)))
+			.expectError(IllegalArgumentException.class)
+			.verify();
+		assertThat(template.getMetrics().getFailedCallsWithoutRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void aRecoveryThatThrowsEndsTheCallWithItsException() {
+		RetryTemplate template = RetryTemplate.builder().virtualTime(this.time).maxAttempts(1).build();
+		IllegalStateException broken = new IllegalStateException("recovery broke");
+		StepVerifier.create(failingFirst(5, "never").transformDeferred(RetryOperator.<String>of(template)
+			.withRecovery(failure -> {
+				throw broken;
+			})))
+			.expectErrorSatisfies(failure -> assertThat(failure).isSameAs(broken))
+			.verify();
 	}
 
 	@Test
