@@ -86,7 +86,7 @@ final class Attempt<T> extends CompletableFuture<Object> implements CoreSubscrib
 				return;
 			}
 			try {
-				if (isDone()) {
+				if (isDone() || this.call.isCancelled()) {
 					// Cancelled (timed out, or the call cancelled): nothing of it goes downstream any more.
 					Operators.onDiscard(t, currentContext());
 				}
@@ -191,6 +191,15 @@ final class Attempt<T> extends CompletableFuture<Object> implements CoreSubscrib
 		if (then != null) {
 			then.run();
 		}
+	}
+
+	/**
+	 * Cancels the subscription (or the one to come), leaving this future as it is: downstream cancelled
+	 * the call, and the template learns it from the call's future being cancelled, never from an
+	 * attempt that ends as if it had failed (which, before the call's future is known, would be retried).
+	 */
+	void dispose() {
+		Operators.terminate(UPSTREAM, this);
 	}
 
 	/**

@@ -151,8 +151,10 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		Attempt<T> previous = this.current;
 		this.current = attempt;
 		if (this.cancelled) {
-			// cancel() may have read the previous attempt: this one is cancelled here instead.
-			attempt.cancel(false);
+			// cancel() may have read the previous attempt: this one is disposed here instead. Its future
+			// stays pending until the call's future is cancelled: a cancelled attempt would count as a
+			// failed one, retried at once without a delay (for ever with unlimited attempts).
+			attempt.dispose();
 			return;
 		}
 		if (previous == null) {
@@ -173,6 +175,11 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		catch (Throwable ex) {
 			attempt.onError(Operators.onOperatorError(ex, attempt.currentContext()));
 		}
+	}
+
+	/** @return whether downstream cancelled */
+	boolean isCancelled() {
+		return this.cancelled;
 	}
 
 	/** An attempt got its subscription: it gets the outstanding demand, or all when buffering. */
@@ -247,10 +254,11 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		if (future != null) {
 			future.cancel(false);
 		}
-		// Also the recovery's subscription, which the template does not hold.
+		// Also the recovery's subscription, which the template does not hold, and the first attempt's
+		// while executeAsync has not returned the call's future yet (see subscribe).
 		Attempt<T> attempt = this.current;
 		if (attempt != null) {
-			attempt.cancel(false);
+			attempt.dispose();
 		}
 		if (this.mode != STREAMING) {
 			drainOutcome();

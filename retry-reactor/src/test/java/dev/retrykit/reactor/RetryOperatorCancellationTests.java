@@ -94,6 +94,22 @@ class RetryOperatorCancellationTests {
 	}
 
 	@Test
+	void cancellingDuringTheFirstAttemptsSynchronousEmissionIsNotAFailedAttempt() {
+		RetryTemplate noDelay = RetryTemplate.builder().virtualTime(this.time).maxAttempts(5)
+			.backoff(BackoffPolicy.none()).build();
+		Flux<Integer> source = Flux.defer(() -> {
+			this.subscriptions.incrementAndGet();
+			return Flux.range(0, 10);
+		});
+		StepVerifier.create(source.transformDeferred(RetryOperator.of(noDelay)).take(1))
+			.expectNext(0)
+			.verifyComplete();
+		assertThat(this.subscriptions).hasValue(1);
+		assertThat(noDelay.getMetrics().getAttempts()).isEqualTo(1);
+		assertThat(noDelay.getMetrics().getRecentEvents()).isEmpty();
+	}
+
+	@Test
 	void cancellingInOnSubscribeNeverSubscribesTheSource() {
 		StepVerifier.create(Mono.defer(() -> {
 			this.subscriptions.incrementAndGet();
