@@ -124,7 +124,7 @@ public final class RetryableMethodResolver {
 			return new AsyncMethodRetry(template, recover);
 		}
 		if (reactive) {
-			return new ReactiveMethodRetry(template, recover, ReactiveTypes.isFlux(returnType));
+			return new ReactiveMethodRetry(template, recover);
 		}
 		return new SyncMethodRetry(template, recover, key);
 	}
