@@ -27,8 +27,17 @@ class ArchitectureTest {
 			.because("spring-web and spring-webflux are optional")
 			.check(this.spring);
 		noClasses().that().doNotHaveSimpleName("ReactiveMethodRetry").and().doNotHaveSimpleName("ReactiveTypes")
+			.and().doNotHaveSimpleName("SuspendMethodRetry").and().doNotHaveSimpleName("FlowMethodRetry")
 			.should().dependOnClassesThat().resideInAnyPackage("reactor..")
 			.because("Reactor is optional")
+			.check(this.spring);
+	}
+
+	@Test
+	void onlyTheSuspendRecoverCallTouchesKotlin() {
+		noClasses().that().doNotHaveSimpleName("KotlinCoroutines")
+			.should().dependOnClassesThat().resideInAnyPackage("kotlin..", "kotlinx..")
+			.because("Kotlin is optional: a Java application must never load a Kotlin class through the starter")
 			.check(this.spring);
 	}
 

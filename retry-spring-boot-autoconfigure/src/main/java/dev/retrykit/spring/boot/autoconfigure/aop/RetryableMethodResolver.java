@@ -109,6 +109,10 @@ public final class RetryableMethodResolver {
 
 	private MethodRetry variant(Method method, RetryTemplate template, @Nullable RecoverMethods recover,
 			@Nullable StatefulKey key) {
+		MethodRetry kotlin = KotlinMethodRetries.resolve(method, template, recover, key);
+		if (kotlin != null) {
+			return kotlin;
+		}
 		Class<?> returnType = method.getReturnType();
 		boolean async = CompletionStage.class.isAssignableFrom(returnType);
 		boolean reactive = REACTOR_PRESENT && ReactiveTypes.isReactive(returnType);
