@@ -7,6 +7,8 @@ import dev.retrykit.annotation.Recover
 import dev.retrykit.annotation.Retryable
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration
 import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer
+import dev.retrykit.spring.boot.autoconfigure.metrics.RetryMetricsAutoConfiguration
+import io.micrometer.core.instrument.MeterRegistry
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.ExperimentalCoroutinesApi
@@ -19,6 +21,9 @@ import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.springframework.boot.autoconfigure.AutoConfigurations
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration
 import org.springframework.boot.test.context.runner.ApplicationContextRunner
 import org.springframework.context.ApplicationContext
 import java.io.IOException
@@ -35,7 +40,9 @@ import java.util.function.Supplier
 class SuspendRetryableTests {
 
 	private val runner = ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration::class.java, RetryAutoConfiguration::class.java))
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration::class.java, RetryAutoConfiguration::class.java,
+			MetricsAutoConfiguration::class.java, CompositeMeterRegistryAutoConfiguration::class.java,
+			SimpleMetricsExportAutoConfiguration::class.java, RetryMetricsAutoConfiguration::class.java))
 		.withBean(VirtualTime::class.java, Supplier { VirtualTime() })
 		.withBean(Probe::class.java)
 		.withBean(Inventory::class.java)
@@ -91,7 +98,7 @@ class SuspendRetryableTests {
 	}
 
 	@Test
-	fun callsAndAttemptsAreCountedAsForASynchronousCall() {
+	fun callsAndAttemptsAreMeteredAsForASynchronousCall() {
 		runner.run { context ->
 			val inventory = context.getBean(Inventory::class.java)
 			val probe = context.getBean(Probe::class.java)
@@ -106,10 +113,13 @@ class SuspendRetryableTests {
 				runCurrent()
 				second.await()
 			}
-			val metrics = metrics(context, "Inventory.stock")
-			assertThat(metrics.successfulCallsWithRetry).isEqualTo(1)
-			assertThat(metrics.successfulCallsWithoutRetry).isEqualTo(1)
-			assertThat(metrics.attempts).isEqualTo(3)
+			val meters = context.getBean(MeterRegistry::class.java)
+			fun calls(kind: String) =
+				meters.get("retry.calls").tag("name", "Inventory.stock").tag("kind", kind).functionCounter().count()
+			assertThat(calls("successful_with_retry")).isEqualTo(1.0)
+			assertThat(calls("successful_without_retry")).isEqualTo(1.0)
+			assertThat(calls("failed_with_retry")).isZero()
+			assertThat(meters.get("retry.attempts").tag("name", "Inventory.stock").functionCounter().count()).isEqualTo(3.0)
 		}
 	}
 
