@@ -39,6 +39,19 @@ final class KotlinMethodRetries {
 	}
 
 	/**
+	 * @param method a {@code @Failback} method
+	 * @throws RetryableMethodException if it is a suspend function: no caller would await its background
+	 * retries, and its coroutine context would be gone by then
+	 */
+	static void refuseFailback(Method method) {
+		if (DeclaredSignature.isSuspending(method)) {
+			throw new RetryableMethodException("@Failback", method, "it is a Kotlin suspend function, but a failback "
+					+ "call returns at once and is retried in the background, where no coroutine awaits it",
+					"Make it a plain (non-suspend) function returning Unit, or use @Retryable.", null);
+		}
+	}
+
+	/**
 	 * @param method the retried method
 	 * @param template its template
 	 * @param recover its recover methods, or {@code null}

@@ -78,6 +78,7 @@ public final class RetryableMethodResolver {
 			throw new RetryableMethodException("@Failback", method, "it is also annotated with @Retryable",
 					"Keep one of @Retryable (retry while the caller waits) and @Failback (retry in the background).", null);
 		}
+		KotlinMethodRetries.refuseFailback(method);
 		if (method.getReturnType() != void.class) {
 			throw new RetryableMethodException("@Failback", method, "it returns " + method.getReturnType().getSimpleName()
 					+ ", but a failback call returns at once, before any retry", "Make the method void.", null);

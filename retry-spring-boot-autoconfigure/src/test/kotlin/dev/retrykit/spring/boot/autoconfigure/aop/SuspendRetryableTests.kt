@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.autoconfigure.aop
 import dev.retrykit.RetryEventType
 import dev.retrykit.RetryRegistry
 import dev.retrykit.VirtualTime
+import dev.retrykit.annotation.Failback
 import dev.retrykit.annotation.Recover
 import dev.retrykit.annotation.Retryable
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration
@@ -205,6 +206,14 @@ class SuspendRetryableTests {
 		}
 	}
 
+	@Test
+	fun aSuspendFailbackMethodFailsStartup() {
+		runner.withBean(SuspendFailback::class.java).run { context ->
+			assertThat(RetryFailureAnalyzer().analyze(context.startupFailure!!)!!.description)
+				.contains("SuspendFailback.notify(String)", "it is a Kotlin suspend function")
+		}
+	}
+
 	private fun TestScope.advance(time: VirtualTime, duration: Duration) {
 		time.advance(duration)
 		runCurrent()
@@ -292,6 +301,14 @@ class SuspendRetryableTests {
 
 		@Retryable(stateful = true)
 		open suspend fun stock(sku: String): Int = 1
+
+	}
+
+	open class SuspendFailback {
+
+		@Failback("notify")
+		open suspend fun notify(orderId: String) {
+		}
 
 	}
 
