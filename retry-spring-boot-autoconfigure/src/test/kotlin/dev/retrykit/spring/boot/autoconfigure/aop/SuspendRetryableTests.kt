@@ -214,6 +214,22 @@ class SuspendRetryableTests {
 		}
 	}
 
+	@Test
+	fun aNamedRecoverMethodThatDoesNotFitIsReportedWithItsKotlinSignature() {
+		runner.withBean(MisfitRecover::class.java).run { context ->
+			assertThat(RetryFailureAnalyzer().analyze(context.startupFailure!!)!!.description)
+				.contains("MisfitRecover.stock(String)", "do not fit it: [byNumber[IOException, int]]")
+		}
+	}
+
+	@Test
+	fun aSuspendRecoverMethodDoesNotFitABlockingMethod() {
+		runner.withBean(SuspendRecoverForBlocking::class.java).run { context ->
+			assertThat(RetryFailureAnalyzer().analyze(context.startupFailure!!)!!.description)
+				.contains("SuspendRecoverForBlocking.stock(String)", "do not fit it: [fallback[IOException, String]]")
+		}
+	}
+
 	private fun TestScope.advance(time: VirtualTime, duration: Duration) {
 		time.advance(duration)
 		runCurrent()
@@ -309,6 +325,26 @@ class SuspendRetryableTests {
 		@Failback("notify")
 		open suspend fun notify(orderId: String) {
 		}
+
+	}
+
+	open class MisfitRecover {
+
+		@Retryable(recover = "byNumber")
+		open suspend fun stock(sku: String): Int = 1
+
+		@Recover
+		open suspend fun byNumber(failure: IOException, sku: Int): Int = 0
+
+	}
+
+	open class SuspendRecoverForBlocking {
+
+		@Retryable(recover = "fallback")
+		open fun stock(sku: String): String = "1"
+
+		@Recover
+		open suspend fun fallback(failure: IOException, sku: String): String = "0"
 
 	}
 
