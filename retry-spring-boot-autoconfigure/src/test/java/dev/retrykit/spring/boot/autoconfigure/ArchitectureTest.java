@@ -27,8 +27,18 @@ class ArchitectureTest {
 			.because("spring-web and spring-webflux are optional")
 			.check(this.spring);
 		noClasses().that().doNotHaveSimpleName("ReactiveMethodRetry").and().doNotHaveSimpleName("ReactiveTypes")
+			.and().doNotHaveSimpleName("SuspendMethodRetry").and().doNotHaveSimpleName("FlowMethodRetry")
+			.and().doNotHaveSimpleName("KotlinCoroutines")
 			.should().dependOnClassesThat().resideInAnyPackage("reactor..", "org.reactivestreams..", "dev.retrykit.reactor..")
-			.because("Reactor and retry-reactor are optional: only the reactive variant, loaded when they are present, uses them")
+			.because("Reactor and retry-reactor are optional: only the reactive variants, loaded when they are present, use them")
+			.check(this.spring);
+	}
+
+	@Test
+	void onlyTheSuspendRecoverCallTouchesKotlin() {
+		noClasses().that().doNotHaveSimpleName("KotlinCoroutines")
+			.should().dependOnClassesThat().resideInAnyPackage("kotlin..", "kotlinx..")
+			.because("Kotlin is optional: a Java application must never load a Kotlin class through the starter")
 			.check(this.spring);
 	}
 

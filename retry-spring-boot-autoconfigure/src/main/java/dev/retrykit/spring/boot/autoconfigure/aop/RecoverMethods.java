@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import dev.retrykit.annotation.Recover;
 import org.aopalliance.intercept.MethodInvocation;
@@ -20,13 +21,30 @@ import org.springframework.util.ReflectionUtils;
  * choice among them for a failure: the one whose leading {@code Throwable} parameter is the closest
  * supertype of the failure; one without a {@code Throwable} parameter fits any failure. Immutable and
  * thread-safe.
+ *
+ * <p>Kotlin: methods are matched by their {@linkplain DeclaredSignature declared signature}, without
+ * the {@code Continuation} of a {@code suspend fun}. A {@code suspend} recover method fits a
+ * {@code suspend} retried method only, and is called as Spring AOP calls one (its result is a cold
+ * publisher); a plain recover method also fits a {@code suspend} retried method (its value is the result).
  */
 final class RecoverMethods {
 
 	private final Method[] methods;
 
-	private RecoverMethods(List<Method> methods) {
-		this.methods = methods.toArray(new Method[0]);
+	private final @Nullable UnaryOperator<@Nullable Object> results;
+
+	private RecoverMethods(Method[] methods, @Nullable UnaryOperator<@Nullable Object> results) {
+		this.methods = methods;
+		this.results = results;
+	}
+
+	/**
+	 * @param adapter turns a recover method's result into what the retried method's variant expects
+	 * (e.g. a Kotlin {@code Flow} into a {@code Flux})
+	 * @return these recover methods, with their results adapted
+	 */
+	RecoverMethods adaptingResults(UnaryOperator<@Nullable Object> adapter) {
+		return new RecoverMethods(this.methods, adapter);
 	}
 
 	/**
@@ -50,7 +68,7 @@ final class RecoverMethods {
 			String problem = named.isEmpty() ? "no @Recover method named '" + name + "' exists in " + userClass.getName()
 					: "the @Recover method(s) named '" + name + "' do not fit it: " + signatures(named);
 			throw new RetryableMethodException(retryable, problem, "Set recover to the name of a @Recover method "
-					+ "that returns " + retryable.getReturnType().getSimpleName() + " and takes an optional leading "
+					+ "that returns " + DeclaredSignature.returnType(retryable).getSimpleName() + " and takes an optional leading "
 					+ "Throwable followed by the method's parameters " + Arrays.toString(simpleNames(retryable))
 					+ "; candidates: " + signatures(candidates) + ".", null);
 		}
@@ -70,7 +88,7 @@ final class RecoverMethods {
 		List<Method> sorted = new ArrayList<>(fitting);
 		sorted.sort(Comparator.comparingInt(method -> -depth(failureType(method))));
 		sorted.forEach(ReflectionUtils::makeAccessible);
-		return new RecoverMethods(sorted);
+		return new RecoverMethods(sorted.toArray(new Method[0]), null);
 	}
 
 	/**
@@ -101,7 +119,8 @@ final class RecoverMethods {
 		for (Method method : this.methods) {
 			Class<?> type = failureType(method);
 			if (type == null || (failure != null && type.isInstance(failure))) {
-				return invoke(method, target, failure, arguments);
+				Object result = invoke(method, target, failure, arguments);
+				return (this.results != null) ? this.results.apply(result) : result;
 			}
 		}
 		if (failure != null) {
@@ -123,7 +142,8 @@ final class RecoverMethods {
 
 	private static @Nullable Object invoke(Method method, Object target, @Nullable Throwable failure,
 			@Nullable Object[] arguments) throws Exception {
-		int count = method.getParameterCount();
+		boolean suspending = DeclaredSignature.isSuspending(method);
+		int count = suspending ? method.getParameterCount() - 1 : method.getParameterCount();
 		boolean withFailure = failureType(method) != null;
 		Object[] values = new Object[count];
 		int offset = withFailure ? 1 : 0;
@@ -132,6 +152,10 @@ final class RecoverMethods {
 		}
 		if (count > offset) {
 			System.arraycopy(arguments, 0, values, offset, count - offset);
+		}
+		if (suspending) {
+			// Never with the caller's Continuation: the recover method runs as a coroutine of its own.
+			return KotlinCoroutines.invokeSuspending(method, target, values, arguments[arguments.length - 1]);
 		}
 		try {
 			return method.invoke(target, values);
@@ -142,17 +166,19 @@ final class RecoverMethods {
 	}
 
 	private static boolean fits(Method recover, Method retryable) {
-		if (!ClassUtils.isAssignable(retryable.getReturnType(), recover.getReturnType())
-				|| (retryable.getReturnType() == void.class) != (recover.getReturnType() == void.class)) {
+		Class<?> returnType = DeclaredSignature.returnType(retryable);
+		Class<?> recoverType = DeclaredSignature.returnType(recover);
+		if (!ClassUtils.isAssignable(returnType, recoverType) || (returnType == void.class) != (recoverType == void.class)
+				|| (DeclaredSignature.isSuspending(recover) && !DeclaredSignature.isSuspending(retryable))) {
 			return false;
 		}
-		Class<?>[] parameters = recover.getParameterTypes();
+		Class<?>[] parameters = DeclaredSignature.parameterTypes(recover);
 		int offset = (failureType(recover) != null) ? 1 : 0;
 		int rest = parameters.length - offset;
 		if (rest == 0) {
 			return true;
 		}
-		Class<?>[] arguments = retryable.getParameterTypes();
+		Class<?>[] arguments = DeclaredSignature.parameterTypes(retryable);
 		if (rest != arguments.length) {
 			return false;
 		}
@@ -183,7 +209,7 @@ final class RecoverMethods {
 	}
 
 	private static String[] simpleNames(Method method) {
-		return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toArray(String[]::new);
+		return Arrays.stream(DeclaredSignature.parameterTypes(method)).map(Class::getSimpleName).toArray(String[]::new);
 	}
 
 }

@@ -78,6 +78,7 @@ public final class RetryableMethodResolver {
 			throw new RetryableMethodException("@Failback", method, "it is also annotated with @Retryable",
 					"Keep one of @Retryable (retry while the caller waits) and @Failback (retry in the background).", null);
 		}
+		KotlinMethodRetries.refuseFailback(method);
 		if (method.getReturnType() != void.class) {
 			throw new RetryableMethodException("@Failback", method, "it returns " + method.getReturnType().getSimpleName()
 					+ ", but a failback call returns at once, before any retry", "Make the method void.", null);
@@ -109,6 +110,10 @@ public final class RetryableMethodResolver {
 
 	private MethodRetry variant(Method method, RetryTemplate template, @Nullable RecoverMethods recover,
 			@Nullable StatefulKey key) {
+		MethodRetry kotlin = KotlinMethodRetries.resolve(method, template, recover, key);
+		if (kotlin != null) {
+			return kotlin;
+		}
 		Class<?> returnType = method.getReturnType();
 		boolean async = CompletionStage.class.isAssignableFrom(returnType);
 		boolean reactive = REACTOR_PRESENT && ReactiveTypes.isReactive(returnType);
