@@ -2,6 +2,7 @@ package dev.retrykit.sample.shop;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 
 import dev.retrykit.sample.client.AuditPublisher;
 import dev.retrykit.sample.client.InventoryClient;
@@ -90,6 +91,16 @@ class ShopController {
 	ResponseEntity<Map<String, String>> downstreamFailed(RestClientException failure) {
 		return ResponseEntity.status(HttpStatus.BAD_GATEWAY)
 			.body(Map.of("error", "downstream call failed", "cause", failure.getClass().getSimpleName()));
+	}
+
+	/**
+	 * Every attempt of an async call outlived the instance's {@code attempt-timeout} (shipping). The
+	 * exception is checked, so the handler of runtime exceptions below never sees it.
+	 */
+	@ExceptionHandler(TimeoutException.class)
+	ResponseEntity<Map<String, String>> timedOut(TimeoutException failure) {
+		return ResponseEntity.status(HttpStatus.GATEWAY_TIMEOUT).body(Map.of("error", "downstream call timed out",
+				"cause", failure.getClass().getSimpleName(), "message", String.valueOf(failure.getMessage())));
 	}
 
 	@ExceptionHandler(RuntimeException.class)
