@@ -89,10 +89,15 @@ public class FlakyDownstream {
 				: new Outcome(script.status, script.retryAfterSeconds, 0);
 	}
 
-	/** @return the scripts in force, for the status page */
+	/** @return the scripts still in force (a script whose calls are used up is left out), by service */
 	public Map<String, String> describe() {
 		Map<String, String> description = new java.util.TreeMap<>();
-		this.scripts.forEach((service, script) -> description.put(service, describe(script)));
+		// A script whose calls are used up no longer applies: only the ones still in force are shown.
+		this.scripts.forEach((service, script) -> {
+			if (script.down || script.remaining.get() != 0) {
+				description.put(service, describe(script));
+			}
+		});
 		return description;
 	}
 
