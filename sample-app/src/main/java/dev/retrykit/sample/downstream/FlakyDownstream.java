@@ -92,7 +92,6 @@ public class FlakyDownstream {
 	/** @return the scripts still in force (a script whose calls are used up is left out), by service */
 	public Map<String, String> describe() {
 		Map<String, String> description = new java.util.TreeMap<>();
-		// A script whose calls are used up no longer applies: only the ones still in force are shown.
 		this.scripts.forEach((service, script) -> {
 			if (script.down || script.remaining.get() != 0) {
 				description.put(service, describe(script));
