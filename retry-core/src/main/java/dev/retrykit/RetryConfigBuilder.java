@@ -147,6 +147,7 @@ public final class RetryConfigBuilder {
 	 * @return this builder
 	 */
 	@SafeVarargs
+	@SuppressWarnings("varargs") // safe: the array is only read, copied element by element into this builder's list
 	public final RetryConfigBuilder retryOn(Class<? extends Throwable>... types) {
 		return retryOn(Arrays.asList(types));
 	}
@@ -168,6 +169,7 @@ public final class RetryConfigBuilder {
 	 * @return this builder
 	 */
 	@SafeVarargs
+	@SuppressWarnings("varargs") // safe: the array is only read, copied element by element into this builder's list
 	public final RetryConfigBuilder ignore(Class<? extends Throwable>... types) {
 		return ignore(Arrays.asList(types));
 	}

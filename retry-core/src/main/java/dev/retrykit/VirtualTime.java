@@ -143,7 +143,10 @@ public final class VirtualTime implements Sleeper, TimeSource, RetryScheduler {
 		}
 	}
 
-	/** Stops accepting tasks; pending ones are dropped and returned. @return the tasks that had not run */
+	/**
+	 * Stops accepting tasks; pending ones are dropped and returned.
+	 * @return the tasks that had not run
+	 */
 	public List<Runnable> stop() {
 		synchronized (this.lock) {
 			this.stopped = true;

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One asynchronous call: the future returned to the caller, and the loop of attempts behind it.
  *
- * <p>No thread waits between attempts: a delay is a task on the {@link RetryScheduler}. Attempts of
+ * <p>No thread waits between attempts: a delay is a task on the {@link dev.retrykit.spi.RetryScheduler}. Attempts of
  * one call run one at a time; a retry without delay after an attempt that completed synchronously
  * runs in a trampoline loop, so unlimited retries keep a constant stack depth, and each attempt only
  * attaches one completion to the caller's stage, so memory stays constant too. Cancelling this future

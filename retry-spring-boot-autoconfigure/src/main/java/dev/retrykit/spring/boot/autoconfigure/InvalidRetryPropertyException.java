@@ -17,10 +17,13 @@ public class InvalidRetryPropertyException extends FailureAnalyzedException {
 	/** Core validation messages read "Invalid name (value): rule"; the rule says what is allowed. */
 	private static final Pattern CORE_MESSAGE = Pattern.compile("^Invalid .*?\\(.*?\\): (.*)$", Pattern.DOTALL);
 
+	/** The full property path. */
 	private final String property;
 
+	/** The bad value as bound. */
 	private final @Nullable Object value;
 
+	/** Why the value is invalid, including what is allowed. */
 	private final String reason;
 
 	/**

@@ -13,6 +13,7 @@ import org.springframework.boot.diagnostics.FailureAnalyzedException;
  */
 public class RetryableMethodException extends FailureAnalyzedException {
 
+	/** The annotated method. */
 	private final Method method;
 
 	/**
