@@ -70,7 +70,7 @@ public final class RetryableMethodResolver {
 		RecoverMethods recover = RecoverMethods.resolve(specific, userClass, retryable.recover());
 		boolean stateful = retryable.stateful() || instance.getConfig().isStateful();
 		return variant(specific, template, recover,
-				stateful ? new StatefulKey(specific, key(retryable.key(), specific), false) : null);
+				stateful ? new StatefulKey(specific, key(retryable.key(), specific)) : null);
 	}
 
 	private MethodRetry failback(Failback failback, @Nullable Retryable retryable, Method method) {
@@ -87,7 +87,7 @@ public final class RetryableMethodResolver {
 					"Set @Failback(\"<instance>\") to the instance whose policy retries it.", null);
 		}
 		return new FailbackMethodRetry(this.registry.failback(failback.value()),
-				new StatefulKey(method, key(failback.key(), method), true));
+				new StatefulKey(method, key(failback.key(), method)));
 	}
 
 	/**
