@@ -45,8 +45,8 @@ public final class RetryAspectConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry) {
-		return new RetryableMethodResolver(registry);
+	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry, ConfigurableListableBeanFactory beanFactory) {
+		return new RetryableMethodResolver(registry, beanFactory);
 	}
 
 	@Bean

@@ -12,9 +12,13 @@ import dev.retrykit.annotation.Retryable;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.BeanResolver;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -38,13 +42,32 @@ public final class RetryableMethodResolver {
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
+	/** Resolves {@code @beanName} in the annotations' SpEL (as Spring Retry does), or {@code null} without a bean factory. */
+	private final @Nullable BeanResolver beans;
+
+	/** The context of every {@code exceptionExpression}: built once, with the bean resolver. */
+	private final StandardEvaluationContext exceptionContext = new StandardEvaluationContext();
+
 	/**
 	 * @param registry the instances; a method with inline attributes runs on a
 	 * {@linkplain RetryTemplate#variant variant} of its instance, so its calls count as the instance's;
 	 * an instance whose config is stateful makes its methods stateful by default
 	 */
 	public RetryableMethodResolver(RetryRegistry registry) {
+		this(registry, null);
+	}
+
+	/**
+	 * @param registry the instances, as for {@link #RetryableMethodResolver(RetryRegistry)}
+	 * @param beanFactory the beans that the annotations' SpEL expressions ({@code key}, {@code exceptionExpression},
+	 * {@code @Failback}'s {@code key}) may call as {@code @beanName}, or {@code null} for none
+	 */
+	public RetryableMethodResolver(RetryRegistry registry, @Nullable BeanFactory beanFactory) {
 		this.registry = registry;
+		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+		if (this.beans != null) {
+			this.exceptionContext.setBeanResolver(this.beans);
+		}
 	}
 
 	/**
@@ -70,7 +93,7 @@ public final class RetryableMethodResolver {
 		RecoverMethods recover = RecoverMethods.resolve(specific, userClass, retryable.recover());
 		boolean stateful = retryable.stateful() || instance.getConfig().isStateful();
 		return variant(specific, template, recover,
-				stateful ? new StatefulKey(specific, key(retryable.key(), specific)) : null);
+				stateful ? new StatefulKey(specific, key(retryable.key(), specific), this.beans) : null);
 	}
 
 	private MethodRetry failback(Failback failback, @Nullable Retryable retryable, Method method) {
@@ -87,7 +110,7 @@ public final class RetryableMethodResolver {
 					"Set @Failback(\"<instance>\") to the instance whose policy retries it.", null);
 		}
 		return new FailbackMethodRetry(this.registry.failback(failback.value()),
-				new StatefulKey(method, key(failback.key(), method)));
+				new StatefulKey(method, key(failback.key(), method), this.beans));
 	}
 
 	/**
@@ -139,7 +162,8 @@ public final class RetryableMethodResolver {
 	}
 
 	private RetryTemplate template(RetryTemplate instance, Retryable retryable, Method method) {
-		RetryConfig config = InlineOverrides.apply(instance.getConfig(), retryable, method, this.parser);
+		RetryConfig config = InlineOverrides.apply(instance.getConfig(), retryable, method, this.parser,
+				this.exceptionContext);
 		return (config != null) ? instance.variant(config) : instance;
 	}
 

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
 
 /**
@@ -30,13 +31,18 @@ final class StatefulKey {
 	/** The method's generic signature, part of default keys: built once, not per call. */
 	private final String signature;
 
+	/** Resolves {@code @bean} references in the expression, as Spring Retry's keys do; {@code null} without a bean factory. */
+	private final @Nullable BeanResolver beans;
+
 	/**
 	 * @param method the method
 	 * @param expression the key expression, or {@code null} for the default key
+	 * @param beans resolves {@code @beanName} references in the expression, or {@code null}
 	 */
-	StatefulKey(Method method, @Nullable Expression expression) {
+	StatefulKey(Method method, @Nullable Expression expression, @Nullable BeanResolver beans) {
 		this.method = method;
 		this.expression = expression;
+		this.beans = beans;
 		this.signature = method.toGenericString();
 	}
 
@@ -44,8 +50,12 @@ final class StatefulKey {
 		Object[] arguments = invocation.getArguments();
 		Object key;
 		if (this.expression != null) {
-			key = this.expression.getValue(
-					new MethodBasedEvaluationContext(arguments, this.method, arguments, PARAMETER_NAMES));
+			MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(arguments, this.method, arguments,
+					PARAMETER_NAMES);
+			if (this.beans != null) {
+				context.setBeanResolver(this.beans);
+			}
+			key = this.expression.getValue(context);
 		}
 		else {
 			key = List.of(this.signature, Arrays.asList(arguments.clone()));
