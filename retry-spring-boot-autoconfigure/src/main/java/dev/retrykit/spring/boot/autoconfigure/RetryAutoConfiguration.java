@@ -18,14 +18,15 @@ import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * Auto-configures retrykit: a {@link RetryRegistry} built from the {@code retry.*} properties, a
@@ -40,7 +41,7 @@ import org.springframework.context.annotation.Import;
  * virtual time.
  */
 @AutoConfiguration
-@ConditionalOnBooleanProperty(name = "retry.enabled", matchIfMissing = true)
+@Conditional(OnRetryEnabledCondition.class)
 @EnableConfigurationProperties(RetryProperties.class)
 @Import({ RetryTemplateBeansRegistrar.class, RetryAspectConfiguration.class })
 public final class RetryAutoConfiguration {
@@ -50,6 +51,12 @@ public final class RetryAutoConfiguration {
 	@ConditionalOnMissingBean
 	static CompoundDurationConverter retryCompoundDurationConverter() {
 		return new CompoundDurationConverter();
+	}
+
+	/** Validates {@code retry.*} before any bean is created, so that the failure analysis comes first. */
+	@Bean
+	static RetryPropertiesValidator retryPropertiesValidator(ConfigurableEnvironment environment) {
+		return new RetryPropertiesValidator(environment);
 	}
 
 	@Bean
