@@ -11,6 +11,7 @@ import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.StatusExtractor;
 import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.aop.MethodListeners;
 import dev.retrykit.spring.boot.autoconfigure.aop.RetryAspectConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
@@ -31,7 +32,8 @@ import org.springframework.core.env.ConfigurableEnvironment;
 /**
  * Auto-configures retrykit: a {@link RetryRegistry} built from the {@code retry.*} properties, a
  * {@code <name>RetryTemplate} bean per declared instance, the sleeper, time source and timing wheel,
- * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance, every
+ * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance (through
+ * {@link MethodListeners}, so that a {@code @Retryable} method may choose its own), every
  * {@link FailbackListener} bean to every failback executor, and every {@link RetryTemplateCustomizer}
  * bean to the instances it selects. Each bean backs off when the
  * application defines its own; {@code retry.enabled=false} switches everything off.
@@ -88,12 +90,15 @@ public final class RetryAutoConfiguration {
 	@Bean(destroyMethod = "shutdownFailbacks")
 	@ConditionalOnMissingBean
 	RetryRegistry retryRegistry(RetryProperties properties, Sleeper sleeper, TimeSource timeSource, RetryScheduler scheduler,
-			ObjectProvider<RetryListener> listeners, ObjectProvider<FailbackListener> failbackListeners,
+			MethodListeners listeners, ObjectProvider<FailbackListener> failbackListeners,
 			ObjectProvider<RetryTemplateCustomizer> customizers, ObjectProvider<StatusExtractor> statusExtractors,
 			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, ConfigurableListableBeanFactory beanFactory) {
 		RetryRegistryBuilder builder = RetryRegistry.builder().sleeper(sleeper).timeSource(timeSource)
 			.scheduler(scheduler);
-		listeners.orderedStream().forEach(builder::listener);
+		if (listeners.hasGlobalListeners()) {
+			// One listener that tells each call to its method's listeners; none at all keeps the calls' fast path.
+			builder.listener(listeners.listener());
+		}
 		failbackListeners.orderedStream().forEach(builder::failbackListener);
 		customizers.orderedStream().forEach(builder::customizer);
 		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), statusExtractors.orderedStream().toList(),
