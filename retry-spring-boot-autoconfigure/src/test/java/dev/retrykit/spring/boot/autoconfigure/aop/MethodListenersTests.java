@@ -99,6 +99,80 @@ class MethodListenersTests {
 			.contains("ReactiveClient.call()", "subscription"));
 	}
 
+	@Test
+	void aThrowingListenerNeitherChangesTheOutcomeNorKeepsTheOthersFromBeingTold() {
+		this.runner.withBean("brokenListener", Broken.class, Broken::new).withBean(Fragile.class, Fragile::new).run(context -> {
+			assertThat(context.getBean(Fragile.class).both("a")).isEqualTo("both a");
+			assertThat(context.getBean("auditListener", Recording.class).events).containsExactly("open both[a]",
+					"success both[a]", "close both[a]");
+			assertThat(context.getBean(dev.retrykit.RetryRegistry.class).template("Fragile.both").getMetrics()
+				.getListenerFailures()).isEqualTo(3);
+		});
+	}
+
+	@Test
+	void concurrentCallsOfMethodsWithDifferentListenersAreEachHeardByTheirOwn() throws Exception {
+		this.runner.withBean(Client.class, Client::new).run(context -> {
+			Client client = context.getBean(Client.class);
+			int threads = 16;
+			int calls = 200;
+			java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+			java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+			try {
+				List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+				for (int t = 0; t < threads; t++) {
+					int thread = t;
+					done.add(pool.submit(() -> {
+						start.await();
+						for (int i = 0; i < calls; i++) {
+							String id = thread + "-" + i;
+							if ((thread + i) % 2 == 0) {
+								client.audited(id);
+							}
+							else {
+								client.unheard(id);
+								client.plain(id);
+							}
+						}
+						return null;
+					}));
+				}
+				for (java.util.concurrent.Future<?> future : done) {
+					future.get(30, java.util.concurrent.TimeUnit.SECONDS);
+				}
+			}
+			finally {
+				pool.shutdownNow();
+			}
+			List<String> audit = context.getBean("auditListener", Recording.class).events;
+			List<String> metrics = context.getBean("metricsListener", Recording.class).events;
+			int half = threads * calls / 2;
+			// plain names no listeners, so every global listener (audit among them) hears it.
+			assertThat(audit).hasSize(6 * half).allMatch(event -> event.contains(" audited[") || event.contains(" plain["));
+			assertThat(audit.stream().filter(event -> event.contains(" audited["))).hasSize(3 * half);
+			assertThat(metrics).hasSize(3 * half).allMatch(event -> event.contains(" plain["));
+		});
+	}
+
+	public static class Broken implements RetryListener {
+
+		@Override
+		public boolean open(RetryContext context) {
+			throw new IllegalStateException("broken open");
+		}
+
+		@Override
+		public void onSuccess(RetryContext context, @Nullable Object result) {
+			throw new IllegalStateException("broken success");
+		}
+
+		@Override
+		public void close(RetryContext context, @Nullable Throwable failure) {
+			throw new IllegalStateException("broken close");
+		}
+
+	}
+
 	public static class Recording implements RetryListener {
 
 		final String name;
@@ -155,9 +229,23 @@ class MethodListenersTests {
 			return "quiet " + id;
 		}
 
+		@Retryable
+		public String plain(String id) {
+			return "plain " + id;
+		}
+
 		@Retryable(listeners = "auditListener")
 		public CompletableFuture<String> later(String id) {
 			return CompletableFuture.completedFuture("later " + id);
+		}
+
+	}
+
+	public static class Fragile {
+
+		@Retryable(listeners = { "brokenListener", "auditListener" })
+		public String both(String id) {
+			return "both " + id;
 		}
 
 	}
