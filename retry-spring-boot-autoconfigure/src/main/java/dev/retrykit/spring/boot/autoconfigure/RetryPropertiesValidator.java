@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryRegistryBuilder;
+import dev.retrykit.VirtualTime;
 import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.async.TimingWheelSchedulerBuilder;
 import dev.retrykit.spi.DelayHintExtractor;
@@ -74,7 +75,8 @@ final class RetryPropertiesValidator implements BeanFactoryPostProcessor, Ordere
 		RetryPropertiesMapper.set("retry.timer.tick", properties.getTimer().getTick(), timer::tick);
 		RetryPropertiesMapper.set("retry.timer.wheel-size", properties.getTimer().getWheelSize(), timer::wheelSize);
 		boolean retryAfter = beanFactory.getBeanNamesForType(RetryAfterDelayHintExtractor.class, true, false).length > 0;
-		RetryRegistryBuilder registry = RetryRegistry.builder();
+		// A throwaway registry on virtual time: validating must not start the JVM's default timing wheel.
+		RetryRegistryBuilder registry = RetryRegistry.builder().virtualTime(new VirtualTime());
 		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), List.of(),
 				retryAfter ? (DelayHintExtractor) failure -> null : null, false).applyTo(properties, registry);
 		RetryRegistryFactory.build(registry);
