@@ -11,6 +11,7 @@ import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.StatusExtractor;
 import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.aop.MethodListeners;
 import dev.retrykit.spring.boot.autoconfigure.aop.RetryAspectConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
@@ -18,19 +19,21 @@ import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * Auto-configures retrykit: a {@link RetryRegistry} built from the {@code retry.*} properties, a
  * {@code <name>RetryTemplate} bean per declared instance, the sleeper, time source and timing wheel,
- * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance, every
+ * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance (through
+ * {@link MethodListeners}, so that a {@code @Retryable} method may choose its own), every
  * {@link FailbackListener} bean to every failback executor, and every {@link RetryTemplateCustomizer}
  * bean to the instances it selects. Each bean backs off when the
  * application defines its own; {@code retry.enabled=false} switches everything off.
@@ -40,7 +43,7 @@ import org.springframework.context.annotation.Import;
  * virtual time.
  */
 @AutoConfiguration
-@ConditionalOnBooleanProperty(name = "retry.enabled", matchIfMissing = true)
+@Conditional(OnRetryEnabledCondition.class)
 @EnableConfigurationProperties(RetryProperties.class)
 @Import({ RetryTemplateBeansRegistrar.class, RetryAspectConfiguration.class })
 public final class RetryAutoConfiguration {
@@ -50,6 +53,12 @@ public final class RetryAutoConfiguration {
 	@ConditionalOnMissingBean
 	static CompoundDurationConverter retryCompoundDurationConverter() {
 		return new CompoundDurationConverter();
+	}
+
+	/** Validates {@code retry.*} before any bean is created, so that the failure analysis comes first. */
+	@Bean
+	static RetryPropertiesValidator retryPropertiesValidator(ConfigurableEnvironment environment) {
+		return new RetryPropertiesValidator(environment);
 	}
 
 	@Bean
@@ -81,12 +90,15 @@ public final class RetryAutoConfiguration {
 	@Bean(destroyMethod = "shutdownFailbacks")
 	@ConditionalOnMissingBean
 	RetryRegistry retryRegistry(RetryProperties properties, Sleeper sleeper, TimeSource timeSource, RetryScheduler scheduler,
-			ObjectProvider<RetryListener> listeners, ObjectProvider<FailbackListener> failbackListeners,
+			MethodListeners listeners, ObjectProvider<FailbackListener> failbackListeners,
 			ObjectProvider<RetryTemplateCustomizer> customizers, ObjectProvider<StatusExtractor> statusExtractors,
 			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, ConfigurableListableBeanFactory beanFactory) {
 		RetryRegistryBuilder builder = RetryRegistry.builder().sleeper(sleeper).timeSource(timeSource)
 			.scheduler(scheduler);
-		listeners.orderedStream().forEach(builder::listener);
+		if (listeners.hasGlobalListeners()) {
+			// One listener that tells each call to its method's listeners; none at all keeps the calls' fast path.
+			builder.listener(listeners.listener());
+		}
 		failbackListeners.orderedStream().forEach(builder::failbackListener);
 		customizers.orderedStream().forEach(builder::customizer);
 		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), statusExtractors.orderedStream().toList(),

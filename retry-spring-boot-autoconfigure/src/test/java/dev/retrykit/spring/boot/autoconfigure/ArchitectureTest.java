@@ -23,6 +23,8 @@ class ArchitectureTest {
 	@Test
 	void onlyTheHttpPackageTouchesSpringWebAndOnlyTheReactiveVariantTouchesReactor() {
 		noClasses().that().resideOutsideOfPackage("dev.retrykit.spring.boot.autoconfigure.http..")
+			// The endpoint's answer to an unreadable body on Spring MVC: created only when Spring MVC is present.
+			.and().doNotHaveSimpleName("RetriesEndpointUnreadableBodyResolver")
 			.should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..")
 			.because("spring-web and spring-webflux are optional")
 			.check(this.spring);

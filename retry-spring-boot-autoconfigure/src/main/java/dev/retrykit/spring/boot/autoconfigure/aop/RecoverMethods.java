@@ -12,6 +12,7 @@ import dev.retrykit.annotation.Recover;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -63,12 +64,13 @@ final class RecoverMethods {
 			}
 		}
 		List<Method> named = candidates.stream().filter(method -> name.isEmpty() || method.getName().equals(name)).toList();
-		List<Method> fitting = named.stream().filter(method -> fits(method, retryable)).toList();
+		List<Method> fitting = named.stream().filter(method -> mismatch(method, retryable, userClass) == null).toList();
 		if (!name.isEmpty() && fitting.isEmpty()) {
 			String problem = named.isEmpty() ? "no @Recover method named '" + name + "' exists in " + userClass.getName()
-					: "the @Recover method(s) named '" + name + "' do not fit it: " + signatures(named);
+					: "the @Recover method(s) named '" + name + "' do not fit it: " + signatures(named) + ": "
+							+ String.join("; ", named.stream().map(method -> mismatch(method, retryable, userClass)).toList());
 			throw new RetryableMethodException(retryable, problem, "Set recover to the name of a @Recover method "
-					+ "that returns " + DeclaredSignature.returnType(retryable).getSimpleName() + " and takes an optional leading "
+					+ "that returns " + typeName(ResolvableType.forMethodReturnType(retryable, userClass)) + " and takes an optional leading "
 					+ "Throwable followed by the method's parameters " + Arrays.toString(simpleNames(retryable))
 					+ "; candidates: " + signatures(candidates) + ".", null);
 		}
@@ -89,6 +91,39 @@ final class RecoverMethods {
 		sorted.sort(Comparator.comparingInt(method -> -depth(failureType(method))));
 		sorted.forEach(ReflectionUtils::makeAccessible);
 		return new RecoverMethods(sorted.toArray(new Method[0]), null);
+	}
+
+	/**
+	 * Fails when a {@link Recover} method of the class fits none of its {@code @Retryable} methods: such a
+	 * method would never be called, and the user believes the calls are recovered.
+	 * @param userClass the bean's class
+	 * @param retryables the class's {@code @Retryable} methods (not {@code @Failback} ones, which never recover)
+	 * @throws RetryableMethodException naming the recover method and why it fits each retryable method not
+	 */
+	static void checkEveryRecoverFits(Class<?> userClass, List<Method> retryables) {
+		for (Method recover : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+			if (!AnnotatedElementUtils.hasAnnotation(recover, Recover.class)) {
+				continue;
+			}
+			List<String> mismatches = new ArrayList<>();
+			for (Method retryable : retryables) {
+				String mismatch = mismatch(recover, retryable, userClass);
+				if (mismatch == null) {
+					mismatches = null;
+					break;
+				}
+				mismatches.add(describe(retryable) + ": " + mismatch);
+			}
+			if (mismatches != null) {
+				throw new RetryableMethodException("@Recover", recover, "it fits no @Retryable method of its class, so it "
+						+ "would never be called" + (mismatches.isEmpty() ? " (the class has none)" : ": "
+								+ String.join("; ", mismatches)),
+						"Make it return what the @Retryable method returns and take an optional leading Throwable "
+								+ "followed by all or none of that method's parameters, name it with "
+								+ "@Retryable(recover = \"" + recover.getName() + "\") to be told what does not fit, or remove it.",
+						null);
+			}
+		}
 	}
 
 	/**
@@ -165,29 +200,60 @@ final class RecoverMethods {
 		}
 	}
 
-	private static boolean fits(Method recover, Method retryable) {
-		Class<?> returnType = DeclaredSignature.returnType(retryable);
-		Class<?> recoverType = DeclaredSignature.returnType(recover);
-		if (!ClassUtils.isAssignable(returnType, recoverType) || (returnType == void.class) != (recoverType == void.class)
-				|| (DeclaredSignature.isSuspending(recover) && !DeclaredSignature.isSuspending(retryable))) {
-			return false;
+	/**
+	 * What keeps a recover method from fitting a retryable method, or {@code null} when it fits. Generic types
+	 * are compared as declared in the bean's class ({@code Map<String, String>} is not {@code Map<String, Integer>}).
+	 */
+	static @Nullable String mismatch(Method recover, Method retryable, Class<?> userClass) {
+		ResolvableType expected = ResolvableType.forMethodReturnType(retryable, userClass);
+		ResolvableType actual = ResolvableType.forMethodReturnType(recover, userClass);
+		if (!assignable(expected, actual)
+				|| (DeclaredSignature.returnType(retryable) == void.class) != (DeclaredSignature.returnType(recover) == void.class)) {
+			return describe(recover) + " returns " + typeName(actual) + ", not " + typeName(expected);
 		}
-		Class<?>[] parameters = DeclaredSignature.parameterTypes(recover);
+		if (DeclaredSignature.isSuspending(recover) && !DeclaredSignature.isSuspending(retryable)) {
+			return describe(recover) + " is a suspend function, but " + retryable.getName() + " is not";
+		}
 		int offset = (failureType(recover) != null) ? 1 : 0;
-		int rest = parameters.length - offset;
+		int rest = DeclaredSignature.parameterTypes(recover).length - offset;
 		if (rest == 0) {
-			return true;
+			return null;
 		}
-		Class<?>[] arguments = DeclaredSignature.parameterTypes(retryable);
-		if (rest != arguments.length) {
+		boolean fit = rest == DeclaredSignature.parameterTypes(retryable).length;
+		for (int i = 0; fit && i < rest; i++) {
+			fit = assignable(ResolvableType.forMethodParameter(recover, i + offset, userClass),
+					ResolvableType.forMethodParameter(retryable, i, userClass));
+		}
+		return fit ? null : describe(recover) + " has the parameters " + parameterNames(recover, offset, userClass)
+				+ " after its optional Throwable, but " + retryable.getName() + " takes "
+				+ parameterNames(retryable, 0, userClass) + " (a recover method takes all of them, or none)";
+	}
+
+	/** Raw types by {@link ClassUtils#isAssignable} (boxing allowed), then generics where the target declares them. */
+	private static boolean assignable(ResolvableType target, ResolvableType value) {
+		Class<?> targetClass = target.toClass();
+		Class<?> valueClass = value.toClass();
+		if (!ClassUtils.isAssignable(targetClass, valueClass)) {
 			return false;
 		}
-		for (int i = 0; i < rest; i++) {
-			if (!ClassUtils.isAssignable(parameters[i + offset], arguments[i])) {
-				return false;
-			}
+		return !target.hasGenerics() || target.isAssignableFrom(value);
+	}
+
+	private static String typeName(ResolvableType type) {
+		return type.hasGenerics() ? type.toString().replaceAll("\\b[a-z][\\w$]*\\.", "")
+				: type.toClass().getSimpleName();
+	}
+
+	private static String parameterNames(Method method, int offset, Class<?> userClass) {
+		StringBuilder names = new StringBuilder("[");
+		for (int i = offset; i < DeclaredSignature.parameterTypes(method).length; i++) {
+			names.append((i > offset) ? ", " : "").append(typeName(ResolvableType.forMethodParameter(method, i, userClass)));
 		}
-		return true;
+		return names.append(']').toString();
+	}
+
+	private static String describe(Method method) {
+		return method.getName() + "(" + String.join(", ", simpleNames(method)) + ")";
 	}
 
 	private static @Nullable Class<?> failureType(Method method) {

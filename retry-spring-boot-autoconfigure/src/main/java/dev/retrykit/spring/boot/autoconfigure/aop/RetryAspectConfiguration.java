@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.util.List;
 
+import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 
@@ -45,8 +46,15 @@ public final class RetryAspectConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry) {
-		return new RetryableMethodResolver(registry);
+	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry, ConfigurableListableBeanFactory beanFactory,
+			MethodListeners methodListeners) {
+		return new RetryableMethodResolver(registry, beanFactory, methodListeners);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MethodListeners retryMethodListeners(ObjectProvider<RetryListener> listeners) {
+		return new MethodListeners(listeners.orderedStream().toList());
 	}
 
 	@Bean
