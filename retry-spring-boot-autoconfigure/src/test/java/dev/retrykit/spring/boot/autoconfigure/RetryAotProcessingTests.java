@@ -1,15 +1,23 @@
 package dev.retrykit.spring.boot.autoconfigure;
 
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
+import dev.retrykit.annotation.Failback;
 import dev.retrykit.annotation.Recover;
 import dev.retrykit.annotation.Retryable;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.aop.framework.ReflectiveMethodInvocation;
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.TypeReference;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -28,18 +36,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Spring AOT processing of a context with declared instances, as {@code process-aot} does for an
- * application: the generated code is compiled and a fresh context is started from it.
- * The generated code reaches package-private classes, so it is loaded with them in a forked class loader.
+ * application: the generated code is compiled and a fresh context is started from it, and the runtime
+ * hints a native image needs are registered. The generated code reaches package-private classes, so it
+ * is loaded with them in a forked class loader.
  */
 @CompileWithForkedClassLoader
 class RetryAotProcessingTests {
 
 	private static final Map<String, Object> PROPERTIES = Map.of("retry.instances.inventory.max-attempts", "3",
-			"retry.instances.payments.max-attempts", "2");
+			"retry.instances.inventory.retry-on-result", "emptyStock", "retry.instances.payments.max-attempts", "2",
+			"retry.instances.payments.retry-on", "java.util.concurrent.TimeoutException",
+			"retry.configs.slow.ignore", "java.lang.InterruptedException");
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RetryAutoConfiguration.class))
-		.withPropertyValues("retry.instances.inventory.max-attempts=3", "retry.instances.payments.max-attempts=2")
+		.withPropertyValues(PROPERTIES.entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue())
+			.toArray(String[]::new))
 		.withUserConfiguration(Beans.class);
 
 	@Test
@@ -67,6 +79,27 @@ class RetryAotProcessingTests {
 		});
 	}
 
+	@Test
+	void registersHintsForWhatTheStarterReachesByReflection() {
+		this.runner.prepare(prepared -> {
+			TestGenerationContext generation = new TestGenerationContext();
+			new ApplicationContextAotGenerator()
+				.processAheadOfTime((GenericApplicationContext) prepared.getSourceApplicationContext(), generation);
+			RuntimeHints hints = generation.getRuntimeHints();
+			assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Inventory.class, "fallback")).accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Inventory.class, "stock")).accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Inventory.class, "reserve")).accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onType(IllegalStateException.class)).accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onType(Order.class)
+				.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(TimeoutException.class))).accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(InterruptedException.class)))
+				.accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(ReflectiveMethodInvocation.class,
+					"currentInterceptorIndex")).accepts(hints);
+		});
+	}
+
 	/** Beans as an application declares them: AOT cannot process beans registered with a supplier. */
 	@Configuration(proxyBeanMethods = false)
 	static class Beans {
@@ -77,10 +110,19 @@ class RetryAotProcessingTests {
 		}
 
 		@Bean
+		Predicate<Object> emptyStock() {
+			return "empty"::equals;
+		}
+
+		@Bean
 		Inventory inventory() {
 			return new Inventory();
 		}
 
+	}
+
+	/** An order, whose id a SpEL key reads. */
+	public record Order(String id) {
 	}
 
 	/** A bean with a retried method and its recovery, proxied by the aspect in the generated context too. */
@@ -88,7 +130,7 @@ class RetryAotProcessingTests {
 
 		private final AtomicInteger calls = new AtomicInteger();
 
-		@Retryable("inventory")
+		@Retryable(value = "inventory", retryFor = IllegalStateException.class)
 		public String stock(String sku) {
 			throw new IllegalStateException("down " + this.calls.incrementAndGet());
 		}
@@ -96,6 +138,10 @@ class RetryAotProcessingTests {
 		@Recover
 		public String fallback(IllegalStateException failure, String sku) {
 			return "recovered " + sku + " after " + this.calls.get();
+		}
+
+		@Failback(value = "payments", key = "#order.id")
+		public void reserve(Order order) {
 		}
 
 	}
