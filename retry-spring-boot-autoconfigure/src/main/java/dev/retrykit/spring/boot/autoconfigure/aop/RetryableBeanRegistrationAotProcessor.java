@@ -35,9 +35,17 @@ final class RetryableBeanRegistrationAotProcessor implements BeanRegistrationAot
 	@Override
 	public @Nullable BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {
 		Class<?> userClass = ClassUtils.getUserClass(registeredBean.getBeanClass());
+		Method[] methods;
+		try {
+			methods = ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS);
+		}
+		catch (IllegalStateException | LinkageError ex) {
+			// A class whose methods name a type missing at build time: not ours to fail the build for.
+			return null;
+		}
 		List<Method> retried = new ArrayList<>();
 		List<Method> recover = new ArrayList<>();
-		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+		for (Method method : methods) {
 			if (AnnotatedElementUtils.hasAnnotation(method, Recover.class)) {
 				recover.add(method);
 			}
