@@ -1,5 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure;
 
+import java.util.concurrent.Executor;
+
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryRegistryBuilder;
@@ -15,6 +17,8 @@ import dev.retrykit.spring.boot.autoconfigure.aop.MethodListeners;
 import dev.retrykit.spring.boot.autoconfigure.aop.RetryAspectConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -38,15 +42,23 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * bean to the instances it selects. Each bean backs off when the
  * application defines its own; {@code retry.enabled=false} switches everything off.
  *
+ * <p>The timing wheel hands due retries and failback attempts to the application's task executor: the
+ * {@code applicationTaskExecutor} bean (Boot's, on virtual threads with
+ * {@code spring.threads.virtual.enabled=true}), or else the application's only {@link Executor} bean;
+ * only an application with neither leaves them on the wheel's default executor.
+ *
  * <p>Tests provide a {@code dev.retrykit.VirtualTime} bean: it is a {@link Sleeper}, a
  * {@link TimeSource} and a {@link RetryScheduler}, so it replaces all three and backoff runs in
  * virtual time.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration")
 @Conditional(OnRetryEnabledCondition.class)
 @EnableConfigurationProperties(RetryProperties.class)
 @Import({ RetryTemplateBeansRegistrar.class, RetryAspectConfiguration.class })
 public final class RetryAutoConfiguration {
+
+	/** The name of Boot's task executor bean. */
+	static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
 	@Bean
 	@ConfigurationPropertiesBinding
@@ -75,11 +87,26 @@ public final class RetryAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(RetryScheduler.class)
-	TimingWheelScheduler retryScheduler(RetryProperties properties, TimeSource timeSource) {
+	TimingWheelScheduler retryScheduler(RetryProperties properties, TimeSource timeSource,
+			ConfigurableListableBeanFactory beanFactory) {
 		TimingWheelSchedulerBuilder builder = TimingWheelScheduler.builder().timeSource(timeSource);
+		String executor = taskExecutorName(beanFactory);
+		if (executor != null) {
+			// Destroyed after the wheel, so that no due task is handed to a stopped executor.
+			beanFactory.registerDependentBean(executor, "retryScheduler");
+			builder.executor(beanFactory.getBean(executor, Executor.class));
+		}
 		RetryPropertiesMapper.set("retry.timer.tick", properties.getTimer().getTick(), builder::tick);
 		RetryPropertiesMapper.set("retry.timer.wheel-size", properties.getTimer().getWheelSize(), builder::wheelSize);
 		return builder.build();
+	}
+
+	private static @Nullable String taskExecutorName(ConfigurableListableBeanFactory beanFactory) {
+		if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)) {
+			return APPLICATION_TASK_EXECUTOR;
+		}
+		String[] executors = beanFactory.getBeanNamesForType(Executor.class, false, false);
+		return (executors.length == 1) ? executors[0] : null;
 	}
 
 	/**

@@ -126,6 +126,7 @@ public class RetryProperties {
 	public static class Timer {
 
 		/** Resolution of the timer: a delayed retry fires on the first tick at or after its deadline. */
+		@CompoundDuration
 		private Duration tick = Duration.ofMillis(10);
 
 		/** Number of buckets of the wheel, rounded up to a power of two. */

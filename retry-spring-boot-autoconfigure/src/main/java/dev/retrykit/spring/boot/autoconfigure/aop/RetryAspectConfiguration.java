@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
@@ -24,6 +25,7 @@ import org.springframework.core.env.Environment;
  * are registered) creates no other bean; they obtain the resolver on first use.
  */
 @Configuration(proxyBeanMethods = false)
+@ImportRuntimeHints(RetryAspectRuntimeHints.class)
 public final class RetryAspectConfiguration {
 
 	@Bean

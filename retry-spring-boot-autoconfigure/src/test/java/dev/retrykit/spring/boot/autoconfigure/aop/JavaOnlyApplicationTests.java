@@ -26,7 +26,11 @@ class JavaOnlyApplicationTests {
 
 	@Test
 	void aJavaApplicationRetriesWithoutKotlinAndNeverLoadsTheKotlinOnlyVariants() throws Exception {
+		Thread thread = Thread.currentThread();
+		ClassLoader previous = thread.getContextClassLoader();
 		try (WithoutKotlin loader = new WithoutKotlin()) {
+			// Service loaders (e.g. Context Propagation's accessors) look in the context class loader: this one.
+			thread.setContextClassLoader(loader);
 			@SuppressWarnings("unchecked")
 			Supplier<List<Object>> scenario = (Supplier<List<Object>>) loader.loadClass(AOP + "JavaOnlyScenario")
 				.getDeclaredConstructor().newInstance();
@@ -37,6 +41,9 @@ class JavaOnlyApplicationTests {
 			assertThat(loader.loaded(AOP + "SuspendMethodRetry")).isFalse();
 			assertThat(loader.loaded(AOP + "FlowMethodRetry")).isFalse();
 			assertThat(loader.refused).isNotEmpty().allMatch((name) -> name.startsWith("kotlin"));
+		}
+		finally {
+			thread.setContextClassLoader(previous);
 		}
 	}
 
