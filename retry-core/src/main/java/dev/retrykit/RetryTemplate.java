@@ -10,6 +10,7 @@ import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.internal.AsyncRetry;
 import dev.retrykit.internal.RetryRuntime;
+import dev.retrykit.internal.StatefulRetry;
 import dev.retrykit.internal.SyncRetry;
 import dev.retrykit.spi.RetryContextCache;
 import org.jspecify.annotations.Nullable;
@@ -105,7 +106,7 @@ public final class RetryTemplate {
 	 * @throws E the attempt's failure; {@link ExhaustedRetryException} once the retries are exhausted
 	 */
 	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, RetryState state) throws E {
-		return SyncRetry.executeStateful(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
+		return StatefulRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
 				null, Objects.requireNonNull(state, "state must not be null"));
 	}
 
@@ -121,7 +122,7 @@ public final class RetryTemplate {
 	 */
 	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, @Nullable RecoveryCallback<T> recovery,
 			RetryState state) throws E {
-		return SyncRetry.executeStateful(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
+		return StatefulRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
 				recovery, Objects.requireNonNull(state, "state must not be null"));
 	}
 

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
+import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.spi.TimeSource;
@@ -168,7 +169,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 * Stops the scheduler: the timer thread ends (this call waits for it, unless made from a task it is
 	 * running), later {@code schedule} calls throw {@link RejectedExecutionException}, and tasks that
 	 * had neither fired nor been cancelled are returned instead of run; their handles then report
-	 * neither cancelled nor expired. Idempotent: later calls return an empty list.
+	 * neither cancelled nor expired. Each of them that is an {@link AbandonableTask} is
+	 * {@linkplain AbandonableTask#abandon abandoned} first, on this thread, so that an async call
+	 * waiting on it completes. Idempotent: later calls return an empty list.
 	 * @return the tasks that will not run, by deadline (unmodifiable)
 	 */
 	public List<Runnable> stop() {
@@ -195,6 +198,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 			}
 		}
 		this.returnedByStop.addAndGet(tasks.size());
+		// Whatever waits on a task that will not run (an async call's future, a failback task) ends now.
+		RejectedExecutionException stopped = rejectedAfterStop();
+		for (Runnable task : tasks) {
+			AbandonableTask.abandonIfAbandonable(task, stopped);
+		}
 		return Collections.unmodifiableList(tasks);
 	}
 

@@ -380,8 +380,17 @@ public final class CircuitBreaker {
 	 * @return a new exception naming this breaker, its state and its remaining open time
 	 */
 	public CircuitOpenException newCircuitOpenException() {
+		return newCircuitOpenException(null);
+	}
+
+	/**
+	 * Describes why a call is being rejected now, with the call's earlier failure as the cause.
+	 * @param cause the failure of the call's previous attempt, or {@code null} if it had none
+	 * @return a new exception naming this breaker, its state and its remaining open time
+	 */
+	public CircuitOpenException newCircuitOpenException(@org.jspecify.annotations.Nullable Throwable cause) {
 		CircuitWindow window = this.current;
-		return new CircuitOpenException(this.name, window.state, remainingOpenNanos(window));
+		return new CircuitOpenException(this.name, window.state, remainingOpenNanos(window), cause);
 	}
 
 	/**
