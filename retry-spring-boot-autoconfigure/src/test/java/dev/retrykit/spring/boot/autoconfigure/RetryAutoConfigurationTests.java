@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
@@ -112,6 +114,22 @@ class RetryAutoConfigurationTests {
 			assertThat(timer[0].isStopped()).isFalse();
 		});
 		assertThat(timer[0].isStopped()).isTrue();
+	}
+
+	@Test
+	void pendingAsyncRetriesCompleteWhenTheContextClosesAndStopsTheTimer() {
+		IOException down = new IOException("downstream down");
+		List<CompletableFuture<String>> calls = new ArrayList<>();
+		this.runner.withPropertyValues("retry.instances.inventory.backoff.type=fixed",
+				"retry.instances.inventory.backoff.delay=1h", "retry.instances.inventory.backoff.max-delay=1h")
+			.run(context -> {
+				RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
+				calls.add(inventory.executeAsync(() -> CompletableFuture.failedFuture(down)));
+				assertThat(calls.get(0)).isNotDone();
+			});
+		assertThat(calls.get(0)).isCompletedExceptionally();
+		assertThatThrownBy(calls.get(0)::join).cause().isInstanceOf(RejectedExecutionException.class)
+			.hasMessageContaining("scheduler is stopped").hasCause(down);
 	}
 
 	@Test
