@@ -7,7 +7,7 @@ import java.util.function.Predicate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.BackoffStrategy;

@@ -2,7 +2,7 @@ package dev.retrykit.circuit;
 
 import java.time.Duration;
 import java.util.Objects;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 
 /**
  * Thrown when a {@link CircuitBreaker} rejects a call: the circuit is open, or half-open with all

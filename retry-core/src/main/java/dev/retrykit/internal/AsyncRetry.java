@@ -16,6 +16,7 @@ import dev.retrykit.RetryEventType;
 import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.ScheduledTask;
+import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**

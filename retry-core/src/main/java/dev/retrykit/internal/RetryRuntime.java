@@ -18,6 +18,7 @@ import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
+import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
