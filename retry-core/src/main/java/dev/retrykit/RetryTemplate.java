@@ -187,7 +187,7 @@ public final class RetryTemplate {
 
 	/** @return the instance's circuit breaker, or {@code null} when it has none */
 	public @Nullable CircuitBreaker getCircuitBreaker() {
-		return this.runtime.circuitBreaker();
+		return (CircuitBreaker) this.runtime.circuitBreaker();
 	}
 
 	/** @return the instance's retry budget (possibly shared), or {@code null} when it has none */

@@ -5,8 +5,6 @@ import java.util.concurrent.RejectedExecutionException;
 
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryVetoedException;
-import dev.retrykit.circuit.CircuitBreaker;
-import dev.retrykit.circuit.CircuitOpenException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * policy or backoff that throws ends the call with {@link #STOP_BROKEN} and that exception (the
  * attempt's failure suppressed in it, no recovery); listeners are contained by {@link Listeners};
  * <li>the circuit breaker's permit of an attempt is reported or released exactly once, whatever
- * happens: after reporting, the context's permit is {@link CircuitBreaker#NO_PERMISSION};
+ * happens: after reporting, the context's permit is {@link CircuitGate#NO_PERMISSION};
  * <li>an attempt that fails with {@link InterruptedException} is not retried
  * ({@link #STOP_INTERRUPTED}): the engine ends the call with it and, where the attempt ran on the
  * caller's thread, sets that thread's interrupt flag again;
@@ -104,10 +102,10 @@ final class CallLifecycle {
 	 * @return whether the attempt may run; if not, end the call with {@link #STOP_CIRCUIT_OPEN}
 	 */
 	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
-		CircuitBreaker breaker = runtime.circuitBreaker;
+		CircuitGate breaker = runtime.circuit;
 		if (breaker != null) {
-			long permit = breaker.acquirePermission();
-			if (permit == CircuitBreaker.NO_PERMISSION) {
+			long permit = breaker.acquire();
+			if (permit == CircuitGate.NO_PERMISSION) {
 				return false;
 			}
 			context.permit = permit;
@@ -118,11 +116,11 @@ final class CallLifecycle {
 
 	/** Gives back the permit of an attempt whose outcome no longer matters; a no-op once reported. */
 	static void releaseAttempt(RetryRuntime runtime, MutableRetryContext context) {
-		CircuitBreaker breaker = runtime.circuitBreaker;
+		CircuitGate breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
-			context.permit = CircuitBreaker.NO_PERMISSION;
-			breaker.releasePermission(permit);
+			context.permit = CircuitGate.NO_PERMISSION;
+			breaker.release(permit);
 		}
 	}
 
@@ -166,10 +164,10 @@ final class CallLifecycle {
 
 	private static void succeeded(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable Object result) {
-		CircuitBreaker breaker = runtime.circuitBreaker;
+		CircuitGate breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
-			context.permit = CircuitBreaker.NO_PERMISSION;
+			context.permit = CircuitGate.NO_PERMISSION;
 			breaker.onSuccess(permit);
 		}
 		if (runtime.budget != null) {
@@ -194,15 +192,15 @@ final class CallLifecycle {
 			@Nullable Object result, long nowNanos) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
-		CircuitBreaker breaker = runtime.circuitBreaker;
+		CircuitGate breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
-			context.permit = CircuitBreaker.NO_PERMISSION;
+			context.permit = CircuitGate.NO_PERMISSION;
 			if (retryable) {
 				breaker.onFailure(permit);
 			}
 			else {
-				breaker.releasePermission(permit);
+				breaker.release(permit);
 			}
 		}
 		if (runtime.budget != null && retryable) {
@@ -224,7 +222,7 @@ final class CallLifecycle {
 		if (runtime.isPastDeadline(context, delay, now)) {
 			return STOP_DEADLINE;
 		}
-		if (breaker != null && breaker.getRemainingOpenNanos() > delay) {
+		if (breaker != null && breaker.remainingOpenNanos() > delay) {
 			return STOP_CIRCUIT_OPEN;
 		}
 		if (runtime.budget != null && !runtime.budget.tryAcquireRetry()) {
@@ -279,7 +277,7 @@ final class CallLifecycle {
 		int retries = context.getRetryCount();
 		Throwable last = context.getLastThrowable();
 		if (reason == STOP_CIRCUIT_OPEN) {
-			CircuitOpenException rejection = rejection(runtime, context, block);
+			RuntimeException rejection = rejection(runtime, context, block);
 			// The refused attempt was a retry when an attempt ran before it.
 			block.outcome(false, retries >= 1);
 			return rejection;
@@ -312,17 +310,18 @@ final class CallLifecycle {
 	 * Records an attempt refused by the open circuit of a call that does not end with it (a failback
 	 * task waits for the circuit), and makes the rejection the call's last failure.
 	 */
-	static CircuitOpenException rejectedAttempt(RetryRuntime runtime, MutableRetryContext context,
+	static RuntimeException rejectedAttempt(RetryRuntime runtime, MutableRetryContext context,
 			ThreadCounters block) {
 		return rejection(runtime, context, block);
 	}
 
-	private static CircuitOpenException rejection(RetryRuntime runtime, MutableRetryContext context,
+	private static RuntimeException rejection(RetryRuntime runtime, MutableRetryContext context,
 			ThreadCounters block) {
+		CircuitGate breaker = Objects.requireNonNull(runtime.circuit);
 		Throwable last = context.getLastThrowable();
 		// A failback task refused again and again keeps the real failure as cause, not a chain of rejections.
-		Throwable cause = (last instanceof CircuitOpenException earlier) ? earlier.getCause() : last;
-		CircuitOpenException rejection = Objects.requireNonNull(runtime.circuitBreaker).newCircuitOpenException(cause);
+		Throwable cause = (last != null && breaker.isRejection(last)) ? last.getCause() : last;
+		RuntimeException rejection = breaker.rejection(cause);
 		block.circuitRejection();
 		context.rejected(rejection);
 		runtime.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);

@@ -10,7 +10,6 @@ import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryListener;
 import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.budget.RetryBudget;
-import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffStrategy;
 import dev.retrykit.spi.DelayHintExtractor;
@@ -70,7 +69,11 @@ public final class RetryRuntime {
 
 	final RetryContextCache cache;
 
-	final @Nullable CircuitBreaker circuitBreaker;
+	/** The instance's {@code CircuitBreaker}, as handed to its template's users, or {@code null}. */
+	final @Nullable Object circuitBreaker;
+
+	/** What the engine asks of that breaker, or {@code null} when there is none. */
+	final @Nullable CircuitGate circuit;
 
 	final @Nullable RetryBudget budget;
 
@@ -98,13 +101,13 @@ public final class RetryRuntime {
 	 * @param timeSource the clock
 	 * @param listeners the listeners, in order
 	 * @param cache the stateful-retry context cache
-	 * @param circuitBreaker the instance's breaker, or {@code null}
+	 * @param circuitBreaker the instance's {@code dev.retrykit.circuit.CircuitBreaker}, or {@code null}
 	 * @param budget the instance's (possibly shared) budget, or {@code null}
 	 * @param eventCapacity the size of the recent-event buffer
 	 * @param scheduler where async calls wait between attempts
 	 */
 	public RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
-			RetryListener[] listeners, RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker,
+			RetryListener[] listeners, RetryContextCache cache, @Nullable Object circuitBreaker,
 			@Nullable RetryBudget budget, int eventCapacity, RetryScheduler scheduler) {
 		this(name, config, sleeper, timeSource, null, listeners, new RetryCounters(name, timeSource, eventCapacity),
 				cache, circuitBreaker, budget, scheduler);
@@ -112,7 +115,7 @@ public final class RetryRuntime {
 
 	private RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
 			@Nullable Listeners sharedListeners, RetryListener[] listeners, RetryCounters counters,
-			RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker, @Nullable RetryBudget budget,
+			RetryContextCache cache, @Nullable Object circuitBreaker, @Nullable RetryBudget budget,
 			RetryScheduler scheduler) {
 		this.name = name;
 		this.config = config;
@@ -134,6 +137,7 @@ public final class RetryRuntime {
 		this.listeners = (sharedListeners != null) ? sharedListeners : new Listeners(name, listeners.clone(), counters);
 		this.cache = cache;
 		this.circuitBreaker = circuitBreaker;
+		this.circuit = (circuitBreaker != null) ? CircuitGate.of(circuitBreaker) : null;
 		this.budget = budget;
 		this.scheduler = scheduler;
 		this.wheel = (scheduler instanceof TimingWheelScheduler timingWheel && timingWheel.timeSource() == timeSource)
@@ -175,7 +179,7 @@ public final class RetryRuntime {
 	}
 
 	/** @return the instance's breaker, or {@code null} */
-	public @Nullable CircuitBreaker circuitBreaker() {
+	public @Nullable Object circuitBreaker() {
 		return this.circuitBreaker;
 	}
 
