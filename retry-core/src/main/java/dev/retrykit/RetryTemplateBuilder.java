@@ -9,7 +9,6 @@ import java.util.function.Predicate;
 
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
-import dev.retrykit.internal.DefaultScheduler;
 import dev.retrykit.internal.RetryRuntime;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffStrategy;

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
+import dev.retrykit.internal.ClockReadingScheduler;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
@@ -72,6 +73,14 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private boolean driving;
 	private final Predicate<WheelTimeout> fireFunction = this::fire;
 
+	/** The engine's view of this wheel (see {@link ClockReadingScheduler}). */
+	private final ClockReadingScheduler clockReading = new ClockReading();
+
+	static {
+		ClockReadingScheduler.register(
+				scheduler -> (scheduler instanceof TimingWheelScheduler wheel) ? wheel.clockReading : null);
+	}
+
 	TimingWheelScheduler(TimingWheelSchedulerBuilder builder) {
 		this.clock = new TickClock(builder.timeSource, builder.tick.toNanos());
 		this.wheelSize = TimingWheelSchedulerBuilder.roundedWheelSize(builder.wheelSize);
@@ -104,16 +113,12 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	/**
 	 * Schedules a task {@code delayNanos} after {@code nowNanos}, a time the caller has just read from
-	 * this scheduler's {@linkplain #timeSource() time source}: for a caller that needs the time anyway
-	 * (retrykit's async engine stamps the retry's event with it), this saves {@link #schedule}'s own
-	 * clock read. The task is never due before {@code nowNanos + delayNanos}.
-	 * @param task the task
-	 * @param nowNanos the time source's {@code nanoTime()}, read by the caller
-	 * @param delayNanos the delay from {@code nowNanos}; zero or less means due at once
-	 * @return a handle that cancels the task
-	 * @throws RejectedExecutionException if the scheduler has been stopped
+	 * this scheduler's {@linkplain #timeSource() time source}: for retrykit's async engine, which needs
+	 * the time anyway (it stamps the retry's event with it), this saves {@link #schedule}'s own clock
+	 * read. The task is never due before {@code nowNanos + delayNanos}. Reached through
+	 * {@link ClockReadingScheduler}, not public API.
 	 */
-	public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
+	private ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
 		Objects.requireNonNull(task, "task must not be null");
 		return enqueue(task, this.clock.deadlineTick(nowNanos, delayNanos));
 	}
@@ -391,6 +396,21 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/** Scheduling from the caller's clock reading, for retrykit's async engine. */
+	private final class ClockReading implements ClockReadingScheduler {
+
+		@Override
+		public TimeSource timeSource() {
+			return TimingWheelScheduler.this.timeSource();
+		}
+
+		@Override
+		public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
+			return TimingWheelScheduler.this.scheduleFrom(task, nowNanos, delayNanos);
+		}
+
 	}
 
 }

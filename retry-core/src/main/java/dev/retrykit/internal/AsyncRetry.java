@@ -13,7 +13,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.retrykit.RetryEventType;
-import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.text.Durations;
@@ -324,7 +323,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			trampoline();
 		}
 		else {
-			TimingWheelScheduler wheel = this.runtime.wheel;
+			ClockReadingScheduler wheel = this.runtime.wheel;
 			try {
 				this.pending = (wheel != null && nowNanos != RetryRuntime.NOT_READ) ? wheel.scheduleFrom(this, nowNanos, decision)
 						: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);

@@ -8,7 +8,6 @@ import dev.retrykit.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryListener;
-import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffStrategy;
@@ -80,10 +79,10 @@ public final class RetryRuntime {
 	final RetryScheduler scheduler;
 
 	/**
-	 * The scheduler when it is a {@link TimingWheelScheduler} on this instance's time source, else
+	 * The scheduler's clock-reading view when it has one (a timing wheel) on this instance's time source, else
 	 * {@code null}: an async retry then reads the clock once, for both its event and its deadline.
 	 */
-	final @Nullable TimingWheelScheduler wheel;
+	final @Nullable ClockReadingScheduler wheel;
 
 	/**
 	 * Whether a successful first attempt needs nothing but counting: no breaker, budget, listener,
@@ -140,8 +139,8 @@ public final class RetryRuntime {
 		this.circuit = (circuitBreaker != null) ? CircuitGate.of(circuitBreaker) : null;
 		this.budget = budget;
 		this.scheduler = scheduler;
-		this.wheel = (scheduler instanceof TimingWheelScheduler timingWheel && timingWheel.timeSource() == timeSource)
-				? timingWheel : null;
+		ClockReadingScheduler clockReading = ClockReadingScheduler.of(scheduler);
+		this.wheel = (clockReading != null && clockReading.timeSource() == timeSource) ? clockReading : null;
 		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
 				&& this.retryOnResult == null;
 		this.countersId = counters.id;
