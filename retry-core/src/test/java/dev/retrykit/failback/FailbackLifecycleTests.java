@@ -94,4 +94,28 @@ class FailbackLifecycleTests {
 		assertThat(this.failback.pendingCount()).isZero();
 	}
 
+	@Test
+	void aTaskInterruptedOnItsFirstAttemptEndsExhaustedAtOnceWithTheFlagRestored() {
+		AtomicInteger attempts = new AtomicInteger();
+		try {
+			this.failback.submit("audit-1", () -> {
+				attempts.incrementAndGet();
+				throw FailbackLifecycleTests.<RuntimeException>sneaky(new InterruptedException("stop"));
+			});
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		this.time.advance(Duration.ofMinutes(1));
+		assertThat(attempts).hasValue(1);
+		assertThat(this.failback.pendingCount()).isZero();
+		assertThat(this.exhausted).containsExactly("audit-1: stop");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <E extends Throwable> E sneaky(Throwable failure) throws E {
+		throw (E) failure;
+	}
+
 }
