@@ -74,7 +74,7 @@ public final class CircuitBreaker {
 	private final CircuitStateListeners listeners = new CircuitStateListeners();
 
 	/** What the retry engine asks of this breaker (see {@link CircuitGate}). */
-	private final CircuitGate gate = new Gate();
+	private final CircuitGate gate = new CircuitBreakerGate(this);
 
 	private volatile CircuitWindow current;
 
@@ -470,51 +470,6 @@ public final class CircuitBreaker {
 		return "CircuitBreaker{name='" + this.name + "', state=" + window.state + (window.forced ? " (forced)" : "")
 				+ ", consecutiveFailures=" + metrics.consecutiveFailures() + ", totalFailures=" + metrics.totalFailures()
 				+ ", totalSuccesses=" + metrics.totalSuccesses() + ", config=" + this.config + "}";
-	}
-
-	/** The engine's view of this breaker: permits, the time left open, rejections with a cause. */
-	private final class Gate implements CircuitGate {
-
-		@Override
-		public long acquire() {
-			return acquirePermission();
-		}
-
-		@Override
-		public void onSuccess(long permit) {
-			CircuitBreaker.this.onSuccess(permit);
-		}
-
-		@Override
-		public void onFailure(long permit) {
-			CircuitBreaker.this.onFailure(permit);
-		}
-
-		@Override
-		public void release(long permit) {
-			releasePermission(permit);
-		}
-
-		@Override
-		public long remainingOpenNanos() {
-			return getRemainingOpenNanos();
-		}
-
-		@Override
-		public boolean isForcedOpen() {
-			return CircuitBreaker.this.isForcedOpen();
-		}
-
-		@Override
-		public RuntimeException rejection(@Nullable Throwable cause) {
-			return newCircuitOpenException(cause);
-		}
-
-		@Override
-		public boolean isRejection(Throwable failure) {
-			return failure instanceof CircuitOpenException;
-		}
-
 	}
 
 }

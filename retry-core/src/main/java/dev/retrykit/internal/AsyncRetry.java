@@ -28,12 +28,10 @@ import org.jspecify.annotations.Nullable;
  * cancels the pending retry and, when it is a {@link Future}, the attempt in flight (also one that was
  * starting while {@code cancel} ran); no attempt starts once {@code cancel} has returned.
  *
- * <p>Every decision is {@link CallLifecycle}'s; this class only runs attempts and schedules the waits.
- * So the call always completes: when user code in a decision throws, when an attempt fails with
- * {@link InterruptedException} (the call ends with it, not retried; no thread's flag is set, since the
- * stage may complete on any thread), and when the scheduler is stopped, whether the retry was pending
- * then ({@link #abandon}) or is scheduled later: the future then completes with a
- * {@link RejectedExecutionException} that says so, the last failure as its cause, without recovery.
+ * <p>Every decision is {@link CallLifecycle}'s; this class runs attempts and schedules waits. The call
+ * always completes: also when a decision hook throws, when an attempt fails with an
+ * {@link InterruptedException} (not retried; no thread's flag is set: a stage completes on any thread),
+ * and when the scheduler is stopped, with a retry pending ({@link #abandon}) or to be scheduled.
  *
  * <p>A pending retry holds this object (48 bytes with compressed oops; 56 with a recovery function),
  * its {@link MutableRetryContext} (64) and the scheduler's task: the attempt counter and the settled
@@ -249,11 +247,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		});
 	}
 
-	/**
-	 * Cancels an attempt's stage if the call was cancelled while the attempt started: {@link #cancel}
-	 * completes the call before it reads {@link #inFlight}, and this runs after the stage is put there,
-	 * so one of the two always cancels it.
-	 */
+	/** {@link #cancel} completes, then reads {@link #inFlight}; this runs after setting it: one of them cancels. */
 	private void cancelIfCancelled(CompletionStage<?> stage) {
 		if (isCancelled() && stage instanceof Future<?> future) {
 			future.cancel(false);
@@ -338,10 +332,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		}
 	}
 
-	/**
-	 * The scheduler stopped with this call's retry pending: the call completes now, with the last
-	 * failure as the cause of a rejection that says so.
-	 */
+	/** The scheduler stopped with this call's retry pending: the call ends now (last failure as cause). */
 	@Override
 	public void abandon(RejectedExecutionException reason) {
 		if (!isDone()) {

@@ -241,11 +241,14 @@ final class FailbackEntry implements AbandonableTask {
 		return this.cancelled;
 	}
 
+	/** @return whether this call cancelled the task: true once, however many callers race (shutdown, replace, cancel) */
 	boolean cancel() {
-		if (this.cancelled) {
-			return false;
+		synchronized (this) {
+			if (this.cancelled) {
+				return false;
+			}
+			this.cancelled = true;
 		}
-		this.cancelled = true;
 		cancelScheduled();
 		return true;
 	}
