@@ -129,6 +129,16 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * @param types see {@link RetryConfigBuilder#notRecoverable(Class[])}
+	 * @return this builder
+	 */
+	@SafeVarargs
+	public final RetryTemplateBuilder notRecoverable(Class<? extends Throwable>... types) {
+		this.config.notRecoverable(types);
+		return this;
+	}
+
+	/**
 	 * @param retryOnResult see {@link RetryConfigBuilder#retryOnResult(Predicate)}
 	 * @return this builder
 	 */

@@ -113,6 +113,29 @@ class FailbackLifecycleTests {
 		assertThat(this.exhausted).containsExactly("audit-1: stop");
 	}
 
+	@Test
+	void aTaskPendingWhenTheSchedulerStopsEndsExhaustedWithTheLastFailureAsCause() {
+		IllegalArgumentException down = new IllegalArgumentException("down");
+		java.util.List<Throwable> reported = new CopyOnWriteArrayList<>();
+		this.failback.addListener(new FailbackListener() {
+			@Override
+			public void onExhausted(String name, FailbackTask task, Throwable lastFailure) {
+				reported.add(lastFailure);
+			}
+		});
+		this.failback.submit("audit-1", () -> {
+			throw down;
+		});
+
+		this.time.stop();
+
+		assertThat(this.failback.pendingCount()).isZero();
+		assertThat(this.failback.exhaustedCount()).isEqualTo(1);
+		assertThat(reported).hasSize(1);
+		assertThat(reported.get(0)).isInstanceOf(java.util.concurrent.RejectedExecutionException.class)
+			.hasMessageContaining("scheduler is stopped").hasCause(down);
+	}
+
 	@SuppressWarnings("unchecked")
 	private static <E extends Throwable> E sneaky(Throwable failure) throws E {
 		throw (E) failure;
