@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * whose state is final and whose counts are atomic; a transition (or the clearing of counts after
  * an interval) publishes a fresh window with one compare-and-set, so resets are atomic, exactly one
  * thread wins each transition and notifies the listeners, and the losers simply see the new window.
- * Closed, {@link #tryAcquirePermission()} is one volatile read; recording an outcome is an atomic
+ * Closed, asking for permission is one volatile read; recording an outcome is an atomic
  * add (plus a clock read when an interval is set); neither allocates. Only transitions allocate (a
  * window of a few dozen bytes). Time comes only from the {@link TimeSource}: nothing here sleeps or
  * starts a thread; timeouts and intervals are applied lazily when the breaker is next used.
