@@ -214,6 +214,11 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	}
 
 	@Override
+	public java.util.Set<String> attributeNames() {
+		return (this.attributes != null) ? java.util.Set.copyOf(this.attributes.keySet()) : java.util.Set.of();
+	}
+
+	@Override
 	public boolean hasAttribute(String name) {
 		return this.attributes != null && this.attributes.containsKey(name);
 	}

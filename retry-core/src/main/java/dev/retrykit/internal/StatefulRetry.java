@@ -119,6 +119,9 @@ public final class StatefulRetry {
 		}
 		MutableRetryContext.Stateful context = new MutableRetryContext.Stateful(runtime.name, parent);
 		context.restore(cached.getRetryCount(), cached.getLastThrowable(), cached.isExhaustedOnly());
+		for (String attribute : cached.attributeNames()) {
+			context.setAttribute(attribute, cached.getAttribute(attribute));
+		}
 		// A foreign cache keeps no start time: max-duration counts from this call, not from time 0.
 		context.startNanos = runtime.timeSource.nanoTime();
 		return context;
