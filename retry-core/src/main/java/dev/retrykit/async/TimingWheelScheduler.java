@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
+import dev.retrykit.internal.ClockReadingScheduler;
+import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.spi.TimeSource;
@@ -88,6 +90,14 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private boolean driving;
 	private final Predicate<WheelTimeout> fireFunction = this::fire;
 
+	/** The engine's view of this wheel (see {@link ClockReadingScheduler}). */
+	private final ClockReadingScheduler clockReading = new ClockReading();
+
+	static {
+		ClockReadingScheduler.register(
+				scheduler -> (scheduler instanceof TimingWheelScheduler wheel) ? wheel.clockReading : null);
+	}
+
 	TimingWheelScheduler(TimingWheelSchedulerBuilder builder) {
 		this.clock = new TickClock(builder.timeSource, builder.tick.toNanos());
 		this.wheelSize = TimingWheelSchedulerBuilder.roundedWheelSize(builder.wheelSize);
@@ -120,16 +130,12 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	/**
 	 * Schedules a task {@code delayNanos} after {@code nowNanos}, a time the caller has just read from
-	 * this scheduler's {@linkplain #timeSource() time source}: for a caller that needs the time anyway
-	 * (retrykit's async engine stamps the retry's event with it), this saves {@link #schedule}'s own
-	 * clock read. The task is never due before {@code nowNanos + delayNanos}.
-	 * @param task the task
-	 * @param nowNanos the time source's {@code nanoTime()}, read by the caller
-	 * @param delayNanos the delay from {@code nowNanos}; zero or less means due at once
-	 * @return a handle that cancels the task
-	 * @throws RejectedExecutionException if the scheduler has been stopped
+	 * this scheduler's {@linkplain #timeSource() time source}: for retrykit's async engine, which needs
+	 * the time anyway (it stamps the retry's event with it), this saves {@link #schedule}'s own clock
+	 * read. The task is never due before {@code nowNanos + delayNanos}. Reached through
+	 * {@link ClockReadingScheduler}, not public API.
 	 */
-	public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
+	private ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
 		Objects.requireNonNull(task, "task must not be null");
 		return enqueue(task, this.clock.deadlineTick(nowNanos, delayNanos));
 	}
@@ -185,7 +191,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 * Stops the scheduler: the timer thread ends (this call waits for it, unless made from a task it is
 	 * running), later {@code schedule} calls throw {@link RejectedExecutionException}, and tasks that
 	 * had neither fired nor been cancelled are returned instead of run; their handles then report
-	 * neither cancelled nor expired. Idempotent: later calls return an empty list.
+	 * neither cancelled nor expired. Each of them that is an {@link AbandonableTask} is
+	 * {@linkplain AbandonableTask#abandon abandoned} first, on this thread, so that an async call
+	 * waiting on it completes. Idempotent: later calls return an empty list.
 	 * @return the tasks that will not run, by deadline (unmodifiable)
 	 */
 	public List<Runnable> stop() {
@@ -212,6 +220,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 			}
 		}
 		this.returnedByStop.addAndGet(tasks.size());
+		// Whatever waits on a task that will not run (an async call's future, a failback task) ends now.
+		RejectedExecutionException stopped = rejectedAfterStop();
+		for (Runnable task : tasks) {
+			AbandonableTask.abandonIfAbandonable(task, stopped);
+		}
 		return Collections.unmodifiableList(tasks);
 	}
 
@@ -491,6 +504,21 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/** Scheduling from the caller's clock reading, for retrykit's async engine. */
+	private final class ClockReading implements ClockReadingScheduler {
+
+		@Override
+		public TimeSource timeSource() {
+			return TimingWheelScheduler.this.timeSource();
+		}
+
+		@Override
+		public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
+			return TimingWheelScheduler.this.scheduleFrom(task, nowNanos, delayNanos);
+		}
+
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,6 +30,12 @@ public final class FailbackEngine implements FailbackExecutor {
 	final RetryScheduler scheduler;
 
 	final ConcurrentHashMap<Object, FailbackEntry> pending = new ConcurrentHashMap<>();
+
+	/**
+	 * Entries whose first attempt runs now, on the submitting thread: not pending yet, but
+	 * {@link #shutdown()} must find them, or they would go on retrying after it.
+	 */
+	private final Set<FailbackEntry> starting = ConcurrentHashMap.newKeySet();
 
 	private final int exhaustedCapacity;
 
@@ -72,14 +79,31 @@ public final class FailbackEngine implements FailbackExecutor {
 		java.util.Objects.requireNonNull(key, "key must not be null");
 		java.util.Objects.requireNonNull(task, "task must not be null");
 		if (this.shutdown) {
-			throw new RejectedExecutionException("Failback executor '" + getName() + "' is shut down; task '" + key
-					+ "' was not run");
+			throw rejected(key);
 		}
-		FailbackEntry previous = this.pending.remove(key);
-		if (previous != null && previous.cancel()) {
-			this.replaced.incrementAndGet();
+		FailbackEntry entry = new FailbackEntry(this, key, task);
+		// Registered before the flag is read again: shutdown() sets the flag, then looks here, so a
+		// task is either rejected now or found (and cancelled) by shutdown().
+		this.starting.add(entry);
+		try {
+			if (this.shutdown) {
+				throw rejected(key);
+			}
+			FailbackEntry previous = this.pending.remove(key);
+			if (previous != null && previous.cancel()) {
+				this.replaced.incrementAndGet();
+			}
+			return entry.runFirst(check);
 		}
-		return new FailbackEntry(this, key, task).runFirst(check);
+		finally {
+			// After runFirst: a failed first attempt is in pending by now, so shutdown() cannot miss it.
+			this.starting.remove(entry);
+		}
+	}
+
+	private RejectedExecutionException rejected(Object key) {
+		return new RejectedExecutionException("Failback executor '" + getName() + "' is shut down; task '" + key
+				+ "' was not run");
 	}
 
 	@Override
@@ -143,6 +167,12 @@ public final class FailbackEngine implements FailbackExecutor {
 	public List<FailbackTask> shutdown() {
 		this.shutdown = true;
 		List<FailbackTask> left = new ArrayList<>();
+		for (FailbackEntry entry : List.copyOf(this.starting)) {
+			// Its first attempt still runs; cancelled, it is not queued when that attempt fails.
+			if (entry.cancel()) {
+				left.add(entry.snapshot());
+			}
+		}
 		for (Object key : List.copyOf(this.pending.keySet())) {
 			FailbackEntry entry = this.pending.remove(key);
 			if (entry != null && entry.cancel()) {
@@ -172,6 +202,11 @@ public final class FailbackEngine implements FailbackExecutor {
 			FailbackEntry previous = this.pending.put(entry.key, entry);
 			if (previous != null && previous != entry && previous.cancel()) {
 				this.replaced.incrementAndGet();
+			}
+			if (entry.isCancelled()) {
+				// Cancelled (by shutdown()) while it was being queued: it must not stay pending.
+				this.pending.remove(entry.key, entry);
+				return;
 			}
 		}
 		this.runtime.counters.event(RetryEventType.FAILBACK_SCHEDULED, entry.context.getRetryCount(),

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -118,6 +120,22 @@ class RetryAutoConfigurationTests {
 			assertThat(timer[0].isStopped()).isFalse();
 		});
 		assertThat(timer[0].isStopped()).isTrue();
+	}
+
+	@Test
+	void pendingAsyncRetriesCompleteWhenTheContextClosesAndStopsTheTimer() {
+		IOException down = new IOException("downstream down");
+		List<CompletableFuture<String>> calls = new ArrayList<>();
+		this.runner.withPropertyValues("retry.instances.inventory.backoff.type=fixed",
+				"retry.instances.inventory.backoff.delay=1h", "retry.instances.inventory.backoff.max-delay=1h")
+			.run(context -> {
+				RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
+				calls.add(inventory.executeAsync(() -> CompletableFuture.failedFuture(down)));
+				assertThat(calls.get(0)).isNotDone();
+			});
+		assertThat(calls.get(0)).isCompletedExceptionally();
+		assertThatThrownBy(calls.get(0)::join).cause().isInstanceOf(RejectedExecutionException.class)
+			.hasMessageContaining("scheduler is stopped").hasCause(down);
 	}
 
 	@Test

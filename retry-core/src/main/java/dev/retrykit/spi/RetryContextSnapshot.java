@@ -1,0 +1,195 @@
+package dev.retrykit.spi;
+
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import dev.retrykit.RetryContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A serializable copy of what a stateful call leaves for the next call with its key: retry count,
+ * exhausted mark, last failure's type and message, first failure time, and the serializable
+ * attributes. For a {@link RetryContextCache} whose entries leave the JVM (a distributed map): its
+ * {@code put} and {@link RetryContextCache#update update} store {@link #of(RetryContext, long)} of the
+ * context they get, its {@code get} returns the snapshot, and the engine continues from it.
+ *
+ * <p>Within the JVM that made it, {@link #getLastThrowable()} is the original failure; after the
+ * snapshot crossed a JVM it is a {@link RecordedFailure} that carries the original's type and message,
+ * so that an exhausted call still reports its cause. The message is kept to
+ * {@value #MAX_MESSAGE_LENGTH} characters. Attributes whose values are not {@link Serializable} are
+ * left out. Immutable and thread-safe: the mutators of {@link RetryContext} throw
+ * {@link UnsupportedOperationException} (the engine never changes a cached context).
+ */
+public final class RetryContextSnapshot implements RetryContext, Serializable {
+
+	private static final long serialVersionUID = 1L;
+
+	/** The longest last-failure message kept. */
+	public static final int MAX_MESSAGE_LENGTH = 1024;
+
+	/** The instance name. */
+	private final String name;
+
+	/** Failed attempts so far. */
+	private final int retryCount;
+
+	/** Whether the context can no longer retry. */
+	private final boolean exhausted;
+
+	/** The class name of the last failure, or {@code null}. */
+	private final @Nullable String lastFailureType;
+
+	/** The last failure's message, bounded by {@link #MAX_MESSAGE_LENGTH}, or {@code null}. */
+	private final @Nullable String lastFailureMessage;
+
+	/** When the first failure happened, in epoch milliseconds. */
+	private final long firstFailureMillis;
+
+	/** The context's serializable attributes. */
+	private final HashMap<String, Serializable> attributes;
+
+	/** The original failure, in the JVM that made the snapshot only. */
+	private final transient @Nullable Throwable lastThrowable;
+
+	private RetryContextSnapshot(RetryContext context, long firstFailureMillis) {
+		this.name = context.getName();
+		this.retryCount = context.getRetryCount();
+		this.exhausted = context.isExhaustedOnly();
+		Throwable last = context.getLastThrowable();
+		this.lastThrowable = last;
+		this.lastFailureType = (last instanceof RecordedFailure recorded) ? recorded.type
+				: (last != null) ? last.getClass().getName() : null;
+		String message = (last instanceof RecordedFailure recorded) ? recorded.message
+				: (last != null) ? last.getMessage() : null;
+		this.lastFailureMessage = (message != null && message.length() > MAX_MESSAGE_LENGTH)
+				? message.substring(0, MAX_MESSAGE_LENGTH) : message;
+		this.firstFailureMillis = firstFailureMillis;
+		this.attributes = new HashMap<>();
+		for (String attribute : context.attributeNames()) {
+			if (context.getAttribute(attribute) instanceof Serializable value) {
+				this.attributes.put(attribute, value);
+			}
+		}
+	}
+
+	/**
+	 * @param context a stateful call's context, as the engine hands it to the cache
+	 * @param firstFailureMillis when the key's first failure was stored (epoch milliseconds); a cache
+	 * keeps it from the entry it replaces
+	 * @return the snapshot
+	 * @throws NullPointerException if {@code context} is {@code null}
+	 */
+	public static RetryContextSnapshot of(RetryContext context, long firstFailureMillis) {
+		return new RetryContextSnapshot(Objects.requireNonNull(context, "context must not be null"), firstFailureMillis);
+	}
+
+	/** @return the class name of the last failure, or {@code null} */
+	public @Nullable String getLastFailureType() {
+		return this.lastFailureType;
+	}
+
+	/** @return the last failure's message, at most {@value #MAX_MESSAGE_LENGTH} characters, or {@code null} */
+	public @Nullable String getLastFailureMessage() {
+		return this.lastFailureMessage;
+	}
+
+	/** @return when the key's first failure was stored (epoch milliseconds) */
+	public long getFirstFailureMillis() {
+		return this.firstFailureMillis;
+	}
+
+	@Override
+	public String getName() {
+		return this.name;
+	}
+
+	@Override
+	public int getRetryCount() {
+		return this.retryCount;
+	}
+
+	@Override
+	public @Nullable Throwable getLastThrowable() {
+		if (this.lastThrowable != null || this.lastFailureType == null) {
+			return this.lastThrowable;
+		}
+		return new RecordedFailure(this.lastFailureType, this.lastFailureMessage);
+	}
+
+	@Override
+	public @Nullable RetryContext getParent() {
+		return null;
+	}
+
+	@Override
+	public void setExhaustedOnly() {
+		throw immutable();
+	}
+
+	@Override
+	public boolean isExhaustedOnly() {
+		return this.exhausted;
+	}
+
+	@Override
+	public @Nullable Object getAttribute(String name) {
+		return this.attributes.get(name);
+	}
+
+	@Override
+	public void setAttribute(String name, @Nullable Object value) {
+		throw immutable();
+	}
+
+	@Override
+	public boolean hasAttribute(String name) {
+		return this.attributes.containsKey(name);
+	}
+
+	@Override
+	public Set<String> attributeNames() {
+		return Set.copyOf(this.attributes.keySet());
+	}
+
+	private UnsupportedOperationException immutable() {
+		return new UnsupportedOperationException("A RetryContextSnapshot of '" + this.name
+				+ "' is immutable: the engine continues from a copy of it");
+	}
+
+	@Override
+	public String toString() {
+		return "RetryContextSnapshot[name=" + this.name + ", retryCount=" + this.retryCount + ", exhausted="
+				+ this.exhausted + ", lastFailureType=" + this.lastFailureType + "]";
+	}
+
+	/**
+	 * A failure as a snapshot recorded it, once the original stayed behind in another JVM: its type
+	 * and message only. Records no stack trace.
+	 */
+	public static final class RecordedFailure extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		/** The class name of the original failure. */
+		private final String type;
+
+		/** The original failure's message, or {@code null}. */
+		private final @Nullable String message;
+
+		RecordedFailure(String type, @Nullable String message) {
+			super(type + ((message != null) ? ": " + message : ""), null, false, false);
+			this.type = type;
+			this.message = message;
+		}
+
+		/** @return the class name of the original failure */
+		public String getType() {
+			return this.type;
+		}
+
+	}
+
+}
