@@ -44,14 +44,27 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Thread-safe. {@link #stop()} (or {@link #close()}) ends it; then {@code schedule} throws
- * {@link RejectedExecutionException}. A task the executor refuses is counted and given to the
- * {@link RejectedTaskHandler}, never dropped silently.
+ * {@link RejectedExecutionException}. A task the executor refuses (whatever it throws, an
+ * {@link Error} included) is counted and given to the {@link RejectedTaskHandler}, never dropped
+ * silently, and the timer goes on. A pass of the timer thread that throws is counted
+ * ({@link #timerFailureCount()}) and retried a tick later; if the thread cannot start, or its passes
+ * keep failing, the scheduler stops itself: the tasks still waiting go to the handler and
+ * {@code schedule} throws with the cause.
  */
 public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable {
 
 	private static final int NEW = 0;
 	private static final int STARTED = 1;
 	private static final int STOPPED = 2;
+
+	/**
+	 * Passes in a row that may fail before the timer thread gives up: about ten seconds at the default
+	 * tick, long enough to ride out a burst of memory pressure, short enough that a broken clock does not
+	 * leave work accepted that never fires.
+	 */
+	static final int MAX_CONSECUTIVE_TIMER_FAILURES = 1000;
+
+	private static final System.Logger LOGGER = System.getLogger(TimingWheelScheduler.class.getName());
 
 	private final TickClock clock;
 	private final int wheelSize;
@@ -66,6 +79,10 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	/** Tasks handed back by stop(). */
 	private final AtomicLong returnedByStop = new AtomicLong();
 	private final LongAdder cancelled = new LongAdder();
+	/** Passes of the timer thread that threw (not tasks: the hand-off contains those). */
+	private final LongAdder timerFailures = new LongAdder();
+	/** Why the timer thread could not start or go on; set before the scheduler is marked stopped. */
+	private volatile @Nullable Throwable failure;
 
 	/** Held by whichever thread drives the wheel: the worker, or the caller of runDueTasks(). */
 	private final Object driveLock = new Object();
@@ -86,7 +103,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		this.wheelSize = TimingWheelSchedulerBuilder.roundedWheelSize(builder.wheelSize);
 		this.handoff = new TaskHandoff(builder.executor, builder.rejectionHandler);
 		this.wheel = new TimingWheel(this.wheelSize);
-		this.worker = builder.manual ? null : newWorker(builder.threadName);
+		this.worker = builder.manual ? null : newWorker(builder);
 	}
 
 	/**
@@ -217,7 +234,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		stop();
 	}
 
-	/** @return whether {@link #stop()} has been called */
+	/**
+	 * @return whether {@link #stop()} has been called, or the timer thread could not start or go on (its
+	 * tasks were then handed to the {@link RejectedTaskHandler}, and {@code schedule} throws with the
+	 * cause)
+	 */
 	public boolean isStopped() {
 		return this.lifecycle.get() == STOPPED;
 	}
@@ -247,6 +268,14 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		return this.handoff.rejectedCount();
 	}
 
+	/**
+	 * @return how many passes of the timer thread threw and were contained (an {@link Error} out of the
+	 * time source, or memory running out); tasks that fail are counted in {@link #rejectedCount()}
+	 */
+	public long timerFailureCount() {
+		return this.timerFailures.sum();
+	}
+
 	/** @return nodes linked in the wheel's buckets, cancelled ones not yet unlinked included (for tests) */
 	long linkedNodes() {
 		synchronized (this.driveLock) {
@@ -274,7 +303,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		String state = switch (this.lifecycle.get()) {
 			case NEW -> "new";
 			case STARTED -> "running";
-			default -> "stopped";
+			default -> (this.failure != null) ? "failed" : "stopped";
 		};
 		return "TimingWheelScheduler[tick=" + tick() + ", wheelSize=" + this.wheelSize
 				+ ", mode=" + (isManual() ? "manual" : "thread") + ", state=" + state
@@ -286,8 +315,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		this.cancelled.increment();
 	}
 
-	private Thread newWorker(String name) {
-		Thread thread = new Thread(this::runWorker, name);
+	private Thread newWorker(TimingWheelSchedulerBuilder builder) {
+		Thread thread = builder.threadFactory.apply(this::runWorker);
+		thread.setName(builder.threadName);
 		thread.setDaemon(true);
 		return thread;
 	}
@@ -298,28 +328,101 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 			throw rejectedAfterStop();
 		}
 		if (state == NEW && this.worker != null && this.lifecycle.compareAndSet(NEW, STARTED)) {
-			this.worker.start();
+			try {
+				this.worker.start();
+			}
+			catch (Throwable ex) {
+				// Typically "OutOfMemoryError: unable to create native thread". Accepting work that no
+				// thread will ever fire would hang every caller; refuse it, now and later, with the cause.
+				fail(ex);
+				throw rejectedAfterStop();
+			}
 		}
 	}
 
 	private void runWorker() {
-		synchronized (this.driveLock) {
-			// The ticks between build() and the first schedule() had nothing to do.
-			this.wheel.skipIfEmpty(this.clock.currentTick() - 1);
+		try {
+			driveUntilStopped();
 		}
+		catch (Throwable ex) {
+			// Containing a failure failed too: whatever happens, the scheduler must not look alive.
+			fail(ex);
+		}
+	}
+
+	/**
+	 * Drives the wheel until stopped. A pass that throws is counted and logged, and the thread goes on a
+	 * tick later; only {@link #MAX_CONSECUTIVE_TIMER_FAILURES} failing passes in a row make it give up.
+	 */
+	private void driveUntilStopped() {
+		boolean started = false;
+		int consecutiveFailures = 0;
 		while (this.lifecycle.get() != STOPPED) {
-			long nextTick;
-			synchronized (this.driveLock) {
-				processUpTo(this.clock.currentTick());
-				nextTick = this.wheel.nextTick();
+			try {
+				if (!started) {
+					synchronized (this.driveLock) {
+						// The ticks between build() and the first schedule() had nothing to do.
+						this.wheel.skipIfEmpty(this.clock.currentTick() - 1);
+					}
+					started = true;
+				}
+				driveOnePass();
+				consecutiveFailures = 0;
 			}
-			long wait = this.clock.nanosUntil(nextTick);
-			if (wait > 0 && this.lifecycle.get() != STOPPED) {
-				LockSupport.parkNanos(this, wait);
+			catch (Throwable ex) {
+				this.timerFailures.increment();
+				if (++consecutiveFailures >= MAX_CONSECUTIVE_TIMER_FAILURES) {
+					fail(ex);
+					return;
+				}
+				if (consecutiveFailures == 1) {
+					LOGGER.log(System.Logger.Level.ERROR, "Timer thread of " + this + " failed; it goes on", ex);
+				}
+				LockSupport.parkNanos(this, this.clock.tickNanos());
 			}
 			// Nobody should interrupt the timer; a pending interrupt would make parkNanos spin.
 			Thread.interrupted();
 		}
+	}
+
+	private void driveOnePass() {
+		long nextTick;
+		synchronized (this.driveLock) {
+			processUpTo(this.clock.currentTick());
+			nextTick = this.wheel.nextTick();
+		}
+		long wait = this.clock.nanosUntil(nextTick);
+		if (wait > 0 && this.lifecycle.get() != STOPPED) {
+			LockSupport.parkNanos(this, wait);
+		}
+	}
+
+	/**
+	 * The timer thread cannot start or go on: marks the scheduler stopped, so that {@code schedule}
+	 * rejects with the cause, and hands every task still waiting to the {@link RejectedTaskHandler}, so
+	 * that none is left to wait forever.
+	 */
+	private void fail(Throwable cause) {
+		this.failure = cause;
+		if (this.lifecycle.getAndSet(STOPPED) == STOPPED) {
+			return;
+		}
+		List<WheelTimeout> left;
+		synchronized (this.driveLock) {
+			left = this.wheel.drainAll();
+			left.addAll(this.incoming.close());
+		}
+		RejectedExecutionException reason = new RejectedExecutionException(
+				"TimingWheelScheduler's timer thread failed (" + cause + "); the task will not run", cause);
+		for (WheelTimeout node : left) {
+			Runnable task = node.claim(WheelTimeout.STOPPED);
+			if (task != null) {
+				this.returnedByStop.incrementAndGet();
+				this.handoff.handBack(task, reason);
+			}
+		}
+		LOGGER.log(System.Logger.Level.ERROR, "Timer thread of " + this + " gave up; " + left.size()
+				+ " task(s) were handed to the RejectedTaskHandler, and new tasks are refused", cause);
 	}
 
 	/** Processes ticks up to {@code targetTick}; the caller holds the drive lock. */
@@ -379,6 +482,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	}
 
 	private RejectedExecutionException rejectedAfterStop() {
+		Throwable cause = this.failure;
+		if (cause != null) {
+			return new RejectedExecutionException("TimingWheelScheduler's timer thread failed (" + cause
+					+ "); it accepts no new tasks", cause);
+		}
 		return new RejectedExecutionException("TimingWheelScheduler has been stopped; it accepts no new tasks");
 	}
 

@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -48,7 +47,7 @@ public final class FailbackEngine implements FailbackExecutor {
 
 	private final AtomicLong replaced = new AtomicLong();
 
-	private final List<FailbackListener> listeners = new CopyOnWriteArrayList<>();
+	private final FailbackListeners listeners;
 
 	private volatile boolean shutdown;
 
@@ -62,7 +61,7 @@ public final class FailbackEngine implements FailbackExecutor {
 		this.runtime = runtime;
 		this.scheduler = runtime.scheduler;
 		this.exhaustedCapacity = exhaustedCapacity;
-		this.listeners.addAll(listeners);
+		this.listeners = new FailbackListeners(runtime.name, runtime.counters, listeners);
 	}
 
 	@Override
@@ -161,7 +160,7 @@ public final class FailbackEngine implements FailbackExecutor {
 
 	@Override
 	public void addListener(FailbackListener listener) {
-		this.listeners.add(java.util.Objects.requireNonNull(listener, "listener must not be null"));
+		this.listeners.add(listener);
 	}
 
 	@Override
@@ -213,13 +212,13 @@ public final class FailbackEngine implements FailbackExecutor {
 		this.runtime.counters.event(RetryEventType.FAILBACK_SCHEDULED, entry.context.getRetryCount(),
 				entry.context.getLastThrowable(), delayNanos);
 		FailbackTask snapshot = entry.snapshot();
-		notify(listener -> listener.onQueued(getName(), snapshot));
+		this.listeners.onQueued(snapshot);
 	}
 
 	void succeeded(FailbackEntry entry) {
 		if (this.pending.remove(entry.key, entry)) {
 			FailbackTask snapshot = entry.snapshot();
-			notify(listener -> listener.onSucceeded(getName(), snapshot));
+			this.listeners.onSucceeded(snapshot);
 		}
 	}
 
@@ -237,22 +236,11 @@ public final class FailbackEngine implements FailbackExecutor {
 		this.runtime.counters.event(RetryEventType.FAILBACK_EXHAUSTED, entry.context.getRetryCount(), lastFailure, 0);
 		LOGGER.log(Level.WARNING, () -> "Failback task '" + entry.key + "' of '" + getName() + "' is exhausted after "
 				+ snapshot.attempts() + " attempt(s); last failure: " + lastFailure);
-		notify(listener -> listener.onExhausted(getName(), snapshot, lastFailure));
+		this.listeners.onExhausted(snapshot, lastFailure);
 	}
 
 	Instant now() {
 		return Instant.ofEpochMilli(this.runtime.timeSource.currentTimeMillis());
-	}
-
-	private void notify(java.util.function.Consumer<FailbackListener> call) {
-		for (FailbackListener listener : this.listeners) {
-			try {
-				call.accept(listener);
-			}
-			catch (RuntimeException ex) {
-				LOGGER.log(Level.WARNING, () -> "Failback listener " + listener + " of '" + getName() + "' failed", ex);
-			}
-		}
 	}
 
 	@Override

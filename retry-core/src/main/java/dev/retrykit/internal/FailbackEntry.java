@@ -259,8 +259,8 @@ final class FailbackEntry implements AbandonableTask {
 
 	FailbackTask snapshot() {
 		Throwable last = this.context.getLastThrowable();
-		return new FailbackTask(this.key, this.task, this.attempts, (last != null) ? last.getClass().getName() : null,
-				(last != null) ? last.getMessage() : null, this.submittedAt, this.nextAttemptAt);
+		return new FailbackTask(this.key, this.task, this.attempts, FailureText.typeName(last),
+				FailureText.boundedMessage(last), this.submittedAt, this.nextAttemptAt);
 	}
 
 }

@@ -15,11 +15,11 @@ import org.jspecify.annotations.Nullable;
  * defaults), so the failure names the property that this group sets, with the value the user wrote,
  * and gives the other one's effective value and where it was set. Immutable.
  *
- * @param lineage the group that failed and the groups it inherits from
+ * @param chain the group that failed and the groups it inherits from
  * @param path the property path of the backoff group, e.g. {@code retry.instances.inventory.backoff}
  * @param cause the core builder's failure
  */
-record BackoffConflict(PropertyLineage lineage, String path, IllegalArgumentException cause) {
+record BackoffConflict(BaseConfigChain chain, String path, IllegalArgumentException cause) {
 
 	private static final String NOT_MULTIPLYING = Arrays.stream(BackoffType.values())
 		.filter(type -> !type.isExponential())
@@ -32,7 +32,7 @@ record BackoffConflict(PropertyLineage lineage, String path, IllegalArgumentExce
 	 * @return the failure, naming max-delay if this group sets it, else delay
 	 */
 	InvalidRetryPropertyException delays(Duration delay, Duration maxDelay) {
-		RetryInstanceProperties.Backoff own = this.lineage.own().getBackoff();
+		RetryInstanceProperties.Backoff own = this.chain.own().getBackoff();
 		String delayPath = this.path + ".delay";
 		String maxDelayPath = this.path + ".max-delay";
 		if (own.getMaxDelay() != null && own.getDelay() != null) {
@@ -58,7 +58,7 @@ record BackoffConflict(PropertyLineage lineage, String path, IllegalArgumentExce
 	 * @return the failure, naming multiplier if this group sets it, else type
 	 */
 	InvalidRetryPropertyException multiplier(BackoffType type, double multiplier) {
-		RetryInstanceProperties.Backoff own = this.lineage.own().getBackoff();
+		RetryInstanceProperties.Backoff own = this.chain.own().getBackoff();
 		String multiplierPath = this.path + ".multiplier";
 		String typePath = this.path + ".type";
 		String action = "Update '" + multiplierPath + "' to 1.0 or greater, or set '" + typePath
@@ -79,7 +79,7 @@ record BackoffConflict(PropertyLineage lineage, String path, IllegalArgumentExce
 
 	/** Says where an inherited backoff setting comes from. */
 	private String origin(String property, Function<RetryInstanceProperties.Backoff, @Nullable Object> getter) {
-		PropertyLineage.Setting<Object> setting = this.lineage.inherited(group -> getter.apply(group.getBackoff()));
+		BaseConfigChain.Setting<Object> setting = this.chain.inherited(group -> getter.apply(group.getBackoff()));
 		return (setting != null) ? "inherited from '" + setting.groupPath() + ".backoff." + property + "'"
 				: "the built-in default";
 	}

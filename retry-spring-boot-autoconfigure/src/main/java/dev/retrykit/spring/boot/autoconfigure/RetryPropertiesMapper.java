@@ -33,7 +33,7 @@ import org.springframework.util.ClassUtils;
  * is resolved. The defaults are built first; each config and instance is declared on the
  * {@link RetryRegistryBuilder} with its base, and its own settings are applied on a builder that
  * starts from the already built base, so only the values that are set change anything. The
- * {@link PropertyLineage} of a group is consulted only where a built base cannot answer: the delay
+ * {@link BaseConfigChain} of a group is consulted only where a built base cannot answer: the delay
  * hint, one core extractor made of two properties that are inherited each on its own, and failures
  * whose conflicting value is inherited, which say where that value was set.
  *
@@ -82,38 +82,38 @@ public final class RetryPropertiesMapper {
 					"Remove 'retry.defaults.base-config', or move these settings to a config under retry.configs.", null);
 		}
 		RetryConfigBuilder base = RetryConfig.builder().statusExtractors(this.statusExtractors);
-		PropertyLineage defaultsLineage = PropertyLineage.ofDefaults(PREFIX + ".defaults", defaults);
-		apply(base, defaultsLineage);
+		BaseConfigChain defaultsChain = BaseConfigChain.ofDefaults(PREFIX + ".defaults", defaults);
+		apply(base, defaultsChain);
 		registry.defaults(base.build());
 		Map<String, RetryInstanceProperties> configs = properties.getConfigs();
 		String configsPath = PREFIX + ".configs";
 		configs.forEach((name, config) -> {
 			String path = configsPath + "." + name;
 			checkBase(path, config.getBaseConfig(), configs);
-			PropertyLineage lineage = PropertyLineage.of(path, config, configsPath, configs, defaultsLineage);
-			registry.config(name, config.getBaseConfig(), builder -> apply(builder, lineage));
+			BaseConfigChain chain = BaseConfigChain.of(path, config, configsPath, configs, defaultsChain);
+			registry.config(name, config.getBaseConfig(), builder -> apply(builder, chain));
 		});
 		checkCycles(configs);
 		properties.getInstances().forEach((name, instance) -> {
 			String path = PREFIX + ".instances." + name;
 			checkBase(path, instance.getBaseConfig(), configs);
-			PropertyLineage lineage = PropertyLineage.of(path, instance, configsPath, configs, defaultsLineage);
-			registry.instance(name, instance.getBaseConfig(), builder -> apply(builder, lineage));
+			BaseConfigChain chain = BaseConfigChain.of(path, instance, configsPath, configs, defaultsChain);
+			registry.instance(name, instance.getBaseConfig(), builder -> apply(builder, chain));
 		});
 		int capacity = properties.getContextCache().getCapacity();
 		set(PREFIX + ".context-cache.capacity", capacity, registry::contextCacheCapacity);
 	}
 
-	private void apply(RetryConfigBuilder builder, PropertyLineage lineage) {
-		RetryInstanceProperties properties = lineage.own();
-		String path = lineage.path();
+	private void apply(RetryConfigBuilder builder, BaseConfigChain chain) {
+		RetryInstanceProperties properties = chain.own();
+		String path = chain.path();
 		// The builder starts from the base; building it once gives the base's values to start nested builders from.
 		RetryConfig base = builder.build();
 		set(path + ".max-attempts", properties.getMaxAttempts(), builder::maxAttempts);
 		set(path + ".max-duration", properties.getMaxDuration(), builder::maxDuration);
 		set(path + ".attempt-timeout", properties.getAttemptTimeout(), builder::attemptTimeout);
 		set(path + ".stateful", properties.getStateful(), builder::stateful);
-		applyBackoff(builder, base, lineage);
+		applyBackoff(builder, base, chain);
 		if (properties.getRetryOn() != null) {
 			builder.retryOn(exceptionTypes(path + ".retry-on", properties.getRetryOn()));
 		}
@@ -123,7 +123,7 @@ public final class RetryPropertiesMapper {
 		if (properties.getRetryOnResult() != null) {
 			builder.retryOnResult(predicate(path + ".retry-on-result", properties.getRetryOnResult()));
 		}
-		applyDelayHint(builder, lineage);
+		applyDelayHint(builder, chain);
 		RetryInstanceProperties.Match match = properties.getMatch();
 		set(path + ".match.http-status", match.getHttpStatus(),
 				spec -> builder.httpStatus(StatusCodes.parse(spec, StatusExtractor.Kind.HTTP)));
@@ -133,13 +133,13 @@ public final class RetryPropertiesMapper {
 		new NestedGroups(path).applyBudget(builder, base, properties.getBudget());
 	}
 
-	private void applyBackoff(RetryConfigBuilder builder, RetryConfig base, PropertyLineage lineage) {
-		RetryInstanceProperties.Backoff backoff = lineage.own().getBackoff();
+	private void applyBackoff(RetryConfigBuilder builder, RetryConfig base, BaseConfigChain chain) {
+		RetryInstanceProperties.Backoff backoff = chain.own().getBackoff();
 		if (backoff.getType() == null && backoff.getDelay() == null && backoff.getMultiplier() == null
 				&& backoff.getMaxDelay() == null && backoff.getJitter() == null) {
 			return;
 		}
-		String path = lineage.path() + ".backoff";
+		String path = chain.path() + ".backoff";
 		BackoffPolicy inherited = (base.getBackoff() instanceof BackoffPolicy policy) ? policy : BackoffPolicy.defaults();
 		BackoffPolicyBuilder policy = BackoffPolicy.builder(inherited);
 		set(path + ".type", backoff.getType(), type -> policy.type(BackoffType.fromId(type)));
@@ -154,7 +154,7 @@ public final class RetryPropertiesMapper {
 			// build() checks the rules that span settings; one of the two values may be inherited.
 			Duration delay = Objects.requireNonNullElse(backoff.getDelay(), inherited.getDelay());
 			Duration maxDelay = Objects.requireNonNullElse(backoff.getMaxDelay(), inherited.getMaxDelay());
-			BackoffConflict conflict = new BackoffConflict(lineage, path, ex);
+			BackoffConflict conflict = new BackoffConflict(chain, path, ex);
 			throw (maxDelay.compareTo(delay) < 0) ? conflict.delays(delay, maxDelay)
 					: conflict.multiplier(
 							(backoff.getType() != null) ? BackoffType.fromId(backoff.getType()) : inherited.getType(),
@@ -166,9 +166,9 @@ public final class RetryPropertiesMapper {
 	 * Resolves the delay hint through the chain: {@code delay-hint} and {@code honor-retry-after} are
 	 * inherited each on its own, though the core config holds one extractor that combines them.
 	 */
-	private void applyDelayHint(RetryConfigBuilder builder, PropertyLineage lineage) {
-		RetryInstanceProperties own = lineage.own();
-		String path = lineage.path();
+	private void applyDelayHint(RetryConfigBuilder builder, BaseConfigChain chain) {
+		RetryInstanceProperties own = chain.own();
+		String path = chain.path();
 		if (Boolean.TRUE.equals(own.getHonorRetryAfter()) && this.retryAfter == null) {
 			throw new InvalidRetryPropertyException(path + ".honor-retry-after", true,
 					"Retry-After is read from Spring's HTTP client exceptions, but spring-web is not on the classpath",
@@ -178,10 +178,10 @@ public final class RetryPropertiesMapper {
 		if (own.getDelayHint() == null && own.getHonorRetryAfter() == null) {
 			return; // the base's extractor, resolved the same way, stays
 		}
-		PropertyLineage.Setting<String> hint = lineage.nearest(RetryInstanceProperties::getDelayHint);
+		BaseConfigChain.Setting<String> hint = chain.nearest(RetryInstanceProperties::getDelayHint);
 		DelayHintExtractor custom = (hint != null)
 				? bean(hint.groupPath() + ".delay-hint", hint.value(), DelayHintExtractor.class) : null;
-		PropertyLineage.Setting<Boolean> honor = lineage.nearest(RetryInstanceProperties::getHonorRetryAfter);
+		BaseConfigChain.Setting<Boolean> honor = chain.nearest(RetryInstanceProperties::getHonorRetryAfter);
 		// A base that honors Retry-After without spring-web has failed above, when it was applied.
 		DelayHintExtractor retryAfterHint = (honor != null && honor.value()) ? this.retryAfter : null;
 		if (custom != null && retryAfterHint != null) {

@@ -27,8 +27,8 @@ final class AsyncMethodRetry implements MethodRetry {
 
 	@Override
 	public Object invoke(MethodInvocation invocation) {
-		int mark = InvocationRewinder.mark(invocation);
-		Supplier<CompletionStage<Object>> attempt = () -> stage(() -> InvocationRewinder.proceed(invocation, mark));
+		int mark = AttemptInvoker.mark(invocation);
+		Supplier<CompletionStage<Object>> attempt = () -> stage(() -> AttemptInvoker.proceed(invocation, mark));
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
 			return this.template.executeAsync(attempt);

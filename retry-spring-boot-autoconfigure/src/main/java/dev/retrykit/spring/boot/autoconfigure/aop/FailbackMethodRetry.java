@@ -25,10 +25,10 @@ final class FailbackMethodRetry implements MethodRetry {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) {
-		int mark = InvocationRewinder.mark(invocation);
+		int mark = AttemptInvoker.mark(invocation);
 		this.executor.submit(this.key.of(invocation), () -> {
 			try {
-				InvocationRewinder.proceed(invocation, mark);
+				AttemptInvoker.proceed(invocation, mark);
 			}
 			catch (Throwable ex) {
 				// The executor catches any Throwable from the task; wrapping a checked one would hide it.

@@ -13,13 +13,13 @@ import org.jspecify.annotations.Nullable;
  * (so an inner {@code @Transactional} starts a fresh transaction) inside
  * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
  * method. Every failed attempt puts the chain's index back
- * ({@link InvocationRewinder#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
+ * ({@link AttemptInvoker#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
  * the attempt is a constant function of the invocation.
  */
 final class SyncMethodRetry implements MethodRetry {
 
 	private static final RetryFunction<MethodInvocation, @Nullable Object, Throwable> PROCEED = (invocation,
-			context) -> InvocationRewinder.proceedAndRewind(invocation);
+			context) -> AttemptInvoker.proceedAndRewind(invocation);
 
 	private final RetryTemplate template;
 
@@ -39,7 +39,7 @@ final class SyncMethodRetry implements MethodRetry {
 		if (this.key == null && recoverMethods == null) {
 			return this.template.execute(PROCEED, invocation);
 		}
-		RetryCallback<@Nullable Object, Throwable> attempt = context -> InvocationRewinder.proceedAndRewind(invocation);
+		RetryCallback<@Nullable Object, Throwable> attempt = context -> AttemptInvoker.proceedAndRewind(invocation);
 		if (this.key != null) {
 			return this.template.execute(attempt, (recoverMethods != null) ? recovery(recoverMethods, invocation) : null,
 					RetryState.of(this.key.of(invocation)));

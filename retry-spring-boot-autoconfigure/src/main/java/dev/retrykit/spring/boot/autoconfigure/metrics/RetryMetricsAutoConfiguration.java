@@ -1,5 +1,6 @@
 package dev.retrykit.spring.boot.autoconfigure.metrics;
 
+import dev.retrykit.spring.boot.metrics.RetryMetricsBinder;
 import dev.retrykit.RetryRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -1,6 +1,6 @@
 /**
- * Micrometer support: {@link dev.retrykit.spring.boot.autoconfigure.metrics.RetryMetricsBinder}, a plain
- * binder that exposes the core's counters as function counters and gauges, and its auto-configuration.
+ * Auto-configuration of the Micrometer meters: binds a
+ * {@link dev.retrykit.spring.boot.metrics.RetryMetricsBinder} to the application's meter registry.
  */
 @NullMarked
 package dev.retrykit.spring.boot.autoconfigure.metrics;

@@ -1,0 +1,154 @@
+package dev.retrykit.spring.boot.actuate.endpoint;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.retrykit.RetryContext;
+import dev.retrykit.RetryEvent;
+import dev.retrykit.RetryMetrics;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.failback.FailbackExecutor;
+import dev.retrykit.failback.FailbackTask;
+import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.RetryContextCacheEntry;
+import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns a template into a {@link RetryInstanceDescriptor}: reads its counters, circuit breaker, budget,
+ * context cache and failback executor, masks what may be sensitive unless values are shown, and bounds
+ * the lists.
+ * Thread-safe; every read is a snapshot that concurrent calls may move on from.
+ */
+final class RetriesDescriber {
+
+	/** The most cache entries, failback tasks and events a detailed response lists. */
+	static final int MAX_ENTRIES = 100;
+
+	/** What a masked value shows. */
+	static final String MASK = "******";
+
+	private final TimeSource timeSource;
+
+	RetriesDescriber(TimeSource timeSource) {
+		this.timeSource = timeSource;
+	}
+
+	/**
+	 * @param template the instance
+	 * @param failback the instance's failback executor, or {@code null} if none was created
+	 * @param detailed whether to add the cache entries, the failback tasks and the recent events
+	 * @param showValues whether cache keys, failback task keys and exception messages are shown unmasked
+	 * @return the description
+	 */
+	RetryInstanceDescriptor describe(RetryTemplate template, @Nullable FailbackExecutor failback, boolean detailed,
+			boolean showValues) {
+		RetryMetrics metrics = template.getMetrics();
+		RetryInstanceDescriptor.Calls calls = new RetryInstanceDescriptor.Calls(metrics.getSuccessfulCallsWithoutRetry(),
+				metrics.getSuccessfulCallsWithRetry(), metrics.getFailedCallsWithoutRetry(), metrics.getFailedCallsWithRetry());
+		RetryInstanceDescriptor.Rejections rejections = new RetryInstanceDescriptor.Rejections(
+				metrics.getCircuitOpenRejections(), metrics.getBudgetExhaustedRejections());
+		List<RetryInstanceDescriptor.Event> events = detailed ? events(metrics, showValues) : null;
+		Long eventsOmitted = (events != null) ? Math.max(0, metrics.getRecordedEvents() - events.size()) : null;
+		return new RetryInstanceDescriptor(RetryConfigDescriptor.of(template.getConfig()), calls, metrics.getAttempts(),
+				metrics.getRecoveries(), rejections, circuit(template.getCircuitBreaker()), budget(template.getBudget()),
+				contextCache(template.getContextCache(), template.getConfig().isStateful(), detailed, showValues), failback(failback, detailed, showValues),
+				events, eventsOmitted);
+	}
+
+	private static RetryInstanceDescriptor.@Nullable Circuit circuit(@Nullable CircuitBreaker breaker) {
+		return (breaker != null) ? CircuitSnapshot.of(breaker).toDescriptor() : null;
+	}
+
+	private static RetryInstanceDescriptor.@Nullable Budget budget(@Nullable RetryBudget budget) {
+		return (budget != null) ? new RetryInstanceDescriptor.Budget(budget.getTokens(), budget.getMaxTokens()) : null;
+	}
+
+	/**
+	 * Every instance has a cache, but most never hold anything: the cache is shown for an instance
+	 * configured as stateful, and for any other once it holds a context or has evicted one (it was
+	 * used for stateful retry through the API).
+	 */
+	private RetryInstanceDescriptor.@Nullable ContextCache contextCache(RetryContextCache cache, boolean stateful,
+			boolean detailed, boolean showValues) {
+		if (!stateful && !cache.hasBeenUsed()) {
+			return null;
+		}
+		int size = cache.size();
+		long evictions = cache.evictions();
+		if (!detailed) {
+			return new RetryInstanceDescriptor.ContextCache(size, cache.capacity(), evictions, null, null);
+		}
+		long now = this.timeSource.currentTimeMillis();
+		List<RetryInstanceDescriptor.ContextCacheEntry> entries = new ArrayList<>();
+		for (RetryContextCacheEntry entry : cache.entries(MAX_ENTRIES)) {
+			RetryContext context = entry.context();
+			Throwable last = context.getLastThrowable();
+			entries.add(new RetryInstanceDescriptor.ContextCacheEntry(mask(String.valueOf(entry.key()), showValues),
+					context.getRetryCount(), (last != null) ? last.getClass().getName() : null,
+					Instant.ofEpochMilli(entry.createdAtMillis()).toString(),
+					CompoundDurationConverter.format(Duration.ofMillis(Math.max(0, now - entry.createdAtMillis())))));
+		}
+		return new RetryInstanceDescriptor.ContextCache(size, cache.capacity(), evictions, entries,
+				Math.max(0, size - entries.size()));
+	}
+
+	/**
+	 * The detailed view lists the pending tasks first (oldest first: they are still live), then, in the
+	 * room left, the most recent exhausted tasks kept. The lists are read before the exhausted count,
+	 * so that the count covers every exhausted task listed; the pending count is the size of the list
+	 * read, so that the two agree.
+	 */
+	private static RetryInstanceDescriptor.@Nullable Failback failback(@Nullable FailbackExecutor executor,
+			boolean detailed, boolean showValues) {
+		if (executor == null) {
+			return null;
+		}
+		if (!detailed) {
+			return new RetryInstanceDescriptor.Failback(executor.pendingCount(), executor.exhaustedCount(), null, null);
+		}
+		List<FailbackTask> pending = executor.pendingTasks();
+		List<FailbackTask> exhausted = executor.exhaustedTasks();
+		long exhaustedCount = Math.max(executor.exhaustedCount(), exhausted.size());
+		List<FailbackTask> shownPending = pending.subList(0, Math.min(pending.size(), MAX_ENTRIES));
+		int room = MAX_ENTRIES - shownPending.size();
+		List<FailbackTask> shownExhausted = exhausted.subList(Math.max(0, exhausted.size() - room), exhausted.size());
+		List<RetryInstanceDescriptor.FailbackTaskEntry> tasks = new ArrayList<>(shownPending.size() + shownExhausted.size());
+		shownPending.forEach((task) -> tasks.add(failbackTask("PENDING", task, showValues)));
+		shownExhausted.forEach((task) -> tasks.add(failbackTask("EXHAUSTED", task, showValues)));
+		return new RetryInstanceDescriptor.Failback(pending.size(), exhaustedCount, tasks,
+				Math.max(0, pending.size() + exhaustedCount - tasks.size()));
+	}
+
+	private static RetryInstanceDescriptor.FailbackTaskEntry failbackTask(String state, FailbackTask task,
+			boolean showValues) {
+		String message = task.lastErrorMessage();
+		Instant next = task.nextAttemptAt();
+		return new RetryInstanceDescriptor.FailbackTaskEntry(state, mask(String.valueOf(task.key()), showValues),
+				task.attempts(), task.lastErrorType(), (message != null) ? mask(message, showValues) : null,
+				task.submittedAt().toString(), (next != null) ? next.toString() : null);
+	}
+
+	private static List<RetryInstanceDescriptor.Event> events(RetryMetrics metrics, boolean showValues) {
+		List<RetryEvent> recent = metrics.getRecentEvents();
+		List<RetryEvent> shown = recent.subList(Math.max(0, recent.size() - MAX_ENTRIES), recent.size());
+		List<RetryInstanceDescriptor.Event> events = new ArrayList<>(shown.size());
+		for (RetryEvent event : shown) {
+			String message = event.exceptionMessage();
+			events.add(new RetryInstanceDescriptor.Event(event.type().name(), event.attempt(), event.exceptionType(),
+					(message != null) ? mask(message, showValues) : null, CompoundDurationConverter.formatRounded(event.delay().toNanos()),
+					event.timestamp().toString()));
+		}
+		return events;
+	}
+
+	private static String mask(String value, boolean showValues) {
+		return showValues ? value : MASK;
+	}
+
+}

@@ -1,0 +1,156 @@
+package dev.retrykit.spring.boot.actuate.endpoint;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One retry instance as the {@code retries} endpoint shows it. Parts an instance does not have
+ * ({@code circuit}, {@code budget}, {@code contextCache}, {@code failback}) are {@code null} and left out
+ * of the JSON, and so are the details that only {@code GET /actuator/retries/{name}} shows
+ * ({@code recentEvents}, the {@code entries} of the context cache and the {@code tasks} of the failback
+ * executor). Immutable.
+ *
+ * @param config the effective configuration
+ * @param calls calls by outcome
+ * @param attempts attempts started, first attempts included
+ * @param recoveries calls whose result came from a recovery callback
+ * @param rejections attempts refused by an open circuit and retries refused by the budget
+ * @param circuit the circuit breaker, or {@code null} when the instance has none
+ * @param budget the retry budget, or {@code null} when the instance has none
+ * @param contextCache the stateful-retry context cache, or {@code null} when it holds nothing and has
+ * evicted nothing (the instance has not been used for stateful retry)
+ * @param failback the failback executor, or {@code null} when none was created for the instance
+ * @param recentEvents the most recent events, oldest first, in the detailed view only
+ * @param recentEventsOmitted events recorded since start that the detailed view does not list
+ */
+@JsonInclude(Include.NON_NULL)
+public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls, long attempts, long recoveries,
+		Rejections rejections, @Nullable Circuit circuit, @Nullable Budget budget,
+		@Nullable ContextCache contextCache, @Nullable Failback failback, @Nullable List<Event> recentEvents,
+		@Nullable Long recentEventsOmitted) {
+
+	/**
+	 * Calls by outcome; every call ends in exactly one.
+	 *
+	 * @param successfulWithoutRetry calls that succeeded on their first attempt
+	 * @param successfulWithRetry calls that succeeded after at least one failed attempt
+	 * @param failedWithoutRetry calls that failed without a retry
+	 * @param failedWithRetry calls that failed after at least one retry
+	 */
+	public record Calls(long successfulWithoutRetry, long successfulWithRetry, long failedWithoutRetry,
+			long failedWithRetry) {
+	}
+
+	/**
+	 * Refusals by reason.
+	 *
+	 * @param circuitOpen attempts refused by an open circuit breaker
+	 * @param budgetExhausted retries refused by the retry budget
+	 */
+	public record Rejections(long circuitOpen, long budgetExhausted) {
+	}
+
+	/**
+	 * The state of a circuit breaker and the counts of its current window.
+	 *
+	 * @param state {@code CLOSED}, {@code OPEN} or {@code HALF_OPEN}
+	 * @param forcedOpen whether it was opened by hand (it then stays open until closed by hand)
+	 * @param remainingOpen how long until an open circuit lets trial calls through; only while open
+	 * and not forced open
+	 * @param consecutiveFailures failures since the last success
+	 * @param totalFailures failures in the current window
+	 * @param totalSuccesses successes in the current window
+	 * @param failureRate failures in percent of the calls in the current window
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record Circuit(String state, boolean forcedOpen, @Nullable String remainingOpen, long consecutiveFailures,
+			long totalFailures, long totalSuccesses, double failureRate) {
+	}
+
+	/**
+	 * A retry budget; shared budgets show the same tokens under every instance that uses them.
+	 *
+	 * @param tokens the tokens left; retries stop at {@code maxTokens / 2}
+	 * @param maxTokens the capacity of the bucket
+	 */
+	public record Budget(double tokens, int maxTokens) {
+	}
+
+	/**
+	 * The stateful-retry context cache.
+	 *
+	 * @param size the contexts held
+	 * @param capacity the most contexts held at once, -1 when unbounded
+	 * @param evictions contexts evicted because the cache was full
+	 * @param entries the oldest entries, at most {@value RetriesDescriber#MAX_ENTRIES}, in the detailed view only
+	 * @param entriesOmitted the entries held but not listed, in the detailed view only
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record ContextCache(int size, int capacity, long evictions, @Nullable List<ContextCacheEntry> entries,
+			@Nullable Integer entriesOmitted) {
+	}
+
+	/**
+	 * One cached stateful context.
+	 *
+	 * @param key the state key, masked unless values are shown (it may hold a method argument)
+	 * @param retryCount failed attempts so far
+	 * @param lastErrorType the class name of the last failure, or {@code null}
+	 * @param createdAt when the entry was stored (ISO-8601)
+	 * @param age how long ago the entry was stored
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record ContextCacheEntry(String key, int retryCount, @Nullable String lastErrorType, String createdAt,
+			String age) {
+	}
+
+	/**
+	 * The failback executor of the instance (background retries of fire-and-forget tasks).
+	 *
+	 * @param pending the tasks waiting for a background retry
+	 * @param exhausted the tasks exhausted since start, including those no longer kept for inspection
+	 * @param tasks the pending tasks, oldest first, then the most recent exhausted tasks kept, oldest
+	 * first; at most {@value RetriesDescriber#MAX_ENTRIES} in all, in the detailed view only
+	 * @param tasksOmitted the pending and exhausted tasks (counted as in {@code pending} and
+	 * {@code exhausted}) that {@code tasks} does not list, in the detailed view only
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record Failback(int pending, long exhausted, @Nullable List<FailbackTaskEntry> tasks,
+			@Nullable Long tasksOmitted) {
+	}
+
+	/**
+	 * One pending or exhausted failback task.
+	 *
+	 * @param state {@code PENDING} (a retry is scheduled) or {@code EXHAUSTED} (it will not run again)
+	 * @param key the task's key, masked unless values are shown (it may hold an identifier or a payload)
+	 * @param attempts attempts made so far
+	 * @param lastErrorType the class name of the last failure, or {@code null}; always shown
+	 * @param lastErrorMessage the last failure's message, masked unless values are shown, or {@code null}
+	 * @param submittedAt when it was first submitted (ISO-8601)
+	 * @param nextAttemptAt when the next attempt is due (ISO-8601), or {@code null} once exhausted
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record FailbackTaskEntry(String state, String key, int attempts, @Nullable String lastErrorType,
+			@Nullable String lastErrorMessage, String submittedAt, @Nullable String nextAttemptAt) {
+	}
+
+	/**
+	 * One recent event.
+	 *
+	 * @param type what happened, such as {@code RETRY} or {@code EXHAUSTED}
+	 * @param attempt the attempt it is about, 1 for the first
+	 * @param exceptionType the class name of the failure, or {@code null}; always shown
+	 * @param exceptionMessage the failure's message, masked unless values are shown, or {@code null}
+	 * @param delay the wait before the next attempt ({@code 0s} when none)
+	 * @param time when it happened (ISO-8601)
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record Event(String type, int attempt, @Nullable String exceptionType, @Nullable String exceptionMessage,
+			String delay, String time) {
+	}
+
+}

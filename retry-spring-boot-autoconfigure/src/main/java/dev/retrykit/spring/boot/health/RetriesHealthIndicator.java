@@ -1,0 +1,76 @@
+package dev.retrykit.spring.boot.health;
+
+import dev.retrykit.spring.boot.actuate.endpoint.CircuitSnapshot;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.circuit.CircuitState;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * The {@code retries} health contributor: reports every circuit breaker that is not closed, by
+ * instance name, with its state and, while open, how long until it lets trial calls through
+ * ({@code remainingOpen}) or that it was opened by hand ({@code forcedOpen}).
+ *
+ * <p>By default the status stays {@code UP} even with open circuits: a circuit breaker already
+ * protects the downstream, and taking the application out of service for one failing dependency
+ * would turn a partial outage into a full one. With {@code downWhenOpen} an {@code OPEN} circuit
+ * makes the status {@code DOWN}. A {@code HALF_OPEN} circuit never does: it is recovering through
+ * trial calls, and an application taken out of the load balancer would receive none, so the circuit
+ * could never close.
+ *
+ * <p>Thread-safe. Circuits are read as the {@code retries} endpoint reads them ({@link CircuitSnapshot}), so
+ * the two agree; reading a circuit applies a due timeout (open to half-open).
+ */
+public class RetriesHealthIndicator implements HealthIndicator {
+
+	private final RetryRegistry registry;
+
+	private final boolean downWhenOpen;
+
+	/**
+	 * @param registry the registry whose circuits are reported
+	 * @param downWhenOpen whether an open circuit makes the status {@code DOWN} (else it stays {@code UP})
+	 */
+	public RetriesHealthIndicator(RetryRegistry registry, boolean downWhenOpen) {
+		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+		this.downWhenOpen = downWhenOpen;
+	}
+
+	/** @return {@code UP} with the circuits that are not closed, or {@code DOWN} as described above */
+	@Override
+	public Health health() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		boolean anyOpen = false;
+		for (String name : this.registry.names()) {
+			CircuitBreaker breaker = this.registry.find(name).map((template) -> template.getCircuitBreaker()).orElse(null);
+			if (breaker == null) {
+				continue;
+			}
+			CircuitSnapshot snapshot = CircuitSnapshot.of(breaker);
+			if (snapshot.state() == CircuitState.CLOSED) {
+				continue;
+			}
+			Map<String, Object> circuit = new LinkedHashMap<>();
+			circuit.put("state", snapshot.state().name());
+			if (snapshot.state() == CircuitState.OPEN) {
+				anyOpen = true;
+				if (snapshot.forcedOpen()) {
+					circuit.put("forcedOpen", true);
+				}
+				else {
+					circuit.put("remainingOpen", snapshot.remainingOpen());
+				}
+			}
+			details.put(name, circuit);
+		}
+		Health.Builder health = (anyOpen && this.downWhenOpen) ? Health.down() : Health.up();
+		return health.withDetails(details).build();
+	}
+
+}

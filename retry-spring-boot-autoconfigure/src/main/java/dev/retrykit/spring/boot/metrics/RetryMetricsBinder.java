@@ -1,0 +1,139 @@
+package dev.retrykit.spring.boot.metrics;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+
+import dev.retrykit.RetryMetrics;
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.circuit.CircuitState;
+import dev.retrykit.failback.FailbackExecutor;
+import dev.retrykit.spi.RetryContextCache;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Binds the meters of every instance of a {@link RetryRegistry}: the declared ones and those created
+ * later, when a name is first used at run time (through a registry listener).
+ *
+ * <p>Meters, each tagged with the instance {@code name}:
+ * <ul>
+ * <li>{@code retry.calls} (function counter, tag {@code kind} = {@code successful_without_retry},
+ * {@code successful_with_retry}, {@code failed_without_retry}, {@code failed_with_retry})</li>
+ * <li>{@code retry.attempts}, {@code retry.recoveries} (function counters)</li>
+ * <li>{@code retry.rejections} (function counter, tag {@code reason} = {@code circuit_open},
+ * {@code budget_exhausted})</li>
+ * <li>{@code retry.circuit.state} (gauge per {@code state} = {@code closed}, {@code open},
+ * {@code half_open}: 1 for the current state, 0 for the others; only for instances with a circuit
+ * breaker)</li>
+ * <li>{@code retry.budget.tokens} (gauge; only for instances with a retry budget)</li>
+ * <li>{@code retry.context.cache.size} (gauge)</li>
+ * <li>{@code retry.failback.pending} (gauge: the tasks waiting for a background retry; 0 while the
+ * instance has no failback executor)</li>
+ * </ul>
+ *
+ * <p>{@code retry.failback.pending} is registered for every instance, not only for those that have a
+ * failback executor: an executor is created lazily, on the application's first
+ * {@code RetryRegistry.failback(name)} call, possibly long after startup, and the registry tells no
+ * listener when that happens. The gauge therefore looks the executor up each time it is read, with
+ * {@code RetryRegistry.findFailback(name)}, which never creates one, and reads 0 while there is none.
+ * A gauge that is always there (and 0 for instances that never use failback) also keeps dashboards
+ * and alerts simple; the cost is one gauge per instance.
+ *
+ * <p>Every meter reads the core's own counters when it is published, so a retried call pays nothing
+ * for metrics. Micrometer holds the state object of a function counter or gauge weakly; the objects
+ * passed here (an instance's metrics, circuit breaker, budget and cache) are held strongly by their
+ * template, which the registry holds for its whole life, and the state object of
+ * {@code retry.failback.pending} is the registry itself, which the application holds.
+ *
+ * <p>Thread-safe. Binding the same registry twice is harmless: Micrometer returns the existing meters.
+ */
+public final class RetryMetricsBinder implements MeterBinder {
+
+	/** The tag that names the instance. */
+	public static final String NAME_TAG = "name";
+
+	private final RetryRegistry retryRegistry;
+
+	/**
+	 * @param retryRegistry the registry whose instances are measured
+	 */
+	public RetryMetricsBinder(RetryRegistry retryRegistry) {
+		this.retryRegistry = Objects.requireNonNull(retryRegistry, "retryRegistry must not be null");
+	}
+
+	/**
+	 * Binds the meters of the existing instances now and of every instance created later.
+	 * @param meterRegistry the meter registry
+	 */
+	@Override
+	public void bindTo(MeterRegistry meterRegistry) {
+		Objects.requireNonNull(meterRegistry, "meterRegistry must not be null");
+		this.retryRegistry.addListener(template -> bindInstance(meterRegistry, template));
+	}
+
+	private void bindInstance(MeterRegistry meterRegistry, RetryTemplate template) {
+		Tags tags = Tags.of(NAME_TAG, template.getName());
+		RetryMetrics metrics = template.getMetrics();
+		calls(meterRegistry, tags, metrics, "successful_without_retry", RetryMetrics::getSuccessfulCallsWithoutRetry);
+		calls(meterRegistry, tags, metrics, "successful_with_retry", RetryMetrics::getSuccessfulCallsWithRetry);
+		calls(meterRegistry, tags, metrics, "failed_without_retry", RetryMetrics::getFailedCallsWithoutRetry);
+		calls(meterRegistry, tags, metrics, "failed_with_retry", RetryMetrics::getFailedCallsWithRetry);
+		FunctionCounter.builder("retry.attempts", metrics, RetryMetrics::getAttempts).tags(tags)
+			.description("Attempts started, first attempts included").register(meterRegistry);
+		FunctionCounter.builder("retry.recoveries", metrics, RetryMetrics::getRecoveries).tags(tags)
+			.description("Calls whose result came from a recovery callback").register(meterRegistry);
+		rejections(meterRegistry, tags, metrics, "circuit_open", RetryMetrics::getCircuitOpenRejections);
+		rejections(meterRegistry, tags, metrics, "budget_exhausted", RetryMetrics::getBudgetExhaustedRejections);
+		CircuitBreaker circuitBreaker = template.getCircuitBreaker();
+		if (circuitBreaker != null) {
+			for (CircuitState state : CircuitState.values()) {
+				Gauge.builder("retry.circuit.state", circuitBreaker, (breaker) -> (breaker.getState() == state) ? 1 : 0)
+					.tags(tags).tag("state", stateTag(state))
+					.description("1 for the current state of the circuit breaker, 0 for the others")
+					.register(meterRegistry);
+			}
+		}
+		RetryBudget budget = template.getBudget();
+		if (budget != null) {
+			Gauge.builder("retry.budget.tokens", budget, RetryBudget::getTokens).tags(tags)
+				.description("Tokens left in the retry budget; retries stop at half of the maximum")
+				.register(meterRegistry);
+		}
+		RetryContextCache cache = template.getContextCache();
+		Gauge.builder("retry.context.cache.size", cache, RetryContextCache::size).tags(tags)
+			.description("Stateful-retry contexts kept between calls").register(meterRegistry);
+		String name = template.getName();
+		Gauge.builder("retry.failback.pending", this.retryRegistry, (registry) -> pendingFailbacks(registry, name))
+			.tags(tags).description("Failback tasks waiting for a background retry").register(meterRegistry);
+	}
+
+	private static int pendingFailbacks(RetryRegistry registry, String name) {
+		return registry.findFailback(name).map(FailbackExecutor::pendingCount).orElse(0);
+	}
+
+	/** Tag values are lower case with underscores, like every other tag value of these meters. */
+	static String stateTag(CircuitState state) {
+		return state.name().toLowerCase(Locale.ROOT);
+	}
+
+	private static void calls(MeterRegistry meterRegistry, Tags tags, RetryMetrics metrics, String kind,
+			ToDoubleFunction<RetryMetrics> count) {
+		FunctionCounter.builder("retry.calls", metrics, count).tags(tags).tag("kind", kind)
+			.description("Retried calls by outcome").register(meterRegistry);
+	}
+
+	private static void rejections(MeterRegistry meterRegistry, Tags tags, RetryMetrics metrics, String reason,
+			ToDoubleFunction<RetryMetrics> count) {
+		FunctionCounter.builder("retry.rejections", metrics, count).tags(tags).tag("reason", reason)
+			.description("Attempts refused by an open circuit or retries refused by the retry budget")
+			.register(meterRegistry);
+	}
+
+}
