@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
  * <p>The call's observation starts in {@link #open}, as a child of the observation current on the
  * calling thread, and is kept in the call's {@link RetryContext} attributes; each attempt's starts in
  * {@link #beforeAttempt} with the call's as its explicit parent, so an async retry or a failback task
- * whose attempt runs on an executor's thread is still a child of its call. Neither is opened in scope:
- * an async attempt's stage completes on another thread than the one it started on, where a scope could
- * not be closed. An attempt ends in {@link #onSuccess} or {@link #onError}, the call in {@link #close},
+ * whose attempt runs on an executor's thread is still a child of its call. The call is in scope only
+ * while an attempt's observation starts (tracing handlers take the span in scope as the parent), and
+ * neither stays in scope while an attempt runs: an async attempt's stage completes on another thread
+ * than the one it started on, where a scope could not be closed. An attempt ends in {@link #onSuccess} or {@link #onError}, the call in {@link #close},
  * which removes the attribute and empties its holder: a stateful call's context is copied into the
  * context cache before it is closed, and that copy then keeps only the empty holder, no observation.
  *
@@ -95,7 +96,12 @@ public final class RetryObservationListener implements RetryListener {
 		RetryAttemptObservationContext attemptContext = new RetryAttemptObservationContext(context.getName(),
 				context.getRetryCount() + 1);
 		state.attemptContext = attemptContext;
-		state.attempt = attemptObservation(attemptContext).parentObservation(state.call).start();
+		Observation call = state.call;
+		// Tracing handlers prefer the span in scope on this thread (e.g. the HTTP request's) to the parent
+		// observation's: the call is in scope only while its attempt starts, opened and closed right here.
+		try (Observation.Scope scope = call.openScope()) {
+			state.attempt = attemptObservation(attemptContext).parentObservation(call).start();
+		}
 	}
 
 	@Override
