@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryState;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.RetryTemplateBuilder;
@@ -175,6 +176,37 @@ class RetryObservationListenerTests {
 				assertThat(contexts.stream().filter(RetryAttemptObservationContext.class::isInstance))
 					.allSatisfy(attempt -> assertThat(attempt.getParentObservation().getContextView()).isSameAs(call));
 				assertThat(call.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("successful_with_retry");
+			});
+	}
+
+	@Test
+	void aFailbackTaskRetriedInTheBackgroundKeepsTheCallersObservationAsParent() throws Exception {
+		RetryRegistry retries = RetryRegistry.builder().virtualTime(this.time)
+			.instance("audit", null, config -> config.maxAttempts(3).backoff(BackoffPolicy.fixed(Duration.ofSeconds(1))))
+			.listener(new RetryObservationListener(this.registry)).build();
+		AtomicInteger runs = new AtomicInteger();
+		Observation request = Observation.start("http.server.requests", this.registry);
+		try (Observation.Scope scope = request.openScope()) {
+			retries.failback("audit").submit("event-1", () -> {
+				if (runs.incrementAndGet() < 2) {
+					throw new IllegalStateException("down");
+				}
+			});
+		}
+		request.stop();
+		Thread timer = new Thread(() -> this.time.advance(Duration.ofSeconds(1)), "retry-timer");
+		timer.start();
+		timer.join(TimeUnit.SECONDS.toMillis(10));
+		assertThat(runs).hasValue(2);
+		assertThat(this.registry).hasObservationWithNameEqualTo("retry.call").that()
+			.hasParentObservationEqualTo(request)
+			.hasLowCardinalityKeyValue("outcome", "successful_with_retry");
+		assertThat(this.registry).hasNumberOfObservationsWithNameEqualTo("retry.attempt", 2)
+			.hasHandledContextsThatSatisfy(contexts -> {
+				Observation.Context call = contexts.stream().filter(RetryObservationContext.class::isInstance)
+					.findFirst().orElseThrow();
+				assertThat(contexts.stream().filter(RetryAttemptObservationContext.class::isInstance))
+					.allSatisfy(attempt -> assertThat(attempt.getParentObservation().getContextView()).isSameAs(call));
 			});
 	}
 
