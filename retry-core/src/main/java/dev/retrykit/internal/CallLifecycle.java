@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  *  │
  *  ▼
  * acquireAttempt ──refused──▶ end(STOP_CIRCUIT_OPEN)
- *  │ (engine runs the attempt)
+ *  │ (listeners' beforeAttempt; engine runs the attempt)
  *  ▼
  * afterAttempt ──ACCEPTED──▶ done (success recorded)
  *  │        └──STOP_*──▶ end ──▶ recover, if {@link #recovers}; else fail with what end returned
@@ -98,7 +98,9 @@ final class CallLifecycle {
 	}
 
 	/**
-	 * Asks the breaker (if any) to let the next attempt through and counts the attempt.
+	 * Asks the breaker (if any) to let the next attempt through, counts the attempt and tells the
+	 * listeners that it starts ({@link dev.retrykit.RetryListener#beforeAttempt}); the engine runs it
+	 * right after.
 	 * @return whether the attempt may run; if not, end the call with {@link #STOP_CIRCUIT_OPEN}
 	 */
 	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
@@ -111,6 +113,9 @@ final class CallLifecycle {
 			context.permit = permit;
 		}
 		block.attempt();
+		if (!runtime.listeners.isEmpty()) {
+			runtime.listeners.beforeAttempt(context);
+		}
 		return true;
 	}
 
