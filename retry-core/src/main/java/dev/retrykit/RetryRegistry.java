@@ -1,7 +1,9 @@
 package dev.retrykit;
 
 import java.lang.System.Logger.Level;
+import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,10 +17,13 @@ import java.util.function.Function;
 
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.budget.RetryBudgetConfig;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.failback.FailbackExecutor;
 import dev.retrykit.failback.FailbackListener;
 import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.internal.FailbackEngine;
+import dev.retrykit.internal.RetryRuntime;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
@@ -47,7 +52,8 @@ public final class RetryRegistry {
 
 	private final Map<String, RetryConfig> configs;
 
-	private final Map<String, RetryConfig> declared;
+	/** The declared instances' configurations; {@link #replace} changes and adds entries. */
+	private final ConcurrentMap<String, RetryConfig> declared;
 
 	private final ConcurrentMap<String, RetryTemplate> templates = new ConcurrentHashMap<>();
 
@@ -64,7 +70,7 @@ public final class RetryRegistry {
 		this.settings = Settings.of(builder);
 		this.defaults = defaults;
 		this.configs = Map.copyOf(configs);
-		this.declared = Map.copyOf(declared);
+		this.declared = new ConcurrentHashMap<>(declared);
 		declared.keySet().forEach(this::template);
 	}
 
@@ -107,9 +113,118 @@ public final class RetryRegistry {
 		return List.copyOf(this.templates.values());
 	}
 
-	/** @return the names of the declared instances */
+	/** @return the names of the declared instances, also those added by {@link #replace}; a read-only view */
 	public Set<String> declaredNames() {
-		return this.declared.keySet();
+		return Collections.unmodifiableSet(this.declared.keySet());
+	}
+
+	/**
+	 * Swaps an instance's configuration atomically (live reconfiguration). A call in flight finishes on
+	 * the configuration it started with; the next call uses {@code config}. What carries over: the
+	 * counters and recent events, listeners, context cache (stateful contexts keep their counts and meet
+	 * the new limits on their next attempt), scheduler, and:
+	 * <ul>
+	 * <li>the circuit breaker, when both configurations have one: same state and window counts, its
+	 * settings swapped (a changed trip expression applies from its next evaluation). A breaker added by
+	 * the change starts closed; a breaker removed by it is dropped with its state.</li>
+	 * <li>the budget, when it keeps its name: same tokens; if its settings change, a budget of the new
+	 * settings takes the tokens over (capped at the new {@code maxTokens}). A budget added by the change
+	 * starts full (or is the shared one of that name); a removed one stays with any other instance that
+	 * shares it.</li>
+	 * </ul>
+	 * Every {@link RetryTemplate} handed out for {@code name} follows the change, and so do the variants
+	 * made from it with {@link RetryTemplate#variant(java.util.function.UnaryOperator)}; variants made
+	 * with {@link RetryTemplate#variant(RetryConfig)} keep their fixed configuration. The customizers run
+	 * again on the new configuration (what they set besides it, such as listeners or the scheduler, stays
+	 * as at creation). Listeners hear {@link RetryRegistryListener#onInstanceReplaced}; a name not used
+	 * yet is created with {@code config} and announced with {@link RetryRegistryListener#onInstanceAdded}.
+	 * A failback executor already created keeps the configuration it was created with.
+	 * @param name the instance name
+	 * @param config the new configuration
+	 * @return the instance, on its new configuration
+	 * @throws IllegalStateException if the change alters the settings of a budget that another instance
+	 * shares; nothing is changed then
+	 */
+	public RetryTemplate replace(String name, RetryConfig config) {
+		Objects.requireNonNull(name, "name must not be null");
+		Objects.requireNonNull(config, "config must not be null");
+		RetryConfig[] previous = new RetryConfig[1];
+		// compute holds the entry's lock: a concurrent first use of the name cannot create it on the old config.
+		RetryTemplate template = this.templates.compute(name, (key, current) -> {
+			if (current == null) {
+				RetryConfig before = this.declared.put(key, config);
+				try {
+					return create(key);
+				}
+				catch (RuntimeException | Error ex) {
+					restore(key, before);
+					throw ex;
+				}
+			}
+			previous[0] = current.getConfig();
+			reconfigure(current, config);
+			this.declared.put(key, config);
+			return current;
+		});
+		if (previous[0] != null) {
+			for (RetryRegistryListener listener : this.registryListeners) {
+				notifyReplaced(listener, template, previous[0]);
+			}
+		}
+		return template;
+	}
+
+	private void restore(String name, @Nullable RetryConfig before) {
+		if (before != null) {
+			this.declared.put(name, before);
+		}
+		else {
+			this.declared.remove(name);
+		}
+	}
+
+	private void reconfigure(RetryTemplate template, RetryConfig config) {
+		String name = template.getName();
+		RetryConfig built = customized(name, config).buildConfig();
+		RetryRuntime old = template.runtime();
+		CircuitBreaker oldBreaker = template.getCircuitBreaker();
+		CircuitBreakerConfig breakerConfig = built.getCircuitBreaker();
+		CircuitBreaker breaker = (breakerConfig == null) ? null
+				: (oldBreaker != null) ? oldBreaker : CircuitBreaker.create(name, breakerConfig, old.timeSource());
+		RetryBudget budget = budgetAfterChange(template, built);
+		RetryTemplate.Reconfiguration change = template.prepare(old.reconfigured(built, breaker, budget),
+				Instant.ofEpochMilli(this.settings.timeSource.currentTimeMillis()));
+		if (breaker != null && breaker == oldBreaker && !breaker.getConfig().equals(breakerConfig)) {
+			breaker.reconfigure(breakerConfig);
+		}
+		if (budget != null) {
+			this.budgets.put(budget.getName(), budget);
+		}
+		change.apply();
+	}
+
+	private @Nullable RetryBudget budgetAfterChange(RetryTemplate template, RetryConfig config) {
+		RetryBudgetConfig budgetConfig = config.getBudget();
+		if (budgetConfig == null) {
+			return null;
+		}
+		String budgetName = (config.getBudgetName() != null) ? config.getBudgetName() : template.getName();
+		RetryBudget existing = this.budgets.get(budgetName);
+		if (existing == null) {
+			return RetryBudget.create(budgetName, budgetConfig);
+		}
+		if (existing.getConfig().equals(budgetConfig)) {
+			return existing;
+		}
+		for (RetryTemplate other : this.templates.values()) {
+			if (other != template && other.getBudget() == existing) {
+				throw new IllegalStateException("Retry budget '" + budgetName + "' is shared with instance '"
+						+ other.getName() + "', so instance '" + template.getName() + "' cannot change its settings ("
+						+ existing.getConfig() + " to " + budgetConfig + ") alone; change them on every instance "
+						+ "that shares it or give this one another budget name");
+			}
+		}
+		return existing.withConfig(budgetConfig);
 	}
 
 	/** @return the configuration of any name that is not declared */
@@ -192,14 +307,23 @@ public final class RetryRegistry {
 		if (budgetConfig != null) {
 			builder.budget(sharedBudget((config.getBudgetName() != null) ? config.getBudgetName() : name, budgetConfig));
 		}
-		for (RetryTemplateCustomizer customizer : this.settings.customizers) {
-			customizer.customize(name, builder);
-		}
+		applyCustomizers(name, builder);
 		RetryTemplate template = builder.build();
 		for (RetryRegistryListener listener : this.registryListeners) {
 			notify(listener, template);
 		}
 		return template;
+	}
+
+	private RetryTemplateBuilder customized(String name, RetryConfig config) {
+		return applyCustomizers(name, RetryTemplate.builder().name(name).config(config));
+	}
+
+	private RetryTemplateBuilder applyCustomizers(String name, RetryTemplateBuilder builder) {
+		for (RetryTemplateCustomizer customizer : this.settings.customizers) {
+			customizer.customize(name, builder);
+		}
+		return builder;
 	}
 
 	private RetryContextCache contextCache(String name) {
@@ -222,6 +346,16 @@ public final class RetryRegistry {
 		}
 		catch (RuntimeException ex) {
 			LOGGER.log(Level.WARNING, () -> "Retry registry listener " + listener + " failed for instance '"
+					+ template.getName() + "'", ex);
+		}
+	}
+
+	private static void notifyReplaced(RetryRegistryListener listener, RetryTemplate template, RetryConfig previous) {
+		try {
+			listener.onInstanceReplaced(template, previous);
+		}
+		catch (RuntimeException ex) {
+			LOGGER.log(Level.WARNING, () -> "Retry registry listener " + listener + " failed for replaced instance '"
 					+ template.getName() + "'", ex);
 		}
 	}

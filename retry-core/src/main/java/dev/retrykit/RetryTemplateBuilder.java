@@ -272,6 +272,11 @@ public final class RetryTemplateBuilder {
 		}
 	}
 
+	/** @return the configuration {@link #build()} would use, as the customizers left it */
+	RetryConfig buildConfig() {
+		return this.config.build();
+	}
+
 	/** @return the template */
 	public RetryTemplate build() {
 		RetryConfig built = this.config.build();

@@ -72,6 +72,19 @@ public final class RetryBudget {
 		return new RetryBudget(name, Objects.requireNonNull(config, "config must not be null"));
 	}
 
+	/**
+	 * A budget with another configuration that keeps this one's tokens (capped at the new
+	 * {@code maxTokens}): used when a live change alters a budget's settings. This budget is left as is.
+	 * @param config the new configuration
+	 * @return the new budget, of the same name
+	 * @throws NullPointerException if {@code config} is {@code null}
+	 */
+	public RetryBudget withConfig(RetryBudgetConfig config) {
+		RetryBudget next = new RetryBudget(this.name, Objects.requireNonNull(config, "config must not be null"));
+		next.milliTokens = Math.min(next.maxMilliTokens, this.milliTokens);
+		return next;
+	}
+
 	/** Records a failed attempt: takes one token, never going below zero. */
 	public void onFailure() {
 		for (;;) {

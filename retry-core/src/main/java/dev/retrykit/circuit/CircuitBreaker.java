@@ -59,17 +59,17 @@ public final class CircuitBreaker {
 
 	private final String name;
 
-	private final CircuitBreakerConfig config;
+	private volatile CircuitBreakerConfig config;
 
 	private final TimeSource timeSource;
 
-	private final TripExpression trip;
+	private volatile TripExpression trip;
 
-	private final long intervalNanos;
+	private volatile long intervalNanos;
 
-	private final long timeoutNanos;
+	private volatile long timeoutNanos;
 
-	private final int maxRequests;
+	private volatile int maxRequests;
 
 	private final CircuitStateListeners listeners = new CircuitStateListeners();
 
@@ -87,6 +87,23 @@ public final class CircuitBreaker {
 		this.timeoutNanos = config.getTimeout().toNanos();
 		this.maxRequests = config.getMaxRequests();
 		this.current = new CircuitWindow(CircuitState.CLOSED, 0, timeSource.nanoTime(), false);
+	}
+
+	/**
+	 * Swaps the configuration of a live breaker, keeping its state, window counts and listeners: a
+	 * changed trip expression applies from the next evaluation, a changed timeout from the next check of
+	 * an open circuit, a changed interval and max-requests likewise from their next use. Used by
+	 * {@code RetryRegistry.replace}; thread-safe (each setting is read once where a decision uses it).
+	 * @param config the new configuration
+	 * @throws NullPointerException if {@code config} is {@code null}
+	 */
+	public void reconfigure(CircuitBreakerConfig config) {
+		Objects.requireNonNull(config, "config must not be null");
+		this.trip = config.getTripExpression();
+		this.intervalNanos = config.getInterval().toNanos();
+		this.timeoutNanos = config.getTimeout().toNanos();
+		this.maxRequests = config.getMaxRequests();
+		this.config = config;
 	}
 
 	/**

@@ -157,6 +157,24 @@ public final class RetryRuntime {
 				this.counters, this.cache, this.circuitBreaker, this.budget, this.scheduler);
 	}
 
+	/**
+	 * The same instance after a live change: counters and events, listeners, time, cache and scheduler
+	 * carry over; the configuration, breaker and budget are the ones given.
+	 * @param config the new configuration
+	 * @param circuitBreaker the breaker to use from now on, or {@code null}
+	 * @param budget the budget to use from now on, or {@code null}
+	 * @return the new runtime
+	 */
+	public RetryRuntime reconfigured(RetryConfig config, @Nullable Object circuitBreaker, @Nullable RetryBudget budget) {
+		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
+				this.counters, this.cache, circuitBreaker, budget, this.scheduler);
+	}
+
+	/** @return the instance's time source */
+	public TimeSource timeSource() {
+		return this.timeSource;
+	}
+
 	/** @return the instance name */
 	public String name() {
 		return this.name;
