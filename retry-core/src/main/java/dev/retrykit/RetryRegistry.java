@@ -128,9 +128,11 @@ public final class RetryRegistry {
 	 * settings swapped (a changed trip expression applies from its next evaluation). A breaker added by
 	 * the change starts closed; a breaker removed by it is dropped with its state.</li>
 	 * <li>the budget, when it keeps its name: same tokens; if its settings change, a budget of the new
-	 * settings takes the tokens over (capped at the new {@code maxTokens}). A budget added by the change
-	 * starts full (or is the shared one of that name); a removed one stays with any other instance that
-	 * shares it.</li>
+	 * settings takes the tokens over (capped at the new {@code maxTokens}) and the name: other instances
+	 * sharing the budget keep the old one until they are replaced too, with the same settings, which
+	 * makes them join the new one (replace every instance that shares a budget, as the Spring starter
+	 * does). A budget added by the change starts full (or is the shared one of that name); a removed one
+	 * stays with any other instance that shares it.</li>
 	 * </ul>
 	 * Every {@link RetryTemplate} handed out for {@code name} follows the change, and so do the variants
 	 * made from it with {@link RetryTemplate#variant(java.util.function.UnaryOperator)}; variants made
@@ -142,8 +144,8 @@ public final class RetryRegistry {
 	 * @param name the instance name
 	 * @param config the new configuration
 	 * @return the instance, on its new configuration
-	 * @throws IllegalStateException if the change alters the settings of a budget that another instance
-	 * shares; nothing is changed then
+	 * @throws RuntimeException what a customizer or a following variant's derivation throws; nothing is
+	 * changed then
 	 */
 	public RetryTemplate replace(String name, RetryConfig config) {
 		Objects.requireNonNull(name, "name must not be null");
@@ -215,14 +217,6 @@ public final class RetryRegistry {
 		}
 		if (existing.getConfig().equals(budgetConfig)) {
 			return existing;
-		}
-		for (RetryTemplate other : this.templates.values()) {
-			if (other != template && other.getBudget() == existing) {
-				throw new IllegalStateException("Retry budget '" + budgetName + "' is shared with instance '"
-						+ other.getName() + "', so instance '" + template.getName() + "' cannot change its settings ("
-						+ existing.getConfig() + " to " + budgetConfig + ") alone; change them on every instance "
-						+ "that shares it or give this one another budget name");
-			}
 		}
 		return existing.withConfig(budgetConfig);
 	}

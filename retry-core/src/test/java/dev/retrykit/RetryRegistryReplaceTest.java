@@ -15,7 +15,6 @@ import dev.retrykit.circuit.CircuitState;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RetryRegistryReplaceTest {
@@ -121,17 +120,20 @@ class RetryRegistryReplaceTest {
 	}
 
 	@Test
-	void changingTheSettingsOfABudgetSharedWithAnotherInstanceIsRejectedAndChangesNothing() {
+	void instancesSharingABudgetWhoseSettingsChangeJoinTheNewBudgetAsEachIsReplaced() {
 		RetryBudgetConfig ten = RetryBudgetConfig.builder().maxTokens(10).build();
 		RetryRegistry registry = registry()
 			.instance("a", RetryConfig.builder().maxAttempts(3).budget(ten, "shared").build())
 			.instance("b", RetryConfig.builder().maxAttempts(3).budget(ten, "shared").build()).build();
+		attemptsOf(registry.template("b"));
+		RetryBudget old = registry.template("b").getBudget();
 		RetryBudgetConfig twenty = RetryBudgetConfig.builder().maxTokens(20).build();
-		assertThatIllegalStateException()
-			.isThrownBy(() -> registry.replace("a", RetryConfig.builder().maxAttempts(5).budget(twenty, "shared").build()))
-			.withMessageContaining("Retry budget 'shared' is shared with instance 'b'");
-		assertThat(registry.template("a").getConfig().getMaxAttempts()).isEqualTo(3);
-		assertThat(registry.template("a").getReconfiguredAt()).isEmpty();
+		registry.replace("a", RetryConfig.builder().maxAttempts(5).budget(twenty, "shared").build());
+		assertThat(registry.template("a").getBudget().getTokens()).isEqualTo(7.0);
+		assertThat(registry.template("b").getBudget()).isSameAs(old);
+		registry.replace("b", RetryConfig.builder().maxAttempts(5).budget(twenty, "shared").build());
+		assertThat(registry.template("b").getBudget()).isSameAs(registry.template("a").getBudget())
+			.isSameAs(registry.budget("shared").orElseThrow());
 	}
 
 	@Test
