@@ -133,6 +133,31 @@ public final class RetryAutoConfiguration {
 		return RetryRegistryFactory.build(builder);
 	}
 
+	/** Applies changes of {@code retry.*} to the running registry; see {@link RetryReconfigurer}. */
+	@Bean
+	@ConditionalOnMissingBean
+	RetryReconfigurer retryReconfigurer(RetryRegistry registry, ConfigurableEnvironment environment,
+			ConfigurableListableBeanFactory beanFactory, ObjectProvider<StatusExtractor> statusExtractors,
+			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter) {
+		RetryReconfigurer reconfigurer = new RetryReconfigurer(registry, environment, beanFactory,
+				statusExtractors.orderedStream().toList(), retryAfter.getIfAvailable());
+		reconfigurer.recordStartupConfiguration();
+		return reconfigurer;
+	}
+
+	/** Spring Cloud's refresh (config server, Kubernetes config maps): a changed {@code retry.} key reconfigures. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = RetryEnvironmentChangeListener.EVENT)
+	static class SpringCloudRefreshConfiguration {
+
+		@Bean
+		static RetryEnvironmentChangeListener retryEnvironmentChangeListener(
+				ObjectProvider<RetryReconfigurer> reconfigurer) {
+			return new RetryEnvironmentChangeListener(reconfigurer);
+		}
+
+	}
+
 	/** Spring's HTTP client exceptions: their status codes and {@code Retry-After} headers. */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.web.client.RestClientResponseException")

@@ -53,8 +53,25 @@ final class RetryPropertiesValidator implements BeanFactoryPostProcessor, Ordere
 	}
 
 	private void validate(ConfigurableListableBeanFactory beanFactory) {
-		// As Boot binds @ConfigurationProperties: the @ConfigurationPropertiesBinding converters first (retrykit's
-		// compound durations), then the application's conversions; a value one cannot convert goes to the next.
+		RetryProperties properties = bind(this.environment, beanFactory);
+		checkTimer(properties);
+		boolean retryAfter = beanFactory.getBeanNamesForType(RetryAfterDelayHintExtractor.class, true, false).length > 0;
+		// A throwaway registry on virtual time: validating must not start the JVM's default timing wheel.
+		RetryRegistryBuilder registry = RetryRegistry.builder().virtualTime(new VirtualTime());
+		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), List.of(),
+				retryAfter ? (DelayHintExtractor) failure -> null : null, false).applyTo(properties, registry);
+		RetryRegistryFactory.build(registry);
+	}
+
+	/**
+	 * Binds all of {@code retry.*} as Boot binds {@code @ConfigurationProperties}: the
+	 * {@code @ConfigurationPropertiesBinding} converters first (retrykit's compound durations), then the
+	 * application's conversions; an unknown key is an error.
+	 * @param environment the environment
+	 * @param beanFactory where the binding converters are defined
+	 * @return the bound properties
+	 */
+	static RetryProperties bind(ConfigurableEnvironment environment, ConfigurableListableBeanFactory beanFactory) {
 		ApplicationConversionService bindingConverters = new ApplicationConversionService();
 		BeanFactoryAnnotationUtils.qualifiedBeansOfType(beanFactory, Converter.class, ConfigurationPropertiesBinding.VALUE)
 			.values()
@@ -63,23 +80,23 @@ final class RetryPropertiesValidator implements BeanFactoryPostProcessor, Ordere
 			.qualifiedBeansOfType(beanFactory, GenericConverter.class, ConfigurationPropertiesBinding.VALUE)
 			.values()
 			.forEach(bindingConverters::addConverter);
-		Binder binder = new Binder(ConfigurationPropertySources.get(this.environment),
-				new PropertySourcesPlaceholdersResolver(this.environment),
+		Binder binder = new Binder(ConfigurationPropertySources.get(environment),
+				new PropertySourcesPlaceholdersResolver(environment),
 				List.of(bindingConverters, ApplicationConversionService.getSharedInstance()), null, null, null);
-		// As @ConfigurationProperties(ignoreUnknownFields = false) binds them: an unknown key is an error.
-		RetryProperties properties = binder
+		return binder
 			.bind("retry", Bindable.of(RetryProperties.class),
 					new NoUnboundElementsBindHandler(new IgnoreTopLevelConverterNotFoundBindHandler()))
 			.orElseGet(RetryProperties::new);
+	}
+
+	/**
+	 * Checks {@code retry.timer.*} as the timing wheel's builder does.
+	 * @param properties the bound properties
+	 */
+	static void checkTimer(RetryProperties properties) {
 		TimingWheelSchedulerBuilder timer = TimingWheelScheduler.builder();
 		RetryPropertiesMapper.set("retry.timer.tick", properties.getTimer().getTick(), timer::tick);
 		RetryPropertiesMapper.set("retry.timer.wheel-size", properties.getTimer().getWheelSize(), timer::wheelSize);
-		boolean retryAfter = beanFactory.getBeanNamesForType(RetryAfterDelayHintExtractor.class, true, false).length > 0;
-		// A throwaway registry on virtual time: validating must not start the JVM's default timing wheel.
-		RetryRegistryBuilder registry = RetryRegistry.builder().virtualTime(new VirtualTime());
-		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), List.of(),
-				retryAfter ? (DelayHintExtractor) failure -> null : null, false).applyTo(properties, registry);
-		RetryRegistryFactory.build(registry);
 	}
 
 	/** First among the ordinary post-processors: nothing else should fail, or start, before the configuration is known good. */

@@ -58,7 +58,7 @@ final class RetriesDescriber {
 		return new RetryInstanceDescriptor(RetryConfigDescriptor.of(template.getConfig()), calls, metrics.getAttempts(),
 				metrics.getRecoveries(), rejections, circuit(template.getCircuitBreaker()), budget(template.getBudget()),
 				contextCache(template.getContextCache(), template.getConfig().isStateful(), detailed, showValues), failback(failback, detailed, showValues),
-				events, eventsOmitted);
+				events, eventsOmitted, template.getReconfiguredAt().map(Object::toString).orElse(null));
 	}
 
 	private static RetryInstanceDescriptor.@Nullable Circuit circuit(@Nullable CircuitBreaker breaker) {

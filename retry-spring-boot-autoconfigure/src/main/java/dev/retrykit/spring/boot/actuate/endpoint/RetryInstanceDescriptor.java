@@ -25,12 +25,14 @@ import org.jspecify.annotations.Nullable;
  * @param failback the failback executor, or {@code null} when none was created for the instance
  * @param recentEvents the most recent events, oldest first, in the detailed view only
  * @param recentEventsOmitted events recorded since start that the detailed view does not list
+ * @param reconfiguredAt when a live change last replaced the instance's configuration (ISO-8601), or
+ * {@code null} until the first change
  */
 @JsonInclude(Include.NON_NULL)
 public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls, long attempts, long recoveries,
 		Rejections rejections, @Nullable Circuit circuit, @Nullable Budget budget,
 		@Nullable ContextCache contextCache, @Nullable Failback failback, @Nullable List<Event> recentEvents,
-		@Nullable Long recentEventsOmitted) {
+		@Nullable Long recentEventsOmitted, @Nullable String reconfiguredAt) {
 
 	/**
 	 * Calls by outcome; every call ends in exactly one.

@@ -226,9 +226,15 @@ public final class RetryableMethodResolver {
 	}
 
 	private RetryTemplate template(RetryTemplate instance, Retryable retryable, Method method) {
-		RetryConfig config = InlineOverrides.apply(instance.getConfig(), retryable, method, this.parser,
-				this.exceptionContext);
-		return (config != null) ? instance.variant(config) : instance;
+		if (InlineOverrides.apply(instance.getConfig(), retryable, method, this.parser, this.exceptionContext) == null) {
+			return instance;
+		}
+		// A following variant: a live change of the instance (RetryRegistry.replace) re-derives the method's
+		// configuration from the instance's new one.
+		return instance.variant(base -> {
+			RetryConfig config = InlineOverrides.apply(base, retryable, method, this.parser, this.exceptionContext);
+			return (config != null) ? config : base;
+		});
 	}
 
 

@@ -2,6 +2,8 @@ package dev.retrykit.spring.boot.autoconfigure.metrics;
 
 import dev.retrykit.spring.boot.metrics.RetryMetricsBinder;
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.spring.boot.autoconfigure.RetryReconfigurer;
+import dev.retrykit.spring.boot.metrics.RetryReconfigurationMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,6 +32,13 @@ public final class RetryMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryMetricsBinder retryMetricsBinder(RetryRegistry retryRegistry) {
 		return new RetryMetricsBinder(retryRegistry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RetryReconfigurer.class)
+	RetryReconfigurationMetrics retryReconfigurationMetrics(RetryReconfigurer reconfigurer) {
+		return new RetryReconfigurationMetrics(reconfigurer::getAppliedCount, reconfigurer::getRejectedCount);
 	}
 
 }
