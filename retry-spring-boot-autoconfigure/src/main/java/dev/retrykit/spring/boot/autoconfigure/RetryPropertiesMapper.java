@@ -205,10 +205,7 @@ public final class RetryPropertiesMapper {
 		// A base that honors Retry-After without spring-web has failed above, when it was applied.
 		DelayHintExtractor retryAfterHint = (honor != null && honor.value()) ? this.retryAfter : null;
 		if (custom != null && retryAfterHint != null) {
-			builder.delayHint(failure -> {
-				Duration delay = custom.delayHint(failure);
-				return (delay != null) ? delay : retryAfterHint.delayHint(failure);
-			});
+			builder.delayHint(new FirstDelayHint(custom, retryAfterHint));
 		}
 		else {
 			builder.delayHint((custom != null) ? custom : retryAfterHint);
@@ -373,6 +370,20 @@ public final class RetryPropertiesMapper {
 			if (enabledSetting != null) {
 				disable.run();
 			}
+		}
+
+	}
+
+	/**
+	 * The application's delay hint, else the {@code Retry-After} header's. A record, so that mapping the same
+	 * properties twice gives equal configurations (a live change compares them by their text).
+	 */
+	private record FirstDelayHint(DelayHintExtractor custom, DelayHintExtractor fallback) implements DelayHintExtractor {
+
+		@Override
+		public @Nullable Duration delayHint(Throwable failure) {
+			Duration delay = this.custom.delayHint(failure);
+			return (delay != null) ? delay : this.fallback.delayHint(failure);
 		}
 
 	}

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Retryable;
+import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpoint;
 import dev.retrykit.spring.boot.autoconfigure.endpoint.RetriesEndpointAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.metrics.RetryMetricsAutoConfiguration;
@@ -95,6 +96,18 @@ class RetryLiveChangesTests {
 					assertThat(context.getBean("inventoryRetryTemplate", RetryTemplate.class).getReconfiguredAt())
 						.as("unchanged instance").isEmpty();
 				});
+	}
+
+	@Test
+	void anInstanceWithADelayHintBeanAndRetryAfterIsNotReconfiguredByAChangeOfAnotherInstance() {
+		this.runner.withBean("serverHint", DelayHintExtractor.class, () -> failure -> null)
+			.withPropertyValues("retry.instances.orders.delay-hint=serverHint",
+					"retry.instances.orders.honor-retry-after=true")
+			.run(context -> {
+				refresh(context, "retry.instances.inventory.max-attempts=4");
+				assertThat(context.getBean("inventoryRetryTemplate", RetryTemplate.class).getReconfiguredAt()).isPresent();
+				assertThat(context.getBean("ordersRetryTemplate", RetryTemplate.class).getReconfiguredAt()).isEmpty();
+			});
 	}
 
 	@Test
