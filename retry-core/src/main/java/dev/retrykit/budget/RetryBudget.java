@@ -3,6 +3,7 @@ package dev.retrykit.budget;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.function.LongUnaryOperator;
 
 /**
  * A retry budget with gRPC's retry-throttling semantics (gRFC A6). The bucket starts full at
@@ -47,6 +48,9 @@ public final class RetryBudget {
 
 	private volatile int milliTokens;
 
+	/** The tokens as last synchronised with a cluster; guarded by {@code this}, touched by {@link #synchronise} only. */
+	private int syncedMilliTokens;
+
 	private RetryBudget(String name, RetryBudgetConfig config) {
 		this.name = name;
 		this.config = config;
@@ -54,6 +58,7 @@ public final class RetryBudget {
 		this.ratioMilliTokens = config.tokenRatioMillis();
 		this.thresholdMilliTokens = this.maxMilliTokens / 2;
 		this.milliTokens = this.maxMilliTokens;
+		this.syncedMilliTokens = this.maxMilliTokens;
 	}
 
 	/**
@@ -105,6 +110,30 @@ public final class RetryBudget {
 	 */
 	public boolean tryAcquireRetry() {
 		return this.milliTokens > this.thresholdMilliTokens;
+	}
+
+	/**
+	 * Exchanges this budget's unsynchronised change with a cluster that shares the budget: hands the
+	 * change since the last exchange (in thousandths of a token, negative when tokens were taken) to
+	 * {@code exchange}, which adds it to the cluster's tokens and returns them; the budget then decides
+	 * on those tokens plus the changes made here meanwhile. Calls in progress are never blocked: they
+	 * keep deciding on the local tokens while the exchange runs. If {@code exchange} throws, nothing
+	 * changes and the change is handed over again next time. Calls to this method are serialised.
+	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
+	 */
+	public synchronized void synchronise(LongUnaryOperator exchange) {
+		int seen = this.milliTokens;
+		long cluster = exchange.applyAsLong(seen - this.syncedMilliTokens);
+		int synced = (int) Math.max(0, Math.min(this.maxMilliTokens, cluster));
+		for (;;) {
+			int now = this.milliTokens;
+			int next = Math.max(0, Math.min(this.maxMilliTokens, synced + (now - seen)));
+			if (MILLI_TOKENS.compareAndSet(this, now, next)) {
+				// What changed during the exchange is still to be handed over next time.
+				this.syncedMilliTokens = next - (now - seen);
+				return;
+			}
+		}
 	}
 
 	/** @return the tokens left, from 0 to {@code maxTokens}, exact to the thousandth */
