@@ -58,7 +58,7 @@ class HazelcastClusterEngineTests {
 	/** A replica of the service: its own registry, sharing state through the given Hazelcast instance. */
 	private RetryRegistry replica(HazelcastInstance instance, String prefix) {
 		RetryCluster cluster = RetryCluster.builder(HazelcastClusterEngine.builder(instance).prefix(prefix).build())
-			.timeout(Duration.ofMillis(500)).clusterBudget("shop").clusterCircuit("inventory", 1).build();
+			.timeout(Duration.ofSeconds(5)).clusterBudget("shop").clusterCircuit("inventory", 1).build();
 		this.replicas.add(cluster);
 		RetryRegistry registry = cluster.bind(RetryRegistry.builder())
 			.instance("inventory", null, config -> config.maxAttempts(3).backoff(BackoffPolicy.none())

@@ -56,6 +56,7 @@ public final class HazelcastTestCluster implements AutoCloseable {
 		config.setProperty("hazelcast.partition.count", "7");
 		config.setProperty("hazelcast.logging.type", "jdk");
 		config.setProperty("hazelcast.wait.seconds.before.join", "0");
+		config.setProperty("hazelcast.max.wait.seconds.before.join", "0");
 		config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
 		config.setProperty("hazelcast.max.no.heartbeat.seconds", "6");
 		config.setProperty("hazelcast.merge.first.run.delay.seconds", "2");
@@ -69,7 +70,7 @@ public final class HazelcastTestCluster implements AutoCloseable {
 		join.getMulticastConfig().setEnabled(false);
 		join.getAutoDetectionConfig().setEnabled(false);
 		for (int port = this.basePort; port < this.basePort + PORTS; port++) {
-			join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + port);
+			join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1).addMember("127.0.0.1:" + port);
 		}
 		HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
 		this.instances.add(member);

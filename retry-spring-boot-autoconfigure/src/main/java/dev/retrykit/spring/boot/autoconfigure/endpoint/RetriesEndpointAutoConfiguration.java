@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.autoconfigure.endpoint;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpoint;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpointWebExtension;
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.spi.TimeSource;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,9 +33,9 @@ public final class RetriesEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
 	RetriesEndpoint retriesEndpoint(RetryRegistry retryRegistry, RetriesEndpointProperties properties,
-			ObjectProvider<TimeSource> timeSource) {
+			ObjectProvider<TimeSource> timeSource, ObjectProvider<RetryCluster> cluster) {
 		return new RetriesEndpoint(retryRegistry, properties.getShowValues(),
-				timeSource.getIfUnique(() -> TimeSource.SYSTEM));
+				timeSource.getIfUnique(() -> TimeSource.SYSTEM), cluster.getIfAvailable());
 	}
 
 	@Bean
