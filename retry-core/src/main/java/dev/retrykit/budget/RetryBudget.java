@@ -26,9 +26,12 @@ public final class RetryBudget {
 
 	private static final VarHandle MILLI_TOKENS;
 
+	private static final VarHandle UNSYNCHRONISED;
+
 	static {
 		try {
 			MILLI_TOKENS = MethodHandles.lookup().findVarHandle(RetryBudget.class, "milliTokens", int.class);
+			UNSYNCHRONISED = MethodHandles.lookup().findVarHandle(RetryBudget.class, "unsynchronisedMilliTokens", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -48,8 +51,14 @@ public final class RetryBudget {
 
 	private volatile int milliTokens;
 
-	/** The tokens as last synchronised with a cluster; guarded by {@code this}, touched by {@link #synchronise} only. */
-	private int syncedMilliTokens;
+	/** Whether the budget is shared with a cluster: from the first {@link #synchronise} on, changes are also summed unclamped. */
+	private volatile boolean shared;
+
+	/**
+	 * The change since the last exchange, unclamped: a failure while this replica's view is empty still
+	 * takes a token from the cluster, so clamping each replica's view never turns an outage into a gain.
+	 */
+	private volatile long unsynchronisedMilliTokens;
 
 	private RetryBudget(String name, RetryBudgetConfig config) {
 		this.name = name;
@@ -58,7 +67,6 @@ public final class RetryBudget {
 		this.ratioMilliTokens = config.tokenRatioMillis();
 		this.thresholdMilliTokens = this.maxMilliTokens / 2;
 		this.milliTokens = this.maxMilliTokens;
-		this.syncedMilliTokens = this.maxMilliTokens;
 	}
 
 	/**
@@ -79,6 +87,9 @@ public final class RetryBudget {
 
 	/** Records a failed attempt: takes one token, never going below zero. */
 	public void onFailure() {
+		if (this.shared) {
+			UNSYNCHRONISED.getAndAdd(this, (long) -ONE_TOKEN);
+		}
 		for (;;) {
 			int current = this.milliTokens;
 			if (current == 0) {
@@ -98,6 +109,9 @@ public final class RetryBudget {
 				return;
 			}
 			if (MILLI_TOKENS.compareAndSet(this, current, Math.min(this.maxMilliTokens, current + this.ratioMilliTokens))) {
+				if (this.shared) {
+					UNSYNCHRONISED.getAndAdd(this, (long) this.ratioMilliTokens);
+				}
 				return;
 			}
 		}
@@ -114,23 +128,37 @@ public final class RetryBudget {
 
 	/**
 	 * Exchanges this budget's unsynchronised change with a cluster that shares the budget: hands the
-	 * change since the last exchange (in thousandths of a token, negative when tokens were taken) to
-	 * {@code exchange}, which adds it to the cluster's tokens and returns them; the budget then decides
-	 * on those tokens plus the changes made here meanwhile. Calls in progress are never blocked: they
-	 * keep deciding on the local tokens while the exchange runs. If {@code exchange} throws, nothing
-	 * changes and the change is handed over again next time. Calls to this method are serialised.
+	 * change since the last exchange (in thousandths of a token, negative when tokens were taken; summed
+	 * without clamping, so failures while this replica's view is empty still count) to {@code exchange},
+	 * which adds it to the cluster's tokens and returns them; the budget then decides on those tokens plus
+	 * the changes made here meanwhile. Calls in progress are never blocked: they keep deciding on the local
+	 * tokens while the exchange runs. If {@code exchange} throws, nothing is lost: the change is handed over
+	 * again next time. Calls to this method are serialised.
 	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
 	 */
 	public synchronized void synchronise(LongUnaryOperator exchange) {
-		int seen = this.milliTokens;
-		long cluster = exchange.applyAsLong(seen - this.syncedMilliTokens);
-		int synced = (int) Math.max(0, Math.min(this.maxMilliTokens, cluster));
+		long taken;
+		if (this.shared) {
+			taken = (long) UNSYNCHRONISED.getAndSet(this, 0L);
+		}
+		else {
+			// The first exchange: what happened before it is the view's distance from full (a change racing
+			// with this one exchange may be counted twice or not at all; the next exchanges are exact).
+			this.shared = true;
+			taken = (long) this.milliTokens - this.maxMilliTokens;
+		}
+		long cluster;
+		try {
+			cluster = exchange.applyAsLong(taken);
+		}
+		catch (RuntimeException | Error ex) {
+			UNSYNCHRONISED.getAndAdd(this, taken);
+			throw ex;
+		}
 		for (;;) {
 			int now = this.milliTokens;
-			int next = Math.max(0, Math.min(this.maxMilliTokens, synced + (now - seen)));
-			if (MILLI_TOKENS.compareAndSet(this, now, next)) {
-				// What changed during the exchange is still to be handed over next time.
-				this.syncedMilliTokens = next - (now - seen);
+			long next = Math.max(0, Math.min(this.maxMilliTokens, cluster + this.unsynchronisedMilliTokens));
+			if (MILLI_TOKENS.compareAndSet(this, now, (int) next)) {
 				return;
 			}
 		}

@@ -99,6 +99,27 @@ class RetryClusterTests {
 	}
 
 	@Test
+	void failuresOfAnEmptyLocalViewAreStillHandedToTheCluster() {
+		RetryBudget budget = RetryBudget.create("shop", RetryBudgetConfig.ofDefaults());
+		budget.synchronise(delta -> 0);
+		assertThat(budget.getTokens()).isZero();
+		for (int i = 0; i < 3; i++) {
+			budget.onFailure();
+		}
+		for (int i = 0; i < 10; i++) {
+			budget.onSuccess();
+		}
+		long[] handed = new long[1];
+		budget.synchronise(delta -> {
+			handed[0] = delta;
+			return 4_000 + delta;
+		});
+		// Clamping each replica's view at zero must not turn an outage into a gain for the cluster.
+		assertThat(handed[0]).isEqualTo(-2_000);
+		assertThat(budget.getTokens()).isEqualTo(2.0);
+	}
+
+	@Test
 	void whenTheExchangeFailsTheChangeIsKeptForTheNextOne() {
 		RetryBudget budget = RetryBudget.create("shop", RetryBudgetConfig.ofDefaults());
 		budget.onFailure();
