@@ -1,10 +1,14 @@
 package dev.retrykit.spring.boot.autoconfigure.cluster;
 
+import java.util.function.Consumer;
+
 import com.hazelcast.core.HazelcastInstance;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.cluster.RetryCluster;
+import dev.retrykit.cluster.RetryClusterBuilder;
 import dev.retrykit.hazelcast.HazelcastClusterEngine;
+import dev.retrykit.hazelcast.HazelcastClusterEngineBuilder;
 import dev.retrykit.spi.TimeSource;
 import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
@@ -53,11 +57,26 @@ public final class RetryClusterAutoConfiguration {
 			}
 			RetryProperties.Cluster cluster = properties.getCluster();
 			RetryProperties.ContextCache cache = properties.getContextCache();
-			HazelcastClusterEngine engine = HazelcastClusterEngine.builder(instance).prefix(cluster.getPrefix())
-				.contextTtl(cache.getTtl()).contextCapacity(cache.getCapacity()).build();
-			return RetryCluster.builder(engine).timeout(cluster.getTimeout()).syncInterval(cluster.getSyncInterval())
-				.timeSource(timeSource.getIfAvailable(() -> TimeSource.SYSTEM)).contextCacheCapacity(cache.getCapacity())
-				.build();
+			HazelcastClusterEngineBuilder engine = HazelcastClusterEngine.builder(instance);
+			set("retry.cluster.prefix", cluster.getPrefix(), engine::prefix);
+			set("retry.context-cache.ttl", cache.getTtl(), engine::contextTtl);
+			set("retry.context-cache.capacity", cache.getCapacity(), engine::contextCapacity);
+			RetryClusterBuilder builder = RetryCluster.builder(engine.build());
+			set("retry.cluster.timeout", cluster.getTimeout(), builder::timeout);
+			set("retry.cluster.sync-interval", cluster.getSyncInterval(), builder::syncInterval);
+			return builder.timeSource(timeSource.getIfAvailable(() -> TimeSource.SYSTEM))
+				.contextCacheCapacity(cache.getCapacity()).build();
+		}
+
+		/** Applies a setting, turning the builder's refusal into a startup failure that names the property. */
+		private static <T> void set(String property, T value, Consumer<T> setter) {
+			try {
+				setter.accept(value);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRetryPropertyException(property, value, String.valueOf(ex.getMessage()),
+						"Update '" + property + "' in your configuration.", ex);
+			}
 		}
 
 		/** Every instance keeps its stateful contexts in the cluster. */

@@ -14,7 +14,6 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.cluster.RetryCluster;
-import dev.retrykit.hazelcast.HazelcastTestCluster;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesDescriptor;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpoint;
 import dev.retrykit.spring.boot.actuate.endpoint.RetryInstanceDescriptor;
@@ -80,6 +79,29 @@ class RetryClusterAutoConfigurationTests {
 				assertThat(failure.getProperty()).isEqualTo("retry.cluster.enabled");
 				assertThat(failure).hasMessageContaining("no HazelcastInstance bean");
 			}));
+	}
+
+	@Test
+	void anInvalidClusterSettingFailsStartupNamingTheProperty() {
+		replica(0, "invalid").withPropertyValues("retry.cluster.timeout=0s").run(context -> {
+			InvalidRetryPropertyException failure = invalidProperty(context);
+			assertThat(failure.getProperty()).isEqualTo("retry.cluster.timeout");
+			assertThat(failure).hasMessageContaining("must be positive");
+		});
+		replica(0, "invalid").withPropertyValues("retry.context-cache.ttl=10ms").run(
+				context -> assertThat(invalidProperty(context).getProperty()).isEqualTo("retry.context-cache.ttl"));
+		replica(0, "invalid").withPropertyValues("retry.instances.inventory.circuit-breaker.quorum=0").run(
+				context -> assertThat(invalidProperty(context).getProperty())
+					.isEqualTo("retry.instances.inventory.circuit-breaker.quorum"));
+	}
+
+	private static InvalidRetryPropertyException invalidProperty(AssertableApplicationContext context) {
+		for (Throwable cause = context.getStartupFailure(); cause != null; cause = cause.getCause()) {
+			if (cause instanceof InvalidRetryPropertyException invalid) {
+				return invalid;
+			}
+		}
+		throw new AssertionError("Startup did not fail with an InvalidRetryPropertyException", context.getStartupFailure());
 	}
 
 	@Test
