@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
@@ -67,21 +68,46 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 	public void put(Object key, RetryContext context) {
 		this.lock.lock();
 		try {
-			RetryContextCacheEntry existing = this.entries.get(key);
-			long created = (existing != null) ? existing.createdAtMillis() : this.timeSource.currentTimeMillis();
-			this.entries.put(key, new RetryContextCacheEntry(key, context, created));
-			if (!this.used) {
-				this.used = true;
-			}
-			if (this.entries.size() > this.capacity) {
-				Iterator<Map.Entry<Object, RetryContextCacheEntry>> eldest = this.entries.entrySet().iterator();
-				eldest.next();
-				eldest.remove();
-				this.evictions++;
-			}
+			store(key, context);
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	/** Atomic under the cache's lock; {@code update} runs while the lock is held, so it must be quick. */
+	@Override
+	public @Nullable RetryContext update(Object key, UnaryOperator<@Nullable RetryContext> update) {
+		this.lock.lock();
+		try {
+			RetryContextCacheEntry existing = this.entries.get(key);
+			RetryContext next = update.apply((existing != null) ? existing.context() : null);
+			if (next == null) {
+				this.entries.remove(key);
+			}
+			else {
+				store(key, next);
+			}
+			return next;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Stores an entry, keeping its creation time, and evicts the eldest when full; the caller holds the lock. */
+	private void store(Object key, RetryContext context) {
+		RetryContextCacheEntry existing = this.entries.get(key);
+		long created = (existing != null) ? existing.createdAtMillis() : this.timeSource.currentTimeMillis();
+		this.entries.put(key, new RetryContextCacheEntry(key, context, created));
+		if (!this.used) {
+			this.used = true;
+		}
+		if (this.entries.size() > this.capacity) {
+			Iterator<Map.Entry<Object, RetryContextCacheEntry>> eldest = this.entries.entrySet().iterator();
+			eldest.next();
+			eldest.remove();
+			this.evictions++;
 		}
 	}
 

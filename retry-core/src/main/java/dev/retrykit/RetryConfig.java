@@ -7,7 +7,7 @@ import java.util.function.Predicate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.BackoffStrategy;
@@ -38,6 +38,8 @@ public final class RetryConfig {
 	final List<Class<? extends Throwable>> retryOn;
 
 	final List<Class<? extends Throwable>> ignore;
+
+	final List<Class<? extends Throwable>> notRecoverable;
 
 	final boolean traverseCauses;
 
@@ -72,6 +74,7 @@ public final class RetryConfig {
 		this.backoff = builder.backoff;
 		this.retryOn = List.copyOf(builder.retryOn);
 		this.ignore = List.copyOf(builder.ignore);
+		this.notRecoverable = List.copyOf(builder.notRecoverable);
 		this.traverseCauses = builder.traverseCauses;
 		this.retryIf = builder.retryIf;
 		this.retryOnResult = builder.retryOnResult;
@@ -133,6 +136,14 @@ public final class RetryConfig {
 	/** @return failure types that are never retried; they win over {@link #getRetryOn()} */
 	public List<Class<? extends Throwable>> getIgnore() {
 		return this.ignore;
+	}
+
+	/**
+	 * @return failure types that are never recovered: a call ending with one skips its recovery
+	 * (default empty)
+	 */
+	public List<Class<? extends Throwable>> getNotRecoverable() {
+		return this.notRecoverable;
 	}
 
 	/** @return whether failure types are also matched against the cause chain (default true) */
@@ -216,6 +227,7 @@ public final class RetryConfig {
 		text.append(", backoff=").append(this.backoff);
 		appendIfSet(text, "retryOn", this.retryOn.isEmpty() ? null : names(this.retryOn));
 		appendIfSet(text, "ignore", this.ignore.isEmpty() ? null : names(this.ignore));
+		appendIfSet(text, "notRecoverable", this.notRecoverable.isEmpty() ? null : names(this.notRecoverable));
 		if (!this.traverseCauses) {
 			text.append(", traverseCauses=false");
 		}

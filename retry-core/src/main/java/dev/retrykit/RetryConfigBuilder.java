@@ -11,7 +11,7 @@ import java.util.function.Predicate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.BackoffStrategy;
@@ -37,6 +37,8 @@ public final class RetryConfigBuilder {
 	final List<Class<? extends Throwable>> retryOn = new ArrayList<>();
 
 	final List<Class<? extends Throwable>> ignore = new ArrayList<>();
+
+	final List<Class<? extends Throwable>> notRecoverable = new ArrayList<>();
 
 	boolean traverseCauses = true;
 
@@ -75,6 +77,7 @@ public final class RetryConfigBuilder {
 		this.backoff = base.backoff;
 		this.retryOn.addAll(base.retryOn);
 		this.ignore.addAll(base.ignore);
+		this.notRecoverable.addAll(base.notRecoverable);
 		this.traverseCauses = base.traverseCauses;
 		this.retryIf = base.retryIf;
 		this.retryOnResult = base.retryOnResult;
@@ -147,6 +150,7 @@ public final class RetryConfigBuilder {
 	 * @return this builder
 	 */
 	@SafeVarargs
+	@SuppressWarnings("varargs") // safe: the array is only read, copied element by element into this builder's list
 	public final RetryConfigBuilder retryOn(Class<? extends Throwable>... types) {
 		return retryOn(Arrays.asList(types));
 	}
@@ -168,6 +172,7 @@ public final class RetryConfigBuilder {
 	 * @return this builder
 	 */
 	@SafeVarargs
+	@SuppressWarnings("varargs") // safe: the array is only read, copied element by element into this builder's list
 	public final RetryConfigBuilder ignore(Class<? extends Throwable>... types) {
 		return ignore(Arrays.asList(types));
 	}
@@ -179,6 +184,31 @@ public final class RetryConfigBuilder {
 	 */
 	public RetryConfigBuilder ignore(Collection<Class<? extends Throwable>> types) {
 		replace(this.ignore, types, "ignore");
+		return this;
+	}
+
+	/**
+	 * Replaces the failure types that are never recovered (Spring Retry's {@code notRecoverable}): a
+	 * call that ends with such a failure (subclasses match; the failure itself, not its causes) skips
+	 * the recovery callback and ends as it would without one: a stateless call rethrows the failure
+	 * unchanged, a stateful one throws {@link ExhaustedRetryException} with it as cause. Whether the
+	 * failure is retried is not affected. Default: empty.
+	 * @param types the types
+	 * @return this builder
+	 * @throws NullPointerException if a type is {@code null}
+	 */
+	@SafeVarargs
+	public final RetryConfigBuilder notRecoverable(Class<? extends Throwable>... types) {
+		return notRecoverable(Arrays.asList(types));
+	}
+
+	/**
+	 * @param types the failure types that are never recovered, replacing earlier ones
+	 * @return this builder
+	 * @see #notRecoverable(Class[])
+	 */
+	public RetryConfigBuilder notRecoverable(Collection<Class<? extends Throwable>> types) {
+		replace(this.notRecoverable, types, "notRecoverable");
 		return this;
 	}
 

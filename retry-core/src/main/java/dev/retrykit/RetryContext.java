@@ -61,4 +61,14 @@ public interface RetryContext {
 	 */
 	boolean hasAttribute(String name);
 
+	/**
+	 * The names of the attributes set, so that a context can be copied (for example into a
+	 * {@link dev.retrykit.spi.RetryContextSnapshot} for a shared cache). The default has none: a
+	 * context that keeps attributes should override it.
+	 * @return the names, a snapshot that later changes do not affect
+	 */
+	default java.util.Set<String> attributeNames() {
+		return java.util.Set.of();
+	}
+
 }

@@ -7,10 +7,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Callbacks around a retried call. Every method is a no-op by default.
  *
- * <p>Order for one call: {@link #open} once, then per attempt {@link #onError} (failed attempt, with
- * {@link #onRetry} when another attempt follows) or {@link #onSuccess}, then {@link #close} once.
- * Listeners are called in registration order for {@code open}/{@code onSuccess}/{@code onError} and in
- * reverse order for {@code close}. An exception thrown by a listener never breaks the call: it is
+ * <p>Order for one call: {@link #open} once, then per attempt {@link #beforeAttempt} and then
+ * {@link #onError} (failed attempt, with {@link #onRetry} when another attempt follows) or
+ * {@link #onSuccess}, then {@link #close} once. An attempt refused by an open circuit gets no
+ * {@code beforeAttempt}. Listeners are called in registration order for {@code open}/{@code beforeAttempt}/
+ * {@code onSuccess}/{@code onError} and in reverse order for {@code close}. An exception thrown by a listener never breaks the call: it is
  * caught, counted in {@link RetryMetrics#getListenerFailures()} and logged. Implementations must be
  * thread-safe: one listener serves every call of every instance it is registered on.
  */
@@ -24,6 +25,17 @@ public interface RetryListener {
 	 */
 	default boolean open(RetryContext context) {
 		return true;
+	}
+
+	/**
+	 * Called right before each attempt runs, the first one included: after the wait before it and
+	 * after the circuit breaker let it through, on the thread that runs it (for an async retry, an
+	 * executor's thread). Every engine calls it: synchronous, stateful, async and failback. An async
+	 * attempt that was cancelled between this call and its start does not run; the call is then closed.
+	 * @param context the call's context; {@link RetryContext#getRetryCount()} is the number of the
+	 * attempt minus one
+	 */
+	default void beforeAttempt(RetryContext context) {
 	}
 
 	/**

@@ -12,8 +12,10 @@ import java.util.function.Predicate;
  *
  * @param key the key of the cached context (for example a message id)
  * @param forceRefresh whether to start a fresh context even if one is cached for the key
- * @param rollbackFor which failures must be rethrown so the caller rolls back; a failure this
- * predicate rejects is retried at once within the same call instead (default: every failure)
+ * @param rollbackFor which failures must be rethrown so the caller rolls back (default: every
+ * failure), also when they are not retryable or the attempts are used up; a failure this predicate
+ * rejects is handled like a stateless call's within the same call instead: retried there, and
+ * recovered there when exhausted
  */
 public record RetryState(Object key, boolean forceRefresh, Predicate<Throwable> rollbackFor) {
 

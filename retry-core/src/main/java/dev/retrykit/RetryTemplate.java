@@ -10,6 +10,7 @@ import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.internal.AsyncRetry;
 import dev.retrykit.internal.RetryRuntime;
+import dev.retrykit.internal.StatefulRetry;
 import dev.retrykit.internal.SyncRetry;
 import dev.retrykit.spi.RetryContextCache;
 import org.jspecify.annotations.Nullable;
@@ -30,9 +31,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Semantics: a stateless call that fails without recovery rethrows its last exception unchanged.
  * A call with a {@link RecoveryCallback} returns the recovery's result whenever it ends without
- * success. A stateful call ({@link RetryState}) makes one attempt per call, rethrows its failure so
- * that the caller can roll back, and continues counting on the next call with the same key; once
- * exhausted the next call recovers or throws {@link ExhaustedRetryException}.
+ * success, except when it ends with a failure of a {@code notRecoverable} type, with an exception
+ * thrown by the user's own decision code (result predicate, classifier, extractor, policy, backoff),
+ * or with an {@link InterruptedException} from an attempt (never retried; the thread's interrupt flag
+ * is set again). A stateful call ({@link RetryState}) rethrows every failure its state rolls back for,
+ * also a non-retryable one and the last allowed attempt's, and continues counting on the next call
+ * with the same key; once the context can no longer retry, the next call does not run the operation:
+ * it recovers or throws {@link ExhaustedRetryException}. Concurrent stateful calls with one key lose
+ * no count.
  *
  * <p>A successful first attempt allocates nothing and does not read the clock unless the instance
  * has a {@code max-duration}; a zero delay never calls the sleeper.
@@ -105,7 +111,7 @@ public final class RetryTemplate {
 	 * @throws E the attempt's failure; {@link ExhaustedRetryException} once the retries are exhausted
 	 */
 	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, RetryState state) throws E {
-		return SyncRetry.executeStateful(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
+		return StatefulRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
 				null, Objects.requireNonNull(state, "state must not be null"));
 	}
 
@@ -121,7 +127,7 @@ public final class RetryTemplate {
 	 */
 	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, @Nullable RecoveryCallback<T> recovery,
 			RetryState state) throws E {
-		return SyncRetry.executeStateful(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
+		return StatefulRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
 				recovery, Objects.requireNonNull(state, "state must not be null"));
 	}
 
@@ -131,7 +137,11 @@ public final class RetryTemplate {
 	 * unwrapped from {@link java.util.concurrent.CompletionException} and
 	 * {@link java.util.concurrent.ExecutionException} before classification; {@code attempt-timeout}
 	 * bounds each attempt. {@link RetryContext#current()} is the call's context while the supplier
-	 * runs. Cancelling the returned future cancels the pending retry and the attempt in flight.
+	 * runs. Cancelling the returned future cancels the pending retry and the attempt in flight. The
+	 * future always completes: when the scheduler is stopped with a retry pending, or refuses the
+	 * retry, it completes with a {@link java.util.concurrent.RejectedExecutionException} that says so,
+	 * the last failure as its cause (no recovery); an attempt failing with {@link InterruptedException}
+	 * ends the call with it, not retried.
 	 * @param supplier starts one attempt
 	 * @param <T> the result type
 	 * @return a future of the result; on failure it completes with the last failure, unchanged
@@ -186,7 +196,7 @@ public final class RetryTemplate {
 
 	/** @return the instance's circuit breaker, or {@code null} when it has none */
 	public @Nullable CircuitBreaker getCircuitBreaker() {
-		return this.runtime.circuitBreaker();
+		return (CircuitBreaker) this.runtime.circuitBreaker();
 	}
 
 	/** @return the instance's retry budget (possibly shared), or {@code null} when it has none */

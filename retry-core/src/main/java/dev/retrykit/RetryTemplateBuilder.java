@@ -9,7 +9,6 @@ import java.util.function.Predicate;
 
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
-import dev.retrykit.internal.DefaultScheduler;
 import dev.retrykit.internal.RetryRuntime;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffStrategy;
@@ -126,6 +125,16 @@ public final class RetryTemplateBuilder {
 	@SafeVarargs
 	public final RetryTemplateBuilder ignore(Class<? extends Throwable>... types) {
 		this.config.ignore(types);
+		return this;
+	}
+
+	/**
+	 * @param types see {@link RetryConfigBuilder#notRecoverable(Class[])}
+	 * @return this builder
+	 */
+	@SafeVarargs
+	public final RetryTemplateBuilder notRecoverable(Class<? extends Throwable>... types) {
+		this.config.notRecoverable(types);
 		return this;
 	}
 

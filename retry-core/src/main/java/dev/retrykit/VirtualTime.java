@@ -9,6 +9,7 @@ import java.util.PriorityQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.spi.Sleeper;
@@ -143,19 +144,29 @@ public final class VirtualTime implements Sleeper, TimeSource, RetryScheduler {
 		}
 	}
 
-	/** Stops accepting tasks; pending ones are dropped and returned. @return the tasks that had not run */
+	/**
+	 * Stops accepting tasks; pending ones are dropped and returned, each {@link AbandonableTask}
+	 * among them {@linkplain AbandonableTask#abandon abandoned} first (outside the lock), as a
+	 * stopping scheduler must.
+	 * @return the tasks that had not run
+	 */
 	public List<Runnable> stop() {
+		List<Runnable> pending = new ArrayList<>();
 		synchronized (this.lock) {
 			this.stopped = true;
-			List<Runnable> pending = new ArrayList<>();
 			for (Task task : this.tasks) {
 				if (!task.cancelled) {
 					pending.add(task.task);
 				}
 			}
 			this.tasks.clear();
-			return pending;
 		}
+		RejectedExecutionException stopped = new RejectedExecutionException(
+				"VirtualTime scheduler is stopped; no task is accepted");
+		for (Runnable task : pending) {
+			AbandonableTask.abandonIfAbandonable(task, stopped);
+		}
+		return pending;
 	}
 
 	@Override

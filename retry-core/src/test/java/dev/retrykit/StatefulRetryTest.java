@@ -197,12 +197,16 @@ class StatefulRetryTest {
 	}
 
 	@Test
-	void nonRetryableFailureRethrowsAndClearsTheContext() throws Exception {
+	void nonRetryableFailureIsRethrownAndTheNextCallReportsItExhausted() throws Exception {
 		RetryTemplate strict = RetryTemplate.builder().virtualTime(this.time).ignore(IllegalArgumentException.class)
 			.build();
+		IllegalArgumentException bad = new IllegalArgumentException("bad");
 		assertThatThrownBy(() -> strict.execute(context -> {
-			throw new IllegalArgumentException("bad");
-		}, RetryState.of("k"))).isInstanceOf(IllegalArgumentException.class);
+			throw bad;
+		}, RetryState.of("k"))).isSameAs(bad);
+		assertThat(strict.getContextCache().size()).isEqualTo(1);
+		assertThatThrownBy(() -> strict.execute(context -> "never", RetryState.of("k")))
+			.isInstanceOf(ExhaustedRetryException.class).hasCause(bad);
 		assertThat(strict.getContextCache().size()).isZero();
 	}
 

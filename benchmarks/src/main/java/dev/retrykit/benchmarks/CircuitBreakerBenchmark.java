@@ -46,24 +46,10 @@ public class CircuitBreakerBenchmark {
 		bh.consume(breakers.call());
 	}
 
-	/** retrykit's breaker on its own, as a caller would use it: permit, call, outcome. */
+	/** retrykit's breaker on its own, as a caller uses it: {@code execute} asks, calls and records the outcome. */
 	@Benchmark
-	public void retrykitCircuitBreaker(Breakers breakers, Blackhole bh) {
-		dev.retrykit.circuit.CircuitBreaker breaker = breakers.retrykitBreaker;
-		long permit = breaker.acquirePermission();
-		if (permit == dev.retrykit.circuit.CircuitBreaker.NO_PERMISSION) {
-			throw new IllegalStateException("The benchmark's circuit breaker opened on successful calls");
-		}
-		String result;
-		try {
-			result = breakers.call();
-		}
-		catch (Throwable ex) {
-			breaker.onFailure(permit);
-			throw ex;
-		}
-		breaker.onSuccess(permit);
-		bh.consume(result);
+	public void retrykitCircuitBreaker(Breakers breakers, Blackhole bh) throws Exception {
+		bh.consume(breakers.retrykitBreaker.execute(breakers.callable));
 	}
 
 	/** A template whose configuration has a circuit breaker: every attempt passes it. */
@@ -176,16 +162,24 @@ public class CircuitBreakerBenchmark {
 			dev.retrykit.circuit.CircuitBreaker tripped = dev.retrykit.circuit.CircuitBreaker.create("check",
 					CircuitBreakerConfig.builder().build(), TimeSource.SYSTEM);
 			for (int failure = 1; failure <= 6; failure++) {
-				long permit = tripped.acquirePermission();
-				if (permit == dev.retrykit.circuit.CircuitBreaker.NO_PERMISSION) {
+				try {
+					tripped.execute(() -> {
+						throw new IllegalStateException("failure");
+					});
+				}
+				catch (IllegalStateException expected) {
+					// counted by the breaker
+				}
+				catch (CircuitOpenException ex) {
 					throw new IllegalStateException("retrykit CircuitBreaker opened after " + (failure - 1)
 							+ " consecutive failure(s); expected 6");
 				}
-				tripped.onFailure(permit);
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
 			}
-			if (tripped.acquirePermission() != dev.retrykit.circuit.CircuitBreaker.NO_PERMISSION) {
-				throw new IllegalStateException("retrykit CircuitBreaker let a call through after 6 consecutive failures");
-			}
+			requireRejected("retrykit CircuitBreaker after 6 consecutive failures", CircuitOpenException.class,
+					() -> tripped.execute(() -> "not run"));
 			RetryTemplate template = newRetrykitRetryWithBreaker();
 			SelfCheck.requireThreeAttempts("retrykit RetryTemplate with a circuit breaker", call -> template.execute(ctx -> call.call()));
 			java.util.Objects.requireNonNull(template.getCircuitBreaker(), "retrykit template has no circuit breaker").forceOpen();

@@ -26,8 +26,8 @@ import java.util.concurrent.locks.LockSupport;
  * once every call is cancelled, and whether a cancelled retry still runs.
  *
  * <p>Run from the shaded jar: {@code java -cp benchmarks/target/benchmarks.jar
- * dev.retrykit.benchmarks.PendingRetriesScale [count] [--forks N] [--pre-touch]} (see {@link #FORKS}
- * and {@link #PRE_TOUCH}). Each contender runs in JVMs of its own, forked with the same options
+ * dev.retrykit.benchmarks.PendingRetriesScale [count] [--forks N] [--gc default|parallel|both]
+ * [--pre-touch]} (see {@link #FORKS}, {@link #GC} and {@link #PRE_TOUCH}). Each contender runs in JVMs of its own, forked with the same options
  * ({@link #CHILD_JVM_OPTIONS}), so no contender's garbage or threads count against another. In each,
  * after calls started and cancelled for {@link #WARMUP} (the JIT's warm-up), then
  * {@value #ROUNDS} times over:
@@ -47,7 +47,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@code 200 ms} of waiting (a latch that any retry starting after its call's {@code cancel} returned
  * {@code true} counts down): such a retry is reported, it should never run.
  * Heap is read from {@link java.lang.management.MemoryMXBean} after {@value #GC_ROUNDS} calls of
- * {@link System#gc()} under the parallel collector, which compacts the whole heap on each.
+ * {@link System#gc()}, each a full, compacting collection under G1 (the default collector) as under
+ * the parallel one; by default the contenders run under the JVM's default collector, as a user's
+ * application does ({@link #GC}).
  */
 public final class PendingRetriesScale {
 
@@ -94,7 +96,43 @@ public final class PendingRetriesScale {
 
 	static final int DEFAULT_FORKS = 3;
 
-	static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms4g", "-Xmx4g", "-XX:+UseParallelGC");
+	static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms4g", "-Xmx4g");
+
+	/**
+	 * The argument that chooses the garbage collector of the contenders' JVMs: {@code default} (the
+	 * default: no collector flag, the JVM's own choice, G1 on a server-class machine, as a user runs),
+	 * {@code parallel} ({@code -XX:+UseParallelGC}, which the program forced before; cancelling is
+	 * cheaper under it) or {@code both} (every contender under each, one table per collector).
+	 */
+	static final String GC = "--gc";
+
+	/** The collectors the program can run the contenders under. */
+	enum Collector {
+
+		DEFAULT("default", List.of()),
+		PARALLEL("parallel", List.of("-XX:+UseParallelGC"));
+
+		final String argument;
+
+		final List<String> jvmOptions;
+
+		Collector(String argument, List<String> jvmOptions) {
+			this.argument = argument;
+			this.jvmOptions = jvmOptions;
+		}
+
+		/** @return the collectors an argument of {@value PendingRetriesScale#GC} names */
+		static List<Collector> named(String value) {
+			return switch (value) {
+				case "default" -> List.of(DEFAULT);
+				case "parallel" -> List.of(PARALLEL);
+				case "both" -> List.of(DEFAULT, PARALLEL);
+				default -> throw new IllegalArgumentException("Invalid " + GC + " value '" + value
+						+ "': must be default, parallel or both");
+			};
+		}
+
+	}
 
 	/**
 	 * The argument that adds {@code -XX:+AlwaysPreTouch} to every contender's JVM: the heap's pages are
@@ -121,29 +159,63 @@ public final class PendingRetriesScale {
 			return;
 		}
 		List<String> arguments = new ArrayList<>(List.of(args));
-		List<String> jvmOptions = new ArrayList<>(CHILD_JVM_OPTIONS);
+		List<String> baseOptions = new ArrayList<>(CHILD_JVM_OPTIONS);
 		if (arguments.remove(PRE_TOUCH)) {
-			jvmOptions.add("-XX:+AlwaysPreTouch");
+			baseOptions.add("-XX:+AlwaysPreTouch");
 		}
 		int forks = takeForks(arguments);
+		List<Collector> collectors = Collector.named(takeValue(arguments, GC, Collector.DEFAULT.argument));
 		if (arguments.size() > 1) {
 			throw new IllegalArgumentException("Unexpected arguments " + arguments + ": expected [count] ["
-					+ FORKS + " N] [" + PRE_TOUCH + "]");
+					+ FORKS + " N] [" + GC + " default|parallel|both] [" + PRE_TOUCH + "]");
 		}
 		int count = arguments.isEmpty() ? DEFAULT_COUNT : Integer.parseInt(arguments.get(0));
-		System.out.println("Pending async retries: " + count + " per contender, retry delay " + LONG_DELAY
-				+ "; each contender in " + forks + " JVMs of its own, one after the other, with "
-				+ String.join(" ", jvmOptions) + " (Java " + System.getProperty("java.version") + ")");
-		List<Map<String, String>> rows = new ArrayList<>();
-		for (ScaleContender contender : ScaleContender.values()) {
-			List<Map<String, String>> runs = new ArrayList<>();
-			for (int run = 1; run <= forks; run++) {
-				System.out.println("Running " + contender.label + ", JVM " + run + " of " + forks + " ...");
-				runs.add(fork(contender, count, jvmOptions));
+		for (Collector collector : collectors) {
+			List<String> jvmOptions = new ArrayList<>(baseOptions);
+			jvmOptions.addAll(collector.jvmOptions);
+			System.out.println("Pending async retries: " + count + " per contender, retry delay " + LONG_DELAY
+					+ "; each contender in " + forks + " JVMs of its own, one after the other, with "
+					+ String.join(" ", jvmOptions) + ", " + collector.argument + " collector (Java "
+					+ System.getProperty("java.version") + ")");
+			List<Map<String, String>> rows = new ArrayList<>();
+			String collectorInUse = null;
+			for (ScaleContender contender : ScaleContender.values()) {
+				List<Map<String, String>> runs = new ArrayList<>();
+				for (int run = 1; run <= forks; run++) {
+					System.out.println("Running " + contender.label + ", JVM " + run + " of " + forks + " ...");
+					Map<String, String> result = fork(contender, count, jvmOptions);
+					collectorInUse = result.get("collector");
+					runs.add(result);
+				}
+				rows.add(ScaleTable.combine(contender.label, runs));
 			}
-			rows.add(ScaleTable.combine(contender.label, runs));
+			System.out.println();
+			System.out.println("Collector: " + collector.argument + " (the contenders' JVMs ran " + collectorInUse + ")");
+			ScaleTable.print(rows, count, forks);
 		}
-		ScaleTable.print(rows, count, forks);
+	}
+
+	/** Removes {@code name} and its value from the arguments; returns the value, or {@code otherwise}. */
+	private static String takeValue(List<String> arguments, String name, String otherwise) {
+		int at = arguments.indexOf(name);
+		if (at < 0) {
+			return otherwise;
+		}
+		if (at + 1 >= arguments.size()) {
+			throw new IllegalArgumentException(name + " needs a value");
+		}
+		String value = arguments.remove(at + 1);
+		arguments.remove(at);
+		return value;
+	}
+
+	/** @return the names of this JVM's collectors, joined without spaces (a result value has none) */
+	private static String collectorInUse() {
+		List<String> names = new ArrayList<>();
+		for (java.lang.management.GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+			names.add(bean.getName().replace(' ', '_'));
+		}
+		return String.join(",", names);
 	}
 
 	/** Removes {@value #FORKS} and its value from the arguments; returns the value, or the default. */
@@ -250,6 +322,7 @@ public final class PendingRetriesScale {
 			LockSupport.parkNanos(ROTATION_WAIT.toNanos());
 			long heapCancelledLater = usedHeapAfterGc();
 
+			result.put("collector", collectorInUse());
 			result.put("warmUpCalls", Long.toString(warmUpCalls));
 			result.put("callRounds", formatAll(callNanos));
 			result.put("scheduleRounds", formatAll(scheduleNanos));

@@ -32,10 +32,18 @@ public class RetryAfterFailuresBenchmark {
 		bh.consume(HandWrittenRetryLoop.call(call.flaky, PeerRetries.MAX_ATTEMPTS));
 	}
 
+	/** Spring Retry's classic configuration, its fastest: {@code new RetryTemplate()}, {@code SimpleRetryPolicy(3)}, {@code NoBackOffPolicy}. */
 	@Benchmark
-	public void springRetry(PeerRetries peers, FailTwice call, Blackhole bh) {
+	public void springRetryClassic(PeerRetries peers, FailTwice call, Blackhole bh) {
 		call.flaky.reset();
-		bh.consume(peers.springRetry.execute(call.springRetryCallback));
+		bh.consume(peers.springRetryClassic.execute(call.springRetryCallback));
+	}
+
+	/** Spring Retry's {@code RetryTemplate.builder()}: its policy wrapped in a {@code CompositeRetryPolicy}. */
+	@Benchmark
+	public void springRetryBuilder(PeerRetries peers, FailTwice call, Blackhole bh) {
+		call.flaky.reset();
+		bh.consume(peers.springRetryBuilder.execute(call.springRetryCallback));
 	}
 
 	@Benchmark

@@ -36,9 +36,16 @@ public class SuccessfulCallBenchmark {
 		bh.consume(HandWrittenRetryLoop.call(call.callable, PeerRetries.MAX_ATTEMPTS));
 	}
 
+	/** Spring Retry's classic configuration, its fastest: {@code new RetryTemplate()}, {@code SimpleRetryPolicy(3)}, {@code NoBackOffPolicy}. */
 	@Benchmark
-	public void springRetry(PeerRetries peers, Call call, Blackhole bh) {
-		bh.consume(peers.springRetry.execute(call.springRetryCallback));
+	public void springRetryClassic(PeerRetries peers, Call call, Blackhole bh) {
+		bh.consume(peers.springRetryClassic.execute(call.springRetryCallback));
+	}
+
+	/** Spring Retry's {@code RetryTemplate.builder()}: its policy wrapped in a {@code CompositeRetryPolicy}. */
+	@Benchmark
+	public void springRetryBuilder(PeerRetries peers, Call call, Blackhole bh) {
+		bh.consume(peers.springRetryBuilder.execute(call.springRetryCallback));
 	}
 
 	@Benchmark

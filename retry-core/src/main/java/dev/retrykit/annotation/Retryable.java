@@ -80,4 +80,11 @@ public @interface Retryable {
 	 */
 	String exceptionExpression() default "";
 
+	/**
+	 * @return the bean names of the {@code RetryListener}s that listen to this method's calls instead of the
+	 * application's global listeners (name a global one to keep it); a single empty name ({@code listeners = ""})
+	 * means no listener at all; empty (default) keeps the global listeners. An unknown name fails startup.
+	 */
+	String[] listeners() default {};
+
 }

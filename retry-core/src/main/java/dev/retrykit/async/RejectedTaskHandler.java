@@ -5,13 +5,16 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Told about a due task that the {@link TimingWheelScheduler}'s executor refused (it threw from
- * {@code execute}, typically a {@link RejectedExecutionException} from a saturated or shut-down pool).
+ * {@code execute}, typically a {@link RejectedExecutionException} from a saturated or shut-down pool,
+ * or an {@link Error} such as {@code OutOfMemoryError: unable to create native thread}), and about the
+ * tasks still waiting when the timer thread could not start or go on (see
+ * {@link TimingWheelScheduler#isStopped()}).
  *
  * <p>The scheduler never drops such a task silently: it counts it ({@link
  * TimingWheelScheduler#rejectedCount()}) and passes it here. A handler may run the task elsewhere,
  * complete a future exceptionally, or record the failure. It is called on the thread that drives the
- * wheel, so it must be quick and must not run user code inline; an exception it throws is caught and
- * logged so that the timer keeps going.
+ * wheel, so it must be quick and must not run user code inline; an exception or error it throws is caught
+ * and logged so that the timer keeps going.
  *
  * <p>Implementations must be thread-safe.
  */
@@ -38,8 +41,8 @@ public interface RejectedTaskHandler {
 	/**
 	 * Called once for each due task the executor refused.
 	 * @param task the task that did not run
-	 * @param cause what the executor threw; any other runtime exception is wrapped in a
-	 * {@code RejectedExecutionException} whose cause it is
+	 * @param cause what the executor threw; any other exception or error is wrapped in a
+	 * {@code RejectedExecutionException} whose cause it is, as is the timer's own failure
 	 */
 	void rejected(Runnable task, RejectedExecutionException cause);
 

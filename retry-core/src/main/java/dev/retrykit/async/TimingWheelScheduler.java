@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
+import dev.retrykit.internal.ClockReadingScheduler;
+import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.spi.TimeSource;
@@ -42,14 +44,27 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Thread-safe. {@link #stop()} (or {@link #close()}) ends it; then {@code schedule} throws
- * {@link RejectedExecutionException}. A task the executor refuses is counted and given to the
- * {@link RejectedTaskHandler}, never dropped silently.
+ * {@link RejectedExecutionException}. A task the executor refuses (whatever it throws, an
+ * {@link Error} included) is counted and given to the {@link RejectedTaskHandler}, never dropped
+ * silently, and the timer goes on. A pass of the timer thread that throws is counted
+ * ({@link #timerFailureCount()}) and retried a tick later; if the thread cannot start, or its passes
+ * keep failing, the scheduler stops itself: the tasks still waiting go to the handler and
+ * {@code schedule} throws with the cause.
  */
 public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable {
 
 	private static final int NEW = 0;
 	private static final int STARTED = 1;
 	private static final int STOPPED = 2;
+
+	/**
+	 * Passes in a row that may fail before the timer thread gives up: about ten seconds at the default
+	 * tick, long enough to ride out a burst of memory pressure, short enough that a broken clock does not
+	 * leave work accepted that never fires.
+	 */
+	static final int MAX_CONSECUTIVE_TIMER_FAILURES = 1000;
+
+	private static final System.Logger LOGGER = System.getLogger(TimingWheelScheduler.class.getName());
 
 	private final TickClock clock;
 	private final int wheelSize;
@@ -64,6 +79,10 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	/** Tasks handed back by stop(). */
 	private final AtomicLong returnedByStop = new AtomicLong();
 	private final LongAdder cancelled = new LongAdder();
+	/** Passes of the timer thread that threw (not tasks: the hand-off contains those). */
+	private final LongAdder timerFailures = new LongAdder();
+	/** Why the timer thread could not start or go on; set before the scheduler is marked stopped. */
+	private volatile @Nullable Throwable failure;
 
 	/** Held by whichever thread drives the wheel: the worker, or the caller of runDueTasks(). */
 	private final Object driveLock = new Object();
@@ -71,12 +90,20 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private boolean driving;
 	private final Predicate<WheelTimeout> fireFunction = this::fire;
 
+	/** The engine's view of this wheel (see {@link ClockReadingScheduler}). */
+	private final ClockReadingScheduler clockReading = new ClockReading();
+
+	static {
+		ClockReadingScheduler.register(
+				scheduler -> (scheduler instanceof TimingWheelScheduler wheel) ? wheel.clockReading : null);
+	}
+
 	TimingWheelScheduler(TimingWheelSchedulerBuilder builder) {
 		this.clock = new TickClock(builder.timeSource, builder.tick.toNanos());
 		this.wheelSize = TimingWheelSchedulerBuilder.roundedWheelSize(builder.wheelSize);
 		this.handoff = new TaskHandoff(builder.executor, builder.rejectionHandler);
 		this.wheel = new TimingWheel(this.wheelSize);
-		this.worker = builder.manual ? null : newWorker(builder.threadName);
+		this.worker = builder.manual ? null : newWorker(builder);
 	}
 
 	/**
@@ -103,16 +130,12 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	/**
 	 * Schedules a task {@code delayNanos} after {@code nowNanos}, a time the caller has just read from
-	 * this scheduler's {@linkplain #timeSource() time source}: for a caller that needs the time anyway
-	 * (retrykit's async engine stamps the retry's event with it), this saves {@link #schedule}'s own
-	 * clock read. The task is never due before {@code nowNanos + delayNanos}.
-	 * @param task the task
-	 * @param nowNanos the time source's {@code nanoTime()}, read by the caller
-	 * @param delayNanos the delay from {@code nowNanos}; zero or less means due at once
-	 * @return a handle that cancels the task
-	 * @throws RejectedExecutionException if the scheduler has been stopped
+	 * this scheduler's {@linkplain #timeSource() time source}: for retrykit's async engine, which needs
+	 * the time anyway (it stamps the retry's event with it), this saves {@link #schedule}'s own clock
+	 * read. The task is never due before {@code nowNanos + delayNanos}. Reached through
+	 * {@link ClockReadingScheduler}, not public API.
 	 */
-	public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
+	private ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
 		Objects.requireNonNull(task, "task must not be null");
 		return enqueue(task, this.clock.deadlineTick(nowNanos, delayNanos));
 	}
@@ -168,7 +191,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 * Stops the scheduler: the timer thread ends (this call waits for it, unless made from a task it is
 	 * running), later {@code schedule} calls throw {@link RejectedExecutionException}, and tasks that
 	 * had neither fired nor been cancelled are returned instead of run; their handles then report
-	 * neither cancelled nor expired. Idempotent: later calls return an empty list.
+	 * neither cancelled nor expired. Each of them that is an {@link AbandonableTask} is
+	 * {@linkplain AbandonableTask#abandon abandoned} first, on this thread, so that an async call
+	 * waiting on it completes. Idempotent: later calls return an empty list.
 	 * @return the tasks that will not run, by deadline (unmodifiable)
 	 */
 	public List<Runnable> stop() {
@@ -195,6 +220,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 			}
 		}
 		this.returnedByStop.addAndGet(tasks.size());
+		// Whatever waits on a task that will not run (an async call's future, a failback task) ends now.
+		RejectedExecutionException stopped = rejectedAfterStop();
+		for (Runnable task : tasks) {
+			AbandonableTask.abandonIfAbandonable(task, stopped);
+		}
 		return Collections.unmodifiableList(tasks);
 	}
 
@@ -204,7 +234,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		stop();
 	}
 
-	/** @return whether {@link #stop()} has been called */
+	/**
+	 * @return whether {@link #stop()} has been called, or the timer thread could not start or go on (its
+	 * tasks were then handed to the {@link RejectedTaskHandler}, and {@code schedule} throws with the
+	 * cause)
+	 */
 	public boolean isStopped() {
 		return this.lifecycle.get() == STOPPED;
 	}
@@ -234,6 +268,14 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		return this.handoff.rejectedCount();
 	}
 
+	/**
+	 * @return how many passes of the timer thread threw and were contained (an {@link Error} out of the
+	 * time source, or memory running out); tasks that fail are counted in {@link #rejectedCount()}
+	 */
+	public long timerFailureCount() {
+		return this.timerFailures.sum();
+	}
+
 	/** @return nodes linked in the wheel's buckets, cancelled ones not yet unlinked included (for tests) */
 	long linkedNodes() {
 		synchronized (this.driveLock) {
@@ -261,7 +303,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		String state = switch (this.lifecycle.get()) {
 			case NEW -> "new";
 			case STARTED -> "running";
-			default -> "stopped";
+			default -> (this.failure != null) ? "failed" : "stopped";
 		};
 		return "TimingWheelScheduler[tick=" + tick() + ", wheelSize=" + this.wheelSize
 				+ ", mode=" + (isManual() ? "manual" : "thread") + ", state=" + state
@@ -273,8 +315,9 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		this.cancelled.increment();
 	}
 
-	private Thread newWorker(String name) {
-		Thread thread = new Thread(this::runWorker, name);
+	private Thread newWorker(TimingWheelSchedulerBuilder builder) {
+		Thread thread = builder.threadFactory.apply(this::runWorker);
+		thread.setName(builder.threadName);
 		thread.setDaemon(true);
 		return thread;
 	}
@@ -285,28 +328,101 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 			throw rejectedAfterStop();
 		}
 		if (state == NEW && this.worker != null && this.lifecycle.compareAndSet(NEW, STARTED)) {
-			this.worker.start();
+			try {
+				this.worker.start();
+			}
+			catch (Throwable ex) {
+				// Typically "OutOfMemoryError: unable to create native thread". Accepting work that no
+				// thread will ever fire would hang every caller; refuse it, now and later, with the cause.
+				fail(ex);
+				throw rejectedAfterStop();
+			}
 		}
 	}
 
 	private void runWorker() {
-		synchronized (this.driveLock) {
-			// The ticks between build() and the first schedule() had nothing to do.
-			this.wheel.skipIfEmpty(this.clock.currentTick() - 1);
+		try {
+			driveUntilStopped();
 		}
+		catch (Throwable ex) {
+			// Containing a failure failed too: whatever happens, the scheduler must not look alive.
+			fail(ex);
+		}
+	}
+
+	/**
+	 * Drives the wheel until stopped. A pass that throws is counted and logged, and the thread goes on a
+	 * tick later; only {@link #MAX_CONSECUTIVE_TIMER_FAILURES} failing passes in a row make it give up.
+	 */
+	private void driveUntilStopped() {
+		boolean started = false;
+		int consecutiveFailures = 0;
 		while (this.lifecycle.get() != STOPPED) {
-			long nextTick;
-			synchronized (this.driveLock) {
-				processUpTo(this.clock.currentTick());
-				nextTick = this.wheel.nextTick();
+			try {
+				if (!started) {
+					synchronized (this.driveLock) {
+						// The ticks between build() and the first schedule() had nothing to do.
+						this.wheel.skipIfEmpty(this.clock.currentTick() - 1);
+					}
+					started = true;
+				}
+				driveOnePass();
+				consecutiveFailures = 0;
 			}
-			long wait = this.clock.nanosUntil(nextTick);
-			if (wait > 0 && this.lifecycle.get() != STOPPED) {
-				LockSupport.parkNanos(this, wait);
+			catch (Throwable ex) {
+				this.timerFailures.increment();
+				if (++consecutiveFailures >= MAX_CONSECUTIVE_TIMER_FAILURES) {
+					fail(ex);
+					return;
+				}
+				if (consecutiveFailures == 1) {
+					LOGGER.log(System.Logger.Level.ERROR, "Timer thread of " + this + " failed; it goes on", ex);
+				}
+				LockSupport.parkNanos(this, this.clock.tickNanos());
 			}
 			// Nobody should interrupt the timer; a pending interrupt would make parkNanos spin.
 			Thread.interrupted();
 		}
+	}
+
+	private void driveOnePass() {
+		long nextTick;
+		synchronized (this.driveLock) {
+			processUpTo(this.clock.currentTick());
+			nextTick = this.wheel.nextTick();
+		}
+		long wait = this.clock.nanosUntil(nextTick);
+		if (wait > 0 && this.lifecycle.get() != STOPPED) {
+			LockSupport.parkNanos(this, wait);
+		}
+	}
+
+	/**
+	 * The timer thread cannot start or go on: marks the scheduler stopped, so that {@code schedule}
+	 * rejects with the cause, and hands every task still waiting to the {@link RejectedTaskHandler}, so
+	 * that none is left to wait forever.
+	 */
+	private void fail(Throwable cause) {
+		this.failure = cause;
+		if (this.lifecycle.getAndSet(STOPPED) == STOPPED) {
+			return;
+		}
+		List<WheelTimeout> left;
+		synchronized (this.driveLock) {
+			left = this.wheel.drainAll();
+			left.addAll(this.incoming.close());
+		}
+		RejectedExecutionException reason = new RejectedExecutionException(
+				"TimingWheelScheduler's timer thread failed (" + cause + "); the task will not run", cause);
+		for (WheelTimeout node : left) {
+			Runnable task = node.claim(WheelTimeout.STOPPED);
+			if (task != null) {
+				this.returnedByStop.incrementAndGet();
+				this.handoff.handBack(task, reason);
+			}
+		}
+		LOGGER.log(System.Logger.Level.ERROR, "Timer thread of " + this + " gave up; " + left.size()
+				+ " task(s) were handed to the RejectedTaskHandler, and new tasks are refused", cause);
 	}
 
 	/** Processes ticks up to {@code targetTick}; the caller holds the drive lock. */
@@ -366,6 +482,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	}
 
 	private RejectedExecutionException rejectedAfterStop() {
+		Throwable cause = this.failure;
+		if (cause != null) {
+			return new RejectedExecutionException("TimingWheelScheduler's timer thread failed (" + cause
+					+ "); it accepts no new tasks", cause);
+		}
 		return new RejectedExecutionException("TimingWheelScheduler has been stopped; it accepts no new tasks");
 	}
 
@@ -383,6 +504,21 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/** Scheduling from the caller's clock reading, for retrykit's async engine. */
+	private final class ClockReading implements ClockReadingScheduler {
+
+		@Override
+		public TimeSource timeSource() {
+			return TimingWheelScheduler.this.timeSource();
+		}
+
+		@Override
+		public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
+			return TimingWheelScheduler.this.scheduleFrom(task, nowNanos, delayNanos);
+		}
+
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.Function;
 
 import dev.retrykit.spi.TimeSource;
 
@@ -34,6 +35,9 @@ public final class TimingWheelSchedulerBuilder {
 	RejectedTaskHandler rejectionHandler = RejectedTaskHandler.LOG;
 
 	boolean manual;
+
+	/** Creates the timer thread; tests replace it to make the thread fail to start. */
+	Function<Runnable, Thread> threadFactory = Thread::new;
 
 	TimingWheelSchedulerBuilder() {
 	}
@@ -74,9 +78,9 @@ public final class TimingWheelSchedulerBuilder {
 
 	/**
 	 * Sets the executor every due task is handed to; tasks never run on the timer thread itself (unless
-	 * this executor runs them inline, which only tests should do). Whatever {@code execute} throws
-	 * counts as a rejection (see {@link #rejectionHandler}); with an inline executor that includes an
-	 * exception thrown by the task itself. Default {@link ForkJoinPool#commonPool()}.
+	 * this executor runs them inline, which only tests should do). Whatever {@code execute} throws, an
+	 * {@link Error} included, counts as a rejection (see {@link #rejectionHandler}) and never stops the
+	 * timer; with an inline executor that includes what the task itself throws. Default {@link ForkJoinPool#commonPool()}.
 	 * @param executor the executor
 	 * @return this builder
 	 */

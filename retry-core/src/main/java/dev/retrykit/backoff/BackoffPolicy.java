@@ -7,7 +7,7 @@ import java.util.function.DoubleSupplier;
 
 import dev.retrykit.spi.BackoffCursor;
 import dev.retrykit.spi.BackoffStrategy;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 
 /**
  * The built-in backoff: the delay before each retry, computed by a {@link BackoffType} from a delay,

@@ -3,7 +3,7 @@ package dev.retrykit.backoff;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 
 /**
  * Builds a {@link BackoffPolicy}. Obtained from {@link BackoffPolicy#builder()}, which starts from the

@@ -5,7 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
+import dev.retrykit.internal.CircuitGate;
 import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A circuit breaker with Dapr's semantics, usable inside a retry template or on its own.
@@ -19,20 +21,18 @@ import dev.retrykit.spi.TimeSource;
  * failure opens it again; {@code maxRequests} trial successes close it. Every transition starts
  * with fresh counts.
  *
- * <p>Protocol: ask for permission, run the call, then report exactly one of {@link #onSuccess()},
- * {@link #onFailure()} or {@link #releasePermission()} (the call was cancelled and says nothing
- * about the downstream). The permit variants ({@link #acquirePermission()} and the methods taking
- * its result) tie an outcome to the generation of the breaker that admitted the call: each
- * transition starts a new generation, and an outcome from an earlier one is ignored, so a slow call
- * admitted before the circuit opened cannot close it or use up a trial slot later. The variants
- * without a permit report into the current generation; in half-open they are taken only while a
- * trial call is in flight. Prefer permits when calls may outlast a state.
+ * <p>Use: {@link #execute(Callable)} runs a call through the breaker (asks for permission, runs
+ * it, records its outcome); a {@link dev.retrykit.RetryTemplate} with a breaker passes every attempt
+ * through it. The engine's protocol underneath ties each outcome to the generation of the breaker
+ * that admitted the call (each transition starts a new generation, and an outcome from an earlier one
+ * is ignored), so a slow call admitted before the circuit opened cannot close it or use up a trial
+ * slot later; it is not public API.
  *
  * <p>Thread-safety: fully thread-safe and lock-free. State and counts live in a window object
  * whose state is final and whose counts are atomic; a transition (or the clearing of counts after
  * an interval) publishes a fresh window with one compare-and-set, so resets are atomic, exactly one
  * thread wins each transition and notifies the listeners, and the losers simply see the new window.
- * Closed, {@link #tryAcquirePermission()} is one volatile read; recording an outcome is an atomic
+ * Closed, asking for permission is one volatile read; recording an outcome is an atomic
  * add (plus a clock read when an interval is set); neither allocates. Only transitions allocate (a
  * window of a few dozen bytes). Time comes only from the {@link TimeSource}: nothing here sleeps or
  * starts a thread; timeouts and intervals are applied lazily when the breaker is next used.
@@ -40,7 +40,7 @@ import dev.retrykit.spi.TimeSource;
 public final class CircuitBreaker {
 
 	/** Returned by {@link #acquirePermission()} when the call is rejected. Permits are never negative. */
-	public static final long NO_PERMISSION = -1L;
+	static final long NO_PERMISSION = CircuitGate.NO_PERMISSION;
 
 	/** Marks an outcome reported without a permit. */
 	private static final long UNTRACKED = Long.MIN_VALUE;
@@ -48,6 +48,7 @@ public final class CircuitBreaker {
 	private static final VarHandle CURRENT;
 
 	static {
+		CircuitGate.register(breaker -> ((CircuitBreaker) breaker).gate);
 		try {
 			CURRENT = MethodHandles.lookup().findVarHandle(CircuitBreaker.class, "current", CircuitWindow.class);
 		}
@@ -71,6 +72,9 @@ public final class CircuitBreaker {
 	private final int maxRequests;
 
 	private final CircuitStateListeners listeners = new CircuitStateListeners();
+
+	/** What the retry engine asks of this breaker (see {@link CircuitGate}). */
+	private final CircuitGate gate = new CircuitBreakerGate(this);
 
 	private volatile CircuitWindow current;
 
@@ -112,7 +116,7 @@ public final class CircuitBreaker {
 	 * {@link #releasePermission()}.
 	 * @return whether the call may run
 	 */
-	public boolean tryAcquirePermission() {
+	boolean tryAcquirePermission() {
 		CircuitWindow window = this.current;
 		return window.state == CircuitState.CLOSED || acquire(window) != NO_PERMISSION;
 	}
@@ -123,7 +127,7 @@ public final class CircuitBreaker {
 	 * {@link #releasePermission(long)}. Allocates nothing.
 	 * @return a permit (zero or more), or {@link #NO_PERMISSION} when the call is rejected
 	 */
-	public long acquirePermission() {
+	long acquirePermission() {
 		CircuitWindow window = this.current;
 		return (window.state == CircuitState.CLOSED) ? window.permit : acquire(window);
 	}
@@ -161,7 +165,7 @@ public final class CircuitBreaker {
 	 * @return the state of the breaker when it granted the permit
 	 * @throws IllegalArgumentException if {@code permit} is negative
 	 */
-	public static CircuitState stateOfPermit(long permit) {
+	static CircuitState stateOfPermit(long permit) {
 		if (permit < 0) {
 			throw new IllegalArgumentException("Invalid permit (" + permit + "): must be a value returned by acquirePermission()");
 		}
@@ -169,7 +173,7 @@ public final class CircuitBreaker {
 	}
 
 	/** Records the success of a permitted call, reported into the current generation. */
-	public void onSuccess() {
+	void onSuccess() {
 		recordSuccess(UNTRACKED);
 	}
 
@@ -178,14 +182,14 @@ public final class CircuitBreaker {
 	 * state since, or if the permit is {@link #NO_PERMISSION}.
 	 * @param permit the value returned by {@link #acquirePermission()}
 	 */
-	public void onSuccess(long permit) {
+	void onSuccess(long permit) {
 		if (permit >= 0) {
 			recordSuccess(permit);
 		}
 	}
 
 	/** Records the failure of a permitted call, reported into the current generation. */
-	public void onFailure() {
+	void onFailure() {
 		recordFailure(UNTRACKED);
 	}
 
@@ -194,14 +198,14 @@ public final class CircuitBreaker {
 	 * state since, or if the permit is {@link #NO_PERMISSION}.
 	 * @param permit the value returned by {@link #acquirePermission()}
 	 */
-	public void onFailure(long permit) {
+	void onFailure(long permit) {
 		if (permit >= 0) {
 			recordFailure(permit);
 		}
 	}
 
 	/** Gives back a permission without an outcome (the call was cancelled); frees a half-open trial slot. */
-	public void releasePermission() {
+	void releasePermission() {
 		release(UNTRACKED);
 	}
 
@@ -210,7 +214,7 @@ public final class CircuitBreaker {
 	 * the breaker has changed state since.
 	 * @param permit the value returned by {@link #acquirePermission()}
 	 */
-	public void releasePermission(long permit) {
+	void releasePermission(long permit) {
 		if (permit >= 0) {
 			release(permit);
 		}
@@ -393,9 +397,18 @@ public final class CircuitBreaker {
 	 * Describes why a call is being rejected now, for a caller whose permission was refused.
 	 * @return a new exception naming this breaker, its state and its remaining open time
 	 */
-	public CircuitOpenException newCircuitOpenException() {
+	CircuitOpenException newCircuitOpenException() {
+		return newCircuitOpenException(null);
+	}
+
+	/**
+	 * Describes why a call is being rejected now, with the call's earlier failure as the cause.
+	 * @param cause the failure of the call's previous attempt, or {@code null} if it had none
+	 * @return a new exception naming this breaker, its state and its remaining open time
+	 */
+	CircuitOpenException newCircuitOpenException(@Nullable Throwable cause) {
 		CircuitWindow window = this.current;
-		return new CircuitOpenException(this.name, window.state, remainingOpenNanos(window));
+		return new CircuitOpenException(this.name, window.state, remainingOpenNanos(window), cause);
 	}
 
 	/**

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 
 /**
  * The configuration of a {@link CircuitBreaker}: when it trips, how long it stays open and how it

@@ -2,7 +2,7 @@ package dev.retrykit.circuit;
 
 import java.time.Duration;
 import java.util.Objects;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 
 /**
  * Builds a {@link CircuitBreakerConfig}. Each setter checks its argument at once; {@link #build()}

@@ -2,7 +2,7 @@ package dev.retrykit.circuit;
 
 import java.time.Duration;
 import java.util.Objects;
-import dev.retrykit.internal.Durations;
+import dev.retrykit.text.Durations;
 
 /**
  * Thrown when a {@link CircuitBreaker} rejects a call: the circuit is open, or half-open with all
@@ -10,8 +10,9 @@ import dev.retrykit.internal.Durations;
  *
  * <p>During an outage this exception is thrown for every rejected call, so it is made cheap: it
  * records <b>no stack trace</b> (where it is caught says where the call was made; the breaker's
- * internals would add nothing) and builds its message only when asked. It has no cause and no
- * suppressed exceptions. Immutable and thread-safe.
+ * internals would add nothing) and builds its message only when asked. It has no suppressed
+ * exceptions; its cause, when it has one, is the failure of the call's previous attempt (for example
+ * the one that opened the circuit). Immutable and thread-safe.
  */
 public final class CircuitOpenException extends RuntimeException {
 
@@ -37,7 +38,20 @@ public final class CircuitOpenException extends RuntimeException {
 	 * trial calls through), {@link #FOREVER} when it was forced open
 	 */
 	public CircuitOpenException(String name, CircuitState state, long remainingOpenNanos) {
-		super(null, null, false, false);
+		this(name, state, remainingOpenNanos, null);
+	}
+
+	/**
+	 * Creates the exception for a call whose earlier attempt failed, with that failure as cause.
+	 * @param name the name of the breaker
+	 * @param state its state when the call was rejected
+	 * @param remainingOpenNanos how long it will stay open, as for the other constructor
+	 * @param cause the call's last failure before the rejection (the real downstream failure), or
+	 * {@code null} when the call was rejected before its first attempt
+	 */
+	public CircuitOpenException(String name, CircuitState state, long remainingOpenNanos,
+			@org.jspecify.annotations.Nullable Throwable cause) {
+		super(null, cause, false, false);
 		this.name = Objects.requireNonNull(name, "name must not be null");
 		this.state = Objects.requireNonNull(state, "state must not be null");
 		this.remainingOpenNanos = Math.max(0, remainingOpenNanos);

@@ -8,7 +8,7 @@ package dev.retrykit.circuit;
  * control). Each transition is reported exactly once, but two transitions that happen at nearly the
  * same time on different threads may be reported concurrently and in either order: a listener that
  * needs the present state reads {@link CircuitBreaker#getState()}. Implementations must be
- * thread-safe and fast. An exception thrown by a listener is caught, counted and logged; it never
+ * thread-safe and fast. Whatever a listener throws, an {@link Error} included, is caught, counted and logged; it never
  * affects the breaker, the caller or the other listeners.
  */
 @FunctionalInterface

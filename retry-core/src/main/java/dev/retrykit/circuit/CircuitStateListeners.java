@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The listeners of one breaker. Registration is rare and notification follows a transition, so a
- * copy-on-write list serves both without locks. A failing listener is isolated: its exception is
- * counted and logged, and the remaining listeners are still called.
+ * copy-on-write list serves both without locks. A failing listener is isolated: whatever it throws, an
+ * {@link Error} included, is counted and logged, and the remaining listeners are still called.
  */
 final class CircuitStateListeners {
 
@@ -34,7 +34,8 @@ final class CircuitStateListeners {
 			try {
 				listener.onStateChange(breaker, from, to);
 			}
-			catch (Exception ex) {
+			catch (Throwable ex) {
+				// An Error too: the transition has happened, and the caller's outcome must not change.
 				this.failures.incrementAndGet();
 				LOGGER.log(Level.WARNING, () -> "State listener " + listener + " of circuit breaker '"
 						+ breaker.getName() + "' threw on " + from + " -> " + to + "; the breaker is unaffected", ex);

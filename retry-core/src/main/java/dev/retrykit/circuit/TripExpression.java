@@ -29,8 +29,10 @@ import org.jspecify.annotations.Nullable;
  * <li>whitespace anywhere between tokens.</li>
  * </ul>
  *
- * <p>An expression is parsed once into a small tree of immutable nodes; {@link #evaluate} walks it
- * without allocating. Instances are immutable and thread-safe. Two expressions are equal when their
+ * <p>An expression is parsed once into a small tree of immutable nodes, each chain of {@code ||}
+ * or {@code &&} one node, so that the tree is only as deep as the parentheses nest (at most 32
+ * levels) and an expression of thousands of terms evaluates without deep recursion; {@link #evaluate}
+ * walks it without allocating. Instances are immutable and thread-safe. Two expressions are equal when their
  * source texts are equal.
  */
 public final class TripExpression {

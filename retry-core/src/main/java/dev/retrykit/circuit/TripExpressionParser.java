@@ -1,5 +1,7 @@
 package dev.retrykit.circuit;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
@@ -16,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * comparator := "&gt;" | "&gt;=" | "&lt;" | "&lt;=" | "=="
  * </pre>
  *
- * <p>The lexer reads one token ahead. Every error names the 0-based position of the offending token
+ * <p>Chains are parsed in loops, so only parentheses recurse, and their depth is bounded
+ * ({@link #MAX_NESTING}): an expression of any length parses without deep recursion. The lexer reads
+ * one token ahead. Every error names the 0-based position of the offending token
  * and what was expected there. One parser parses one expression; it is not thread-safe.
  */
 final class TripExpressionParser {
@@ -62,21 +66,31 @@ final class TripExpressionParser {
 	}
 
 	private TripNode expression() {
-		TripNode left = and();
+		TripNode first = and();
+		if (this.token != Token.OR) {
+			return first;
+		}
+		List<TripNode> terms = new ArrayList<>();
+		terms.add(first);
 		while (this.token == Token.OR) {
 			advance();
-			left = new TripNode.Or(left, and());
+			terms.add(and());
 		}
-		return left;
+		return new TripNode.Or(terms.toArray(TripNode[]::new));
 	}
 
 	private TripNode and() {
-		TripNode left = condition();
+		TripNode first = condition();
+		if (this.token != Token.AND) {
+			return first;
+		}
+		List<TripNode> terms = new ArrayList<>();
+		terms.add(first);
 		while (this.token == Token.AND) {
 			advance();
-			left = new TripNode.And(left, condition());
+			terms.add(condition());
 		}
-		return left;
+		return new TripNode.And(terms.toArray(TripNode[]::new));
 	}
 
 	private TripNode condition() {

@@ -4,7 +4,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A node of a compiled {@link TripExpression}: an immutable tree that is evaluated against counts
- * passed as primitives, so that evaluating it allocates nothing.
+ * passed as primitives, so that evaluating it allocates nothing. Each chain of {@code ||} or
+ * {@code &&} is one node holding its terms, so the tree is only as deep as the parentheses nest
+ * (at most {@link TripExpressionParser#MAX_NESTING}), however many terms the expression has.
  */
 abstract class TripNode {
 
@@ -75,37 +77,45 @@ abstract class TripNode {
 
 	abstract boolean test(long consecutiveFailures, long totalFailures, long totalSuccesses, long requests);
 
-	/** {@code left || right}, short-circuiting. */
+	/**
+	 * {@code t1 || t2 || ...}, left to right, short-circuiting. One node for the whole chain, evaluated
+	 * in a loop: a chain of binary nodes would recurse once per term, and an expression of a few
+	 * thousand terms would overflow the stack on every failure.
+	 */
 	static final class Or extends TripNode {
-		private final TripNode left;
-		private final TripNode right;
+		private final TripNode[] terms;
 
-		Or(TripNode left, TripNode right) {
-			this.left = left;
-			this.right = right;
+		Or(TripNode[] terms) {
+			this.terms = terms;
 		}
 
 		@Override
 		boolean test(long consecutiveFailures, long totalFailures, long totalSuccesses, long requests) {
-			return this.left.test(consecutiveFailures, totalFailures, totalSuccesses, requests)
-					|| this.right.test(consecutiveFailures, totalFailures, totalSuccesses, requests);
+			for (TripNode term : this.terms) {
+				if (term.test(consecutiveFailures, totalFailures, totalSuccesses, requests)) {
+					return true;
+				}
+			}
+			return false;
 		}
 	}
 
-	/** {@code left && right}, short-circuiting. */
+	/** {@code t1 && t2 && ...}, left to right, short-circuiting; one node per chain, as {@link Or}. */
 	static final class And extends TripNode {
-		private final TripNode left;
-		private final TripNode right;
+		private final TripNode[] terms;
 
-		And(TripNode left, TripNode right) {
-			this.left = left;
-			this.right = right;
+		And(TripNode[] terms) {
+			this.terms = terms;
 		}
 
 		@Override
 		boolean test(long consecutiveFailures, long totalFailures, long totalSuccesses, long requests) {
-			return this.left.test(consecutiveFailures, totalFailures, totalSuccesses, requests)
-					&& this.right.test(consecutiveFailures, totalFailures, totalSuccesses, requests);
+			for (TripNode term : this.terms) {
+				if (!term.test(consecutiveFailures, totalFailures, totalSuccesses, requests)) {
+					return false;
+				}
+			}
+			return true;
 		}
 	}
 

@@ -1,9 +1,8 @@
 package dev.retrykit.cluster;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import dev.retrykit.InMemoryRetryContextCache;
 import dev.retrykit.RetryContext;
@@ -16,20 +15,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The context cache of one instance, shared by the replicas through the engine. A stateful call reads
- * its entry once ({@link #get}) and writes it once ({@link #put} when it fails, {@link #remove} when it
- * ends). The write is an atomic update that adds the failures of this call to the count stored at that
- * moment, so calls with the same key running at once on several replicas lose no failure and count
- * none twice: the cache remembers, per thread, the count it handed out for each key until the call
- * writes. A call that did not read (a forced refresh) replaces the entry.
+ * its entry once ({@link #get}) and records its outcome with {@link #update}, which the engine applies
+ * with a compare-and-set loop on the stored bytes: the update (the engine adds the call's failures to
+ * the count stored at that moment) runs again when another replica wrote in between, so calls with the
+ * same key running at once on several replicas lose no failure and count none twice. Entries are
+ * {@link RetryContextSnapshot}s with the contexts' serializable attributes.
  *
  * <p>Keys are shared in their {@code toString()} form, which must therefore be the same on every
  * replica (strings, numbers, lists and records of them). When the engine is unreachable or slow the
  * cache works on a local in-memory cache of the same capacity. Thread-safe.
  */
 final class ClusterContextCache implements RetryContextCache {
-
-	/** Per thread: the count each key had when this thread's call read it, by cache and key. */
-	private static final ThreadLocal<Map<String, Integer>> READS = ThreadLocal.withInitial(HashMap::new);
 
 	private final String instance;
 
@@ -59,31 +55,42 @@ final class ClusterContextCache implements RetryContextCache {
 		if (!lookup.shared) {
 			return this.local.get(key);
 		}
-		RetryContextSnapshot snapshot = lookup.snapshot;
-		READS.get().put(readKey(shared), (snapshot != null) ? snapshot.retryCount() : 0);
-		return (snapshot != null) ? snapshot.toContext(this.instance) : null;
+		return (lookup.bytes != null) ? RetryContextSnapshot.fromBytes(lookup.bytes) : null;
 	}
 
 	@Override
 	public void put(Object key, RetryContext context) {
+		update(key, current -> context);
+	}
+
+	@Override
+	public @Nullable RetryContext update(Object key, UnaryOperator<@Nullable RetryContext> update) {
 		this.used = true;
 		String shared = String.valueOf(key);
-		Integer read = READS.get().remove(readKey(shared));
-		int added = (read != null) ? context.getRetryCount() - read : -1;
-		RetryContextSnapshot snapshot = RetryContextSnapshot.of(context, Map.of(), this.timeSource.currentTimeMillis());
-		boolean stored = this.calls.call(() -> {
-			this.engine.updateContext(this.instance, shared, current -> snapshot.mergeInto(current, added));
-			return true;
-		}, () -> false);
-		if (!stored) {
-			this.local.put(key, context);
+		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update)), () -> Lookup.LOCAL);
+		if (!stored.shared) {
+			return this.local.update(key, update);
+		}
+		return (stored.bytes != null) ? RetryContextSnapshot.fromBytes(stored.bytes) : null;
+	}
+
+	/** Applies {@code update} to the stored entry until no other writer came in between; returns what is stored. */
+	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update) {
+		for (;;) {
+			byte[] stored = this.engine.getContext(this.instance, shared);
+			RetryContextSnapshot current = (stored != null) ? RetryContextSnapshot.fromBytes(stored) : null;
+			RetryContext next = update.apply(current);
+			long firstFailure = (current != null) ? current.getFirstFailureMillis() : this.timeSource.currentTimeMillis();
+			byte[] bytes = (next != null) ? RetryContextSnapshot.of(next, firstFailure).toBytes() : null;
+			if (this.engine.compareAndSetContext(this.instance, shared, stored, bytes)) {
+				return bytes;
+			}
 		}
 	}
 
 	@Override
 	public void remove(Object key) {
 		String shared = String.valueOf(key);
-		READS.get().remove(readKey(shared));
 		this.local.remove(key);
 		this.calls.call(() -> {
 			this.engine.removeContext(this.instance, shared);
@@ -125,15 +132,10 @@ final class ClusterContextCache implements RetryContextCache {
 		return this.calls.call(() -> {
 			List<RetryContextCacheEntry> entries = new ArrayList<>();
 			for (ClusterEngine.Entry entry : this.engine.contexts(this.instance, limit)) {
-				entries.add(new RetryContextCacheEntry(entry.key(), entry.snapshot().toContext(this.instance),
-						entry.snapshot().firstFailureMillis()));
+				entries.add(new RetryContextCacheEntry(entry.key(), entry.snapshot(), entry.snapshot().getFirstFailureMillis()));
 			}
 			return entries;
 		}, () -> this.local.entries(limit));
-	}
-
-	private String readKey(String shared) {
-		return this.instance + '\u0000' + shared;
 	}
 
 	@Override
@@ -143,7 +145,7 @@ final class ClusterContextCache implements RetryContextCache {
 	}
 
 	/** What the engine answered, or that it did not and the local cache is to be used. */
-	private record Lookup(boolean shared, @Nullable RetryContextSnapshot snapshot) {
+	private record Lookup(boolean shared, byte @Nullable [] bytes) {
 
 		static final Lookup LOCAL = new Lookup(false, null);
 

@@ -2,7 +2,9 @@ package dev.retrykit.failback;
 
 /**
  * Told what happens to failback tasks. Every method is a no-op by default. Called on the thread that
- * ran the attempt (the caller's or the scheduler's executor); exceptions are caught and logged.
+ * ran the attempt (the caller's or the scheduler's executor); whatever a listener throws, an
+ * {@link Error} included, is caught, counted as the instance's listener failure and logged; it changes
+ * neither the task nor the submitter's outcome.
  * Implementations must be thread-safe.
  */
 public interface FailbackListener {

@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
@@ -12,19 +13,25 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.retrykit.RetryEventType;
-import dev.retrykit.RetryVetoedException;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.ScheduledTask;
+import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One asynchronous call: the future returned to the caller, and the loop of attempts behind it.
  *
- * <p>No thread waits between attempts: a delay is a task on the {@link RetryScheduler}. Attempts of
+ * <p>No thread waits between attempts: a delay is a task on the {@link dev.retrykit.spi.RetryScheduler}. Attempts of
  * one call run one at a time; a retry without delay after an attempt that completed synchronously
  * runs in a trampoline loop, so unlimited retries keep a constant stack depth, and each attempt only
  * attaches one completion to the caller's stage, so memory stays constant too. Cancelling this future
- * cancels the pending retry and, when it is a {@link Future}, the attempt in flight.
+ * cancels the pending retry and, when it is a {@link Future}, the attempt in flight (also one that was
+ * starting while {@code cancel} ran); no attempt starts once {@code cancel} has returned.
+ *
+ * <p>Every decision is {@link CallLifecycle}'s; this class runs attempts and schedules waits. The call
+ * always completes: also when a decision hook throws, when an attempt fails with an
+ * {@link InterruptedException} (not retried; no thread's flag is set: a stage completes on any thread),
+ * and when the scheduler is stopped, with a retry pending ({@link #abandon}) or to be scheduled.
  *
  * <p>A pending retry holds this object (48 bytes with compressed oops; 56 with a recovery function),
  * its {@link MutableRetryContext} (64) and the scheduler's task: the attempt counter and the settled
@@ -32,8 +39,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the result type
  */
-public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnable, BiFunction<T, Throwable, Void>
-		permits AsyncRetry.WithRecovery {
+public sealed class AsyncRetry<T> extends CompletableFuture<T>
+		implements AbandonableTask, BiFunction<T, Throwable, Void> permits AsyncRetry.WithRecovery {
 
 	private static final VarHandle WIP;
 
@@ -136,15 +143,12 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		boolean continues = false;
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (!runtime.open(pooled)) {
-				RetryVetoedException vetoed = new RetryVetoedException(
-						"Retry '" + runtime.name + "' was vetoed by a listener before its first attempt");
-				runtime.close(pooled, vetoed);
-				return CompletableFuture.failedFuture(vetoed);
+			if (!CallLifecycle.open(runtime, pooled)) {
+				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
 			}
-			if (!runtime.acquireAttempt(pooled, block)) {
+			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {
 				AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());
-				call.rejected(block);
+				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
 				return call;
 			}
 			try {
@@ -155,25 +159,14 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 			}
 			if (stage instanceof CompletableFuture<T> future && future.isDone() && !future.isCompletedExceptionally()) {
 				T value = future.getNow(null);
-				Throwable broken = null;
-				try {
-					if (runtime.isAccepted(value)) {
-						runtime.onSuccess(pooled, block, value);
-						return future;
-					}
+				long decision = CallLifecycle.afterAttempt(runtime, pooled, block, null, value, RetryRuntime.NOT_READ);
+				if (decision == CallLifecycle.ACCEPTED) {
+					return future;
 				}
-				catch (Throwable ex) {
-					broken = ex;
-				}
-				// The predicate runs once per result: a rejected one goes straight to the decision.
+				// The predicate runs once per result: a rejected one goes straight to what the decision says.
 				continues = true;
 				AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 2);
-				if (broken != null) {
-					call.completeExceptionally(runtime.onBrokenDecision(call.context, block, broken, null));
-				}
-				else {
-					call.afterFailure(block, null, value);
-				}
+				call.proceed(block, decision, value, RetryRuntime.NOT_READ);
 				return call;
 			}
 			continues = true;
@@ -232,19 +225,33 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 				return;
 			}
 			this.inFlight = stage;
+			cancelIfCancelled(stage);
 			// handle, not whenComplete: on a failed stage whenComplete completes its (unused) dependent with
 			// a new CompletionException, whose stack trace costs about a microsecond and a kilobyte.
 			stage.handle(this);
 			return;
 		}
 		this.inFlight = stage;
-		this.pending = this.runtime.scheduler.schedule(() -> timedOut(id, timeoutNanos), timeoutNanos,
-				TimeUnit.NANOSECONDS);
+		cancelIfCancelled(stage);
+		try {
+			this.pending = this.runtime.scheduler.schedule(() -> timedOut(id, timeoutNanos), timeoutNanos,
+					TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// The scheduler is stopped: the attempt runs without its timeout, and the call ends when it does.
+		}
 		// With a timeout the next attempt may start while this one runs: its completion must name it.
 		stage.handle((value, failure) -> {
 			settle(id, value, failure);
 			return null;
 		});
+	}
+
+	/** {@link #cancel} completes, then reads {@link #inFlight}; this runs after setting it: one of them cancels. */
+	private void cancelIfCancelled(CompletionStage<?> stage) {
+		if (isCancelled() && stage instanceof Future<?> future) {
+			future.cancel(false);
+		}
 	}
 
 	/**
@@ -282,53 +289,54 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 			timeout.cancel();
 		}
 		if (isDone()) {
-			this.runtime.releaseAttempt(this.context);
+			CallLifecycle.releaseAttempt(this.runtime, this.context);
 			return true;
 		}
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
-		try {
-			if (failure == null && this.runtime.isAccepted(value)) {
-				this.runtime.onSuccess(this.context, block, value);
-				complete(value);
-				return true;
-			}
-		}
-		catch (Throwable ex) {
-			// The user's predicate threw: the call ends with that exception rather than never.
-			completeExceptionally(this.runtime.onBrokenDecision(this.context, block, ex, null));
-			return true;
-		}
-		afterFailure(block, failure, value);
+		// On a timing wheel of the instance's clock, one reading stamps the retry's event and starts its delay.
+		long now = (failure != null && this.runtime.wheel != null) ? this.runtime.timeSource.nanoTime()
+				: RetryRuntime.NOT_READ;
+		long decision = CallLifecycle.afterAttempt(this.runtime, this.context, block,
+				(failure != null) ? FailureClassifier.unwrap(failure) : null, value, now);
+		proceed(block, decision, value, now);
 		return true;
 	}
 
-	/** Decides what follows a failed attempt ({@code failure}), or a rejected result, and does it. */
-	private void afterFailure(ThreadCounters block, @Nullable Throwable failure, @Nullable T rejected) {
-		// On a timing wheel of the instance's clock, one reading stamps the retry's event and starts its delay.
-		TimingWheelScheduler wheel = this.runtime.wheel;
-		long now = (wheel != null) ? this.runtime.timeSource.nanoTime() : RetryRuntime.NOT_READ;
-		long decision;
-		try {
-			decision = (failure == null) ? this.runtime.onFailure(this.context, null, rejected, now)
-					: this.runtime.onFailure(this.context, FailureClassifier.unwrap(failure), null, now);
+	/**
+	 * Does what the lifecycle decided after an attempt: complete, end, retry at once, or schedule the retry.
+	 * @param nowNanos the clock reading the decision used, or {@link RetryRuntime#NOT_READ}
+	 */
+	private void proceed(ThreadCounters block, long decision, @Nullable T value, long nowNanos) {
+		if (decision == CallLifecycle.ACCEPTED) {
+			complete(value);
 		}
-		catch (Throwable ex) {
-			// A classifier, extractor, policy or backoff of the user's threw: the call ends with it.
-			completeExceptionally(this.runtime.onBrokenDecision(this.context, block, ex, failure));
-			return;
-		}
-		if (decision < 0) {
-			stop(block, decision);
+		else if (decision < 0) {
+			end(block, decision);
 		}
 		else if (decision == 0) {
 			trampoline();
 		}
 		else {
-			this.pending = (wheel != null) ? wheel.scheduleFrom(this, now, decision)
-					: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
+			ClockReadingScheduler wheel = this.runtime.wheel;
+			try {
+				this.pending = (wheel != null && nowNanos != RetryRuntime.NOT_READ) ? wheel.scheduleFrom(this, nowNanos, decision)
+						: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				end(block, CallLifecycle.STOP_SCHEDULER_STOPPED);
+				return;
+			}
 			if (isDone()) {
 				cancelPending();
 			}
+		}
+	}
+
+	/** The scheduler stopped with this call's retry pending: the call ends now (last failure as cause). */
+	@Override
+	public void abandon(RejectedExecutionException reason) {
+		if (!isDone()) {
+			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_SCHEDULER_STOPPED);
 		}
 	}
 
@@ -354,8 +362,13 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		}
 		ContextStack stack = ContextStack.get();
 		ThreadCounters block = stack.counters(this.runtime);
-		if (!this.runtime.acquireAttempt(this.context, block)) {
-			rejected(block);
+		if (!CallLifecycle.acquireAttempt(this.runtime, this.context, block)) {
+			end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
+			return;
+		}
+		if (isDone()) {
+			// Cancelled meanwhile: once cancel() has returned no attempt starts.
+			CallLifecycle.releaseAttempt(this.runtime, this.context);
 			return;
 		}
 		int id = (this.phase >>> 1) + 1;
@@ -382,35 +395,20 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		}
 	}
 
-	private void rejected(ThreadCounters block) {
-		Throwable rejection = this.runtime.onCircuitRejection(this.context, block);
-		if (recovery() != null) {
-			recover(rejection);
-		}
-		else {
-			this.runtime.close(this.context, rejection);
-			completeExceptionally(rejection);
-		}
-	}
-
+	/** Ends a call that did not succeed, as {@link CallLifecycle#end} and {@link CallLifecycle#recovers} say. */
 	@SuppressWarnings("unchecked")
-	private void stop(ThreadCounters block, long reason) {
-		if (reason == RetryRuntime.STOP_CIRCUIT_OPEN) {
-			rejected(block);
-			return;
+	private void end(ThreadCounters block, long reason) {
+		Throwable ending = CallLifecycle.end(this.runtime, this.context, block, reason);
+		if (recovery() != null && CallLifecycle.recovers(this.runtime, reason, ending, true)) {
+			recover(ending);
 		}
-		this.runtime.onStop(this.context, block, reason);
-		Throwable last = this.context.getLastThrowable();
-		if (recovery() != null) {
-			recover(last);
-		}
-		else if (last == null) {
+		else if (ending == null) {
 			this.runtime.close(this.context, null);
 			complete((T) this.context.getLastResult());
 		}
 		else {
-			this.runtime.close(this.context, last);
-			completeExceptionally(last);
+			this.runtime.close(this.context, ending);
+			completeExceptionally(ending);
 		}
 	}
 
@@ -431,8 +429,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> implements Runnab
 		}
 		stage.handle((value, ex) -> {
 			if (ex == null) {
-				this.runtime.onRecovered(this.context, this.runtime.counters.forCurrentThread());
-				this.runtime.close(this.context, null);
+				CallLifecycle.recovered(this.runtime, this.context, this.runtime.counters.forCurrentThread());
 				complete(value);
 			}
 			else {

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A bounded ring of the most recent events that records without allocating: each slot is four longs
- * of one preallocated array (and a failure reference) guarded by a version (a seqlock), and
+ * of one preallocated array (and a failure's type name and bounded message) guarded by a version (a seqlock), and
  * {@link RetryEvent} objects are built only when someone reads the events. A writer claims a sequence
  * number and overwrites the oldest slot. Thread-safe; a reader skips a slot that is being written.
  * Should more writers than there are slots race for one slot at once, its fields may mix; the ring
@@ -36,6 +36,8 @@ final class EventRing {
 	/** Per slot, in {@link #fields}: the version, the time, the delay, and the type and attempt packed. */
 	private static final int FIELDS = 4;
 
+	static final int MAX_MESSAGE_LENGTH = FailureText.MAX_MESSAGE_LENGTH;
+
 	private final int capacity;
 
 	/** Slots minus one: the slots are a power of two at least the capacity, so a slot is a mask away. */
@@ -51,7 +53,14 @@ final class EventRing {
 	 */
 	private final long[] fields;
 
-	private final Throwable[] failures;
+	/**
+	 * Per slot, the failure's type name and bounded message ({@link FailureText}), never the failure:
+	 * a kept {@code Throwable} (stack trace, causes, a message carrying a whole response body) made the
+	 * ring bounded in count but not in bytes.
+	 */
+	private final @Nullable String[] failureTypes;
+
+	private final @Nullable String[] failureMessages;
 
 	EventRing(int capacity) {
 		// The builders refuse such a size first, with the property's name; this guards direct use.
@@ -64,7 +73,8 @@ final class EventRing {
 		int slots = (capacity == 1) ? 1 : Integer.highestOneBit(capacity - 1) << 1;
 		this.mask = slots - 1;
 		this.fields = new long[FIELDS * slots];
-		this.failures = new Throwable[slots];
+		this.failureTypes = new String[slots];
+		this.failureMessages = new String[slots];
 	}
 
 	void add(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos, long timeNanos) {
@@ -76,8 +86,9 @@ final class EventRing {
 		this.fields[at + 1] = timeNanos;
 		this.fields[at + 2] = delayNanos;
 		this.fields[at + 3] = ((long) type.ordinal() << 32) | (attempt & 0xFFFF_FFFFL);
-		if (failure != null || this.failures[slot] != null) {
-			this.failures[slot] = failure;
+		if (failure != null || this.failureTypes[slot] != null) {
+			this.failureTypes[slot] = FailureText.typeName(failure);
+			this.failureMessages[slot] = FailureText.boundedMessage(failure);
 		}
 		LONGS.setRelease(this.fields, at, 2 * sequence + 2);
 	}
@@ -120,7 +131,8 @@ final class EventRing {
 		long time = this.fields[at + 1];
 		long delay = this.fields[at + 2];
 		long typeAndAttempt = this.fields[at + 3];
-		Throwable failure = this.failures[slot];
+		String failureType = this.failureTypes[slot];
+		String failureMessage = this.failureMessages[slot];
 		VarHandle.loadLoadFence();
 		if ((long) LONGS.getOpaque(this.fields, at) != version) {
 			return null;
@@ -129,8 +141,8 @@ final class EventRing {
 		int attempt = (int) typeAndAttempt;
 		// Wall-clock time to the millisecond: the reading's, less the event's age on the monotonic clock.
 		Instant timestamp = Instant.ofEpochMilli(nowMillis - Math.floorDiv(nowNanos - time, 1_000_000L));
-		return new Stamped(time, new RetryEvent(type, name, attempt, (failure != null) ? failure.getClass().getName() : null,
-				(failure != null) ? failure.getMessage() : null, Duration.ofNanos(delay), timestamp));
+		return new Stamped(time, new RetryEvent(type, name, attempt, failureType, failureMessage, Duration.ofNanos(delay),
+				timestamp));
 	}
 
 	/** An event with the monotonic time it was recorded at, which orders events more finely than milliseconds. */

@@ -6,8 +6,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -31,6 +31,12 @@ public final class FailbackEngine implements FailbackExecutor {
 
 	final ConcurrentHashMap<Object, FailbackEntry> pending = new ConcurrentHashMap<>();
 
+	/**
+	 * Entries whose first attempt runs now, on the submitting thread: not pending yet, but
+	 * {@link #shutdown()} must find them, or they would go on retrying after it.
+	 */
+	private final Set<FailbackEntry> starting = ConcurrentHashMap.newKeySet();
+
 	private final int exhaustedCapacity;
 
 	private final ArrayDeque<FailbackTask> exhausted = new ArrayDeque<>();
@@ -41,7 +47,7 @@ public final class FailbackEngine implements FailbackExecutor {
 
 	private final AtomicLong replaced = new AtomicLong();
 
-	private final List<FailbackListener> listeners = new CopyOnWriteArrayList<>();
+	private final FailbackListeners listeners;
 
 	private volatile boolean shutdown;
 
@@ -55,7 +61,7 @@ public final class FailbackEngine implements FailbackExecutor {
 		this.runtime = runtime;
 		this.scheduler = runtime.scheduler;
 		this.exhaustedCapacity = exhaustedCapacity;
-		this.listeners.addAll(listeners);
+		this.listeners = new FailbackListeners(runtime.name, runtime.counters, listeners);
 	}
 
 	@Override
@@ -73,14 +79,31 @@ public final class FailbackEngine implements FailbackExecutor {
 		java.util.Objects.requireNonNull(key, "key must not be null");
 		java.util.Objects.requireNonNull(task, "task must not be null");
 		if (this.shutdown) {
-			throw new RejectedExecutionException("Failback executor '" + getName() + "' is shut down; task '" + key
-					+ "' was not run");
+			throw rejected(key);
 		}
-		FailbackEntry previous = this.pending.remove(key);
-		if (previous != null && previous.cancel()) {
-			this.replaced.incrementAndGet();
+		FailbackEntry entry = new FailbackEntry(this, key, task);
+		// Registered before the flag is read again: shutdown() sets the flag, then looks here, so a
+		// task is either rejected now or found (and cancelled) by shutdown().
+		this.starting.add(entry);
+		try {
+			if (this.shutdown) {
+				throw rejected(key);
+			}
+			FailbackEntry previous = this.pending.remove(key);
+			if (previous != null && previous.cancel()) {
+				this.replaced.incrementAndGet();
+			}
+			return entry.runFirst(check);
 		}
-		return new FailbackEntry(this, key, task).runFirst(check);
+		finally {
+			// After runFirst: a failed first attempt is in pending by now, so shutdown() cannot miss it.
+			this.starting.remove(entry);
+		}
+	}
+
+	private RejectedExecutionException rejected(Object key) {
+		return new RejectedExecutionException("Failback executor '" + getName() + "' is shut down; task '" + key
+				+ "' was not run");
 	}
 
 	@Override
@@ -137,13 +160,19 @@ public final class FailbackEngine implements FailbackExecutor {
 
 	@Override
 	public void addListener(FailbackListener listener) {
-		this.listeners.add(java.util.Objects.requireNonNull(listener, "listener must not be null"));
+		this.listeners.add(listener);
 	}
 
 	@Override
 	public List<FailbackTask> shutdown() {
 		this.shutdown = true;
 		List<FailbackTask> left = new ArrayList<>();
+		for (FailbackEntry entry : List.copyOf(this.starting)) {
+			// Its first attempt still runs; cancelled, it is not queued when that attempt fails.
+			if (entry.cancel()) {
+				left.add(entry.snapshot());
+			}
+		}
 		for (Object key : List.copyOf(this.pending.keySet())) {
 			FailbackEntry entry = this.pending.remove(key);
 			if (entry != null && entry.cancel()) {
@@ -174,17 +203,22 @@ public final class FailbackEngine implements FailbackExecutor {
 			if (previous != null && previous != entry && previous.cancel()) {
 				this.replaced.incrementAndGet();
 			}
+			if (entry.isCancelled()) {
+				// Cancelled (by shutdown()) while it was being queued: it must not stay pending.
+				this.pending.remove(entry.key, entry);
+				return;
+			}
 		}
 		this.runtime.counters.event(RetryEventType.FAILBACK_SCHEDULED, entry.context.getRetryCount(),
 				entry.context.getLastThrowable(), delayNanos);
 		FailbackTask snapshot = entry.snapshot();
-		notify(listener -> listener.onQueued(getName(), snapshot));
+		this.listeners.onQueued(snapshot);
 	}
 
 	void succeeded(FailbackEntry entry) {
 		if (this.pending.remove(entry.key, entry)) {
 			FailbackTask snapshot = entry.snapshot();
-			notify(listener -> listener.onSucceeded(getName(), snapshot));
+			this.listeners.onSucceeded(snapshot);
 		}
 	}
 
@@ -202,22 +236,11 @@ public final class FailbackEngine implements FailbackExecutor {
 		this.runtime.counters.event(RetryEventType.FAILBACK_EXHAUSTED, entry.context.getRetryCount(), lastFailure, 0);
 		LOGGER.log(Level.WARNING, () -> "Failback task '" + entry.key + "' of '" + getName() + "' is exhausted after "
 				+ snapshot.attempts() + " attempt(s); last failure: " + lastFailure);
-		notify(listener -> listener.onExhausted(getName(), snapshot, lastFailure));
+		this.listeners.onExhausted(snapshot, lastFailure);
 	}
 
 	Instant now() {
 		return Instant.ofEpochMilli(this.runtime.timeSource.currentTimeMillis());
-	}
-
-	private void notify(java.util.function.Consumer<FailbackListener> call) {
-		for (FailbackListener listener : this.listeners) {
-			try {
-				call.accept(listener);
-			}
-			catch (RuntimeException ex) {
-				LOGGER.log(Level.WARNING, () -> "Failback listener " + listener + " of '" + getName() + "' failed", ex);
-			}
-		}
 	}
 
 	@Override

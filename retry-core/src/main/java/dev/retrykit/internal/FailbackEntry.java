@@ -5,9 +5,8 @@ import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import dev.retrykit.RetryVetoedException;
-import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.failback.FailbackTask;
+import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
@@ -15,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * One failback task: its retry context and its pending schedule. Attempts run one at a time: the first
  * on the submitting thread, the others when the scheduler fires this entry.
  */
-final class FailbackEntry implements Runnable {
+final class FailbackEntry implements AbandonableTask {
 
 	/** The longest a task waiting for the circuit goes without looking at it again. */
 	static final long CIRCUIT_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -52,38 +51,46 @@ final class FailbackEntry implements Runnable {
 		this.submittedAt = engine.now();
 	}
 
+	/**
+	 * Runs the first attempt on the submitting thread.
+	 * @param check whether a failure is thrown to the caller instead of queued
+	 * @return whether the attempt succeeded
+	 */
 	boolean runFirst(boolean check) {
 		RetryRuntime runtime = this.engine.runtime;
-		if (!runtime.open(this.context)) {
-			RetryVetoedException vetoed = new RetryVetoedException(
-					"Failback task '" + this.key + "' of '" + runtime.name + "' was vetoed by a listener");
-			runtime.close(this.context, vetoed);
-			throw vetoed;
+		if (!CallLifecycle.open(runtime, this.context)) {
+			throw CallLifecycle.vetoed(runtime, this.context, "Failback task '" + this.key + "' of");
 		}
 		ThreadCounters block = runtime.counters.forCurrentThread();
-		if (!runtime.acquireAttempt(this.context, block)) {
+		if (!CallLifecycle.acquireAttempt(runtime, this.context, block)) {
 			if (check) {
-				RuntimeException rejection = runtime.onCircuitRejection(this.context, block);
-				runtime.close(this.context, rejection);
-				throw rejection;
+				throw endForCaller(block, CallLifecycle.STOP_CIRCUIT_OPEN);
 			}
-			runtime.onRejectedAttempt(this.context, block);
+			CallLifecycle.rejectedAttempt(runtime, this.context, block);
 			waitForCircuit(true);
 			return false;
 		}
 		Throwable failure = attempt();
-		if (failure == null) {
-			runtime.onSuccess(this.context, block, null);
+		long decision = CallLifecycle.afterAttempt(runtime, this.context, block, failure, null, RetryRuntime.NOT_READ);
+		if (decision == CallLifecycle.ACCEPTED) {
 			return true;
 		}
-		long decision = runtime.onFailure(this.context, failure, null);
 		if (check) {
-			runtime.onStop(this.context, block, (decision < 0) ? decision : RetryRuntime.STOP_EXHAUSTED);
-			runtime.close(this.context, failure);
-			throw Sneaky.<RuntimeException>rethrow(failure);
+			// Dubbo's check: the caller gets the failure and nothing is queued.
+			throw endForCaller(block, (decision < 0) ? decision : CallLifecycle.STOP_EXHAUSTED);
 		}
-		after(decision, failure, block);
+		after(decision, block);
 		return false;
+	}
+
+	private RuntimeException endForCaller(ThreadCounters block, long reason) {
+		RetryRuntime runtime = this.engine.runtime;
+		Throwable ending = Objects.requireNonNull(CallLifecycle.end(runtime, this.context, block, reason));
+		if (reason == CallLifecycle.STOP_INTERRUPTED) {
+			Thread.currentThread().interrupt();
+		}
+		runtime.close(this.context, ending);
+		return Sneaky.<RuntimeException>rethrow(ending);
 	}
 
 	/** A scheduled retry is due. */
@@ -93,25 +100,36 @@ final class FailbackEntry implements Runnable {
 			return;
 		}
 		RetryRuntime runtime = this.engine.runtime;
-		if (this.awaitingCircuit && Objects.requireNonNull(runtime.circuitBreaker).getRemainingOpenNanos() > 0) {
+		if (this.awaitingCircuit && Objects.requireNonNull(runtime.circuit).remainingOpenNanos() > 0) {
 			// A re-check while the circuit is still open: no attempt is due, so none is refused.
 			waitForCircuit(false);
 			return;
 		}
 		ThreadCounters block = runtime.counters.forCurrentThread();
-		if (!runtime.acquireAttempt(this.context, block)) {
-			runtime.onRejectedAttempt(this.context, block);
+		if (!CallLifecycle.acquireAttempt(runtime, this.context, block)) {
+			CallLifecycle.rejectedAttempt(runtime, this.context, block);
 			waitForCircuit(false);
 			return;
 		}
 		this.awaitingCircuit = false;
 		Throwable failure = attempt();
-		if (failure == null) {
-			runtime.onSuccess(this.context, block, null);
+		long decision = CallLifecycle.afterAttempt(runtime, this.context, block, failure, null, RetryRuntime.NOT_READ);
+		if (decision == CallLifecycle.ACCEPTED) {
 			this.engine.succeeded(this);
 			return;
 		}
-		after(runtime.onFailure(this.context, failure, null), failure, block);
+		after(decision, block);
+	}
+
+	/**
+	 * The scheduler stopped with this task's retry pending: the task ends as exhausted, with a
+	 * rejection that says so (the last failure as its cause), reported to the listeners.
+	 */
+	@Override
+	public void abandon(RejectedExecutionException reason) {
+		if (!this.cancelled) {
+			stop(CallLifecycle.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread());
+		}
 	}
 
 	private @Nullable Throwable attempt() {
@@ -131,26 +149,32 @@ final class FailbackEntry implements Runnable {
 		}
 	}
 
-	private void after(long decision, Throwable failure, ThreadCounters block) {
+	private void after(long decision, ThreadCounters block) {
 		if (this.cancelled) {
 			return;
 		}
 		if (decision >= 0) {
 			schedule(decision, true);
 		}
-		else if (decision == RetryRuntime.STOP_CIRCUIT_OPEN) {
+		else if (decision == CallLifecycle.STOP_CIRCUIT_OPEN) {
 			waitForCircuit(true);
 		}
 		else {
-			stop(decision, failure, block);
+			stop(decision, block);
 		}
 	}
 
-	private void stop(long reason, Throwable failure, ThreadCounters block) {
+	/** Ends the task as exhausted, with what the lifecycle says it ends with. */
+	private void stop(long reason, ThreadCounters block) {
 		this.nextAttemptAt = null;
-		this.engine.runtime.onStop(this.context, block, reason);
-		this.engine.runtime.close(this.context, failure);
-		this.engine.exhausted(this, failure);
+		RetryRuntime runtime = this.engine.runtime;
+		Throwable ending = Objects.requireNonNull(CallLifecycle.end(runtime, this.context, block, reason));
+		if (reason == CallLifecycle.STOP_INTERRUPTED) {
+			// The attempt ran on this thread: the interrupt it met is this thread's.
+			Thread.currentThread().interrupt();
+		}
+		runtime.close(this.context, ending);
+		this.engine.exhausted(this, ending);
 	}
 
 	/**
@@ -164,12 +188,11 @@ final class FailbackEntry implements Runnable {
 	 */
 	private void waitForCircuit(boolean announce) {
 		RetryRuntime runtime = this.engine.runtime;
-		CircuitBreaker breaker = Objects.requireNonNull(runtime.circuitBreaker);
-		long open = breaker.getRemainingOpenNanos();
+		CircuitGate breaker = Objects.requireNonNull(runtime.circuit);
+		long open = breaker.remainingOpenNanos();
 		long wait = (open == 0 || breaker.isForcedOpen()) ? CIRCUIT_RECHECK_NANOS : open;
 		if (runtime.isPastDeadline(this.context, wait)) {
-			stop(RetryRuntime.STOP_DEADLINE, Objects.requireNonNull(this.context.getLastThrowable()),
-					runtime.counters.forCurrentThread());
+			stop(CallLifecycle.STOP_DEADLINE, runtime.counters.forCurrentThread());
 			return;
 		}
 		this.awaitingCircuit = true;
@@ -191,7 +214,7 @@ final class FailbackEntry implements Runnable {
 			handle = this.engine.scheduler.schedule(this, delayNanos, TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			stop(RetryRuntime.STOP_EXHAUSTED, ex, this.engine.runtime.counters.forCurrentThread());
+			stop(CallLifecycle.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread());
 			return;
 		}
 		synchronized (this) {
@@ -214,11 +237,18 @@ final class FailbackEntry implements Runnable {
 		return true;
 	}
 
+	boolean isCancelled() {
+		return this.cancelled;
+	}
+
+	/** @return whether this call cancelled the task: true once, however many callers race (shutdown, replace, cancel) */
 	boolean cancel() {
-		if (this.cancelled) {
-			return false;
+		synchronized (this) {
+			if (this.cancelled) {
+				return false;
+			}
+			this.cancelled = true;
 		}
-		this.cancelled = true;
 		cancelScheduled();
 		return true;
 	}
@@ -232,8 +262,8 @@ final class FailbackEntry implements Runnable {
 
 	FailbackTask snapshot() {
 		Throwable last = this.context.getLastThrowable();
-		return new FailbackTask(this.key, this.task, this.attempts, (last != null) ? last.getClass().getName() : null,
-				(last != null) ? last.getMessage() : null, this.submittedAt, this.nextAttemptAt);
+		return new FailbackTask(this.key, this.task, this.attempts, FailureText.typeName(last),
+				FailureText.boundedMessage(last), this.submittedAt, this.nextAttemptAt);
 	}
 
 }

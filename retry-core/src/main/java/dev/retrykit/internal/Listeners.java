@@ -45,6 +45,17 @@ final class Listeners {
 		return true;
 	}
 
+	void beforeAttempt(RetryContext context) {
+		for (RetryListener listener : this.listeners) {
+			try {
+				listener.beforeAttempt(context);
+			}
+			catch (Throwable ex) {
+				failed(listener, "beforeAttempt", ex);
+			}
+		}
+	}
+
 	void onSuccess(RetryContext context, @Nullable Object result) {
 		for (RetryListener listener : this.listeners) {
 			try {

@@ -135,7 +135,11 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	 * @return a new context with this one's state
 	 */
 	public MutableRetryContext copy() {
-		MutableRetryContext copy = new MutableRetryContext(this.name, null);
+		return copyInto(new MutableRetryContext(this.name, null));
+	}
+
+	/** Copies this context's state into {@code copy}, a fresh context, and returns it. */
+	final MutableRetryContext copyInto(MutableRetryContext copy) {
 		copy.countAndFlag = this.countAndFlag;
 		copy.lastThrowable = this.lastThrowable;
 		copy.lastResult = this.lastResult;
@@ -210,6 +214,11 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	}
 
 	@Override
+	public java.util.Set<String> attributeNames() {
+		return (this.attributes != null) ? java.util.Set.copyOf(this.attributes.keySet()) : java.util.Set.of();
+	}
+
+	@Override
 	public boolean hasAttribute(String name) {
 		return this.attributes != null && this.attributes.containsKey(name);
 	}
@@ -232,6 +241,19 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		 */
 		public Stateful(String name, @Nullable RetryContext parent) {
 			super(name, parent);
+		}
+
+		/**
+		 * A copy for one call: a context kept in the cache is never changed, so that calls with one key
+		 * can run at once and record their outcomes with an atomic cache update.
+		 * @param parent the enclosing context of the call
+		 * @return a new context with this one's state
+		 */
+		public Stateful copy(@Nullable RetryContext parent) {
+			Stateful copy = new Stateful(getName(), parent);
+			copyInto(copy);
+			copy.notBeforeNanos = this.notBeforeNanos;
+			return copy;
 		}
 
 	}

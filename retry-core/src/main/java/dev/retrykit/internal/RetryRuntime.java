@@ -8,10 +8,7 @@ import dev.retrykit.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryListener;
-import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.budget.RetryBudget;
-import dev.retrykit.circuit.CircuitBreaker;
-import dev.retrykit.circuit.CircuitOpenException;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffStrategy;
 import dev.retrykit.spi.DelayHintExtractor;
@@ -19,37 +16,20 @@ import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
+import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything one instance needs at run time, compiled once from its configuration: the decision after
- * a failure (classification, attempt limit, policy, backoff, deadline, budget), counting, events and
- * listener calls. The synchronous, stateful and async executions all decide through
- * {@link #onFailure}. Immutable and thread-safe.
+ * Everything one instance needs at run time, compiled once from its configuration: classification,
+ * attempt limit, policy, backoff, deadline, breaker, budget, counting, events, listeners, and how a
+ * synchronous call waits. The decisions of a call are taken by {@link CallLifecycle}, the one place
+ * that every engine (synchronous, stateful, async, failback) runs. Immutable and thread-safe.
  */
 public final class RetryRuntime {
 
-	/** {@link #onFailure} result: the failure is not retryable. */
-	public static final long STOP_NOT_RETRYABLE = -1;
-
-	/** {@link #onFailure} result: attempts exhausted (max-attempts, policy, or exhausted-only). */
-	public static final long STOP_EXHAUSTED = -2;
-
-	/** {@link #onFailure} result: the next attempt would start past max-duration. */
-	public static final long STOP_DEADLINE = -3;
-
-	/** {@link #onFailure} result: the retry budget refused the retry. */
-	public static final long STOP_BUDGET = -4;
-
 	/**
-	 * {@link #onFailure} result: the circuit breaker is open for longer than the delay, so the next
-	 * attempt would be rejected: the call ends now, without waiting.
-	 */
-	public static final long STOP_CIRCUIT_OPEN = -5;
-
-	/**
-	 * A clock reading that was not taken: {@link #onFailure(MutableRetryContext, Throwable, Object, long)}
-	 * reads the clock itself where it needs the time.
+	 * A clock reading that was not taken: {@link CallLifecycle#afterAttempt} reads the clock itself
+	 * where it needs the time.
 	 */
 	static final long NOT_READ = Long.MIN_VALUE;
 
@@ -57,15 +37,15 @@ public final class RetryRuntime {
 
 	final RetryConfig config;
 
-	private final FailureClassifier classifier;
+	final FailureClassifier classifier;
 
-	private final int maxAttempts;
+	final int maxAttempts;
 
 	private final long maxDurationNanos;
 
 	private final long attemptTimeoutNanos;
 
-	private final @Nullable RetryPolicy policy;
+	final @Nullable RetryPolicy policy;
 
 	private final BackoffStrategy backoff;
 
@@ -74,6 +54,9 @@ public final class RetryRuntime {
 	private final long maxDelayHintNanos;
 
 	private final @Nullable Predicate<Object> retryOnResult;
+
+	/** Failure types whose call skips its recovery; empty for most instances. */
+	private final Class<?>[] notRecoverable;
 
 	final Sleeper sleeper;
 
@@ -85,17 +68,21 @@ public final class RetryRuntime {
 
 	final RetryContextCache cache;
 
-	final @Nullable CircuitBreaker circuitBreaker;
+	/** The instance's {@code CircuitBreaker}, as handed to its template's users, or {@code null}. */
+	final @Nullable Object circuitBreaker;
+
+	/** What the engine asks of that breaker, or {@code null} when there is none. */
+	final @Nullable CircuitGate circuit;
 
 	final @Nullable RetryBudget budget;
 
 	final RetryScheduler scheduler;
 
 	/**
-	 * The scheduler when it is a {@link TimingWheelScheduler} on this instance's time source, else
+	 * The scheduler's clock-reading view when it has one (a timing wheel) on this instance's time source, else
 	 * {@code null}: an async retry then reads the clock once, for both its event and its deadline.
 	 */
-	final @Nullable TimingWheelScheduler wheel;
+	final @Nullable ClockReadingScheduler wheel;
 
 	/**
 	 * Whether a successful first attempt needs nothing but counting: no breaker, budget, listener,
@@ -113,13 +100,13 @@ public final class RetryRuntime {
 	 * @param timeSource the clock
 	 * @param listeners the listeners, in order
 	 * @param cache the stateful-retry context cache
-	 * @param circuitBreaker the instance's breaker, or {@code null}
+	 * @param circuitBreaker the instance's {@code dev.retrykit.circuit.CircuitBreaker}, or {@code null}
 	 * @param budget the instance's (possibly shared) budget, or {@code null}
 	 * @param eventCapacity the size of the recent-event buffer
 	 * @param scheduler where async calls wait between attempts
 	 */
 	public RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
-			RetryListener[] listeners, RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker,
+			RetryListener[] listeners, RetryContextCache cache, @Nullable Object circuitBreaker,
 			@Nullable RetryBudget budget, int eventCapacity, RetryScheduler scheduler) {
 		this(name, config, sleeper, timeSource, null, listeners, new RetryCounters(name, timeSource, eventCapacity),
 				cache, circuitBreaker, budget, scheduler);
@@ -127,7 +114,7 @@ public final class RetryRuntime {
 
 	private RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
 			@Nullable Listeners sharedListeners, RetryListener[] listeners, RetryCounters counters,
-			RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker, @Nullable RetryBudget budget,
+			RetryContextCache cache, @Nullable Object circuitBreaker, @Nullable RetryBudget budget,
 			RetryScheduler scheduler) {
 		this.name = name;
 		this.config = config;
@@ -142,16 +129,18 @@ public final class RetryRuntime {
 		this.delayHint = config.getDelayHint();
 		this.maxDelayHintNanos = saturatedNanos(config.getMaxDelayHint());
 		this.retryOnResult = config.getRetryOnResult();
+		this.notRecoverable = config.getNotRecoverable().toArray(new Class<?>[0]);
 		this.sleeper = sleeper;
 		this.timeSource = timeSource;
 		this.counters = counters;
 		this.listeners = (sharedListeners != null) ? sharedListeners : new Listeners(name, listeners.clone(), counters);
 		this.cache = cache;
 		this.circuitBreaker = circuitBreaker;
+		this.circuit = (circuitBreaker != null) ? CircuitGate.of(circuitBreaker) : null;
 		this.budget = budget;
 		this.scheduler = scheduler;
-		this.wheel = (scheduler instanceof TimingWheelScheduler timingWheel && timingWheel.timeSource() == timeSource)
-				? timingWheel : null;
+		ClockReadingScheduler clockReading = ClockReadingScheduler.of(scheduler);
+		this.wheel = (clockReading != null && clockReading.timeSource() == timeSource) ? clockReading : null;
 		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
 				&& this.retryOnResult == null;
 		this.countersId = counters.id;
@@ -189,7 +178,7 @@ public final class RetryRuntime {
 	}
 
 	/** @return the instance's breaker, or {@code null} */
-	public @Nullable CircuitBreaker circuitBreaker() {
+	public @Nullable Object circuitBreaker() {
 		return this.circuitBreaker;
 	}
 
@@ -214,16 +203,6 @@ public final class RetryRuntime {
 	}
 
 	/**
-	 * Gives back the breaker permit of an attempt whose outcome no longer matters (the call was cancelled).
-	 * @param context the call's context
-	 */
-	void releaseAttempt(MutableRetryContext context) {
-		if (this.circuitBreaker != null) {
-			this.circuitBreaker.releasePermission(context.permit);
-		}
-	}
-
-	/**
 	 * Starts a call: stamps its start when there is a deadline, and asks the listeners.
 	 * @param context the call's context
 	 * @return whether the listeners let the call run
@@ -236,121 +215,12 @@ public final class RetryRuntime {
 	}
 
 	/**
-	 * Asks the breaker (if any) to let the next attempt through and counts it.
-	 * @param context the call's context, which keeps the breaker's permit for the attempt
-	 * @param block the calling thread's counters
-	 * @return whether the attempt may run
-	 */
-	public boolean acquireAttempt(MutableRetryContext context, ThreadCounters block) {
-		if (this.circuitBreaker != null) {
-			long permit = this.circuitBreaker.acquirePermission();
-			if (permit == CircuitBreaker.NO_PERMISSION) {
-				return false;
-			}
-			context.permit = permit;
-		}
-		block.attempt();
-		return true;
-	}
-
-	/**
-	 * Whether an attempt's result is accepted: always, unless {@code retry-on-result} matches it (then
-	 * the caller continues as with {@link #onFailure}).
+	 * Whether an attempt's result is accepted: always, unless {@code retry-on-result} matches it.
 	 * @param result the result
 	 * @return whether the result is accepted
 	 */
 	public boolean isAccepted(@Nullable Object result) {
 		return this.retryOnResult == null || !this.retryOnResult.test(result);
-	}
-
-	/**
-	 * Records a success: the breaker and budget, the outcome, the event and the listeners.
-	 * @param context the call's context
-	 * @param block the calling thread's counters
-	 * @param result the result
-	 */
-	public void onSuccess(MutableRetryContext context, ThreadCounters block, @Nullable Object result) {
-		if (this.circuitBreaker != null) {
-			this.circuitBreaker.onSuccess(context.permit);
-		}
-		if (this.budget != null) {
-			this.budget.onSuccess();
-		}
-		int retries = context.getRetryCount();
-		if (retries == 0) {
-			block.successWithoutRetry();
-		}
-		else {
-			block.outcome(true, true);
-			this.counters.event(RetryEventType.SUCCESS_AFTER_RETRY, retries + 1, null, 0);
-		}
-		if (!this.listeners.isEmpty()) {
-			this.listeners.onSuccess(context, result);
-			this.listeners.close(context, null);
-		}
-	}
-
-	/**
-	 * Records a failed attempt and decides what follows.
-	 * @param context the call's context; the failure is counted into it
-	 * @param failure the unwrapped exception, or {@code null} for a rejected result
-	 * @param result the rejected result when {@code failure} is {@code null}
-	 * @return the delay in nanoseconds before the next attempt (zero or more), or one of the
-	 * negative {@code STOP_*} reasons
-	 */
-	public long onFailure(MutableRetryContext context, @Nullable Throwable failure, @Nullable Object result) {
-		return onFailure(context, failure, result, NOT_READ);
-	}
-
-	/**
-	 * {@link #onFailure(MutableRetryContext, Throwable, Object)} at a time the caller has read from the
-	 * time source: it stamps the retry's event and checks the deadline, instead of a clock read each.
-	 * @param context the call's context; the failure is counted into it
-	 * @param failure the unwrapped exception, or {@code null} for a rejected result
-	 * @param result the rejected result when {@code failure} is {@code null}
-	 * @param nowNanos {@code timeSource.nanoTime()} read for this decision, or {@link #NOT_READ} to read it
-	 * here, once, for both the deadline and the event
-	 * @return the delay before the next attempt, or a negative {@code STOP_*} reason
-	 */
-	long onFailure(MutableRetryContext context, @Nullable Throwable failure, @Nullable Object result, long nowNanos) {
-		boolean retryable = failure == null || this.classifier.isRetryable(failure);
-		if (this.circuitBreaker != null) {
-			if (retryable) {
-				this.circuitBreaker.onFailure(context.permit);
-			}
-			else {
-				this.circuitBreaker.releasePermission(context.permit);
-			}
-		}
-		if (this.budget != null && retryable) {
-			this.budget.onFailure();
-		}
-		context.registerFailure(failure, result);
-		if (!this.listeners.isEmpty()) {
-			this.listeners.onError(context, failure);
-		}
-		if (!retryable) {
-			return STOP_NOT_RETRYABLE;
-		}
-		int retries = context.getRetryCount();
-		if (context.isExhaustedOnly() || (this.maxAttempts > 0 && retries >= this.maxAttempts)
-				|| (this.policy != null && !this.policy.canRetry(context))) {
-			return STOP_EXHAUSTED;
-		}
-		long delay = nextDelay(context, failure);
-		long now = (nowNanos != NOT_READ) ? nowNanos : this.timeSource.nanoTime();
-		if (isPastDeadline(context, delay, now)) {
-			return STOP_DEADLINE;
-		}
-		if (this.circuitBreaker != null && this.circuitBreaker.getRemainingOpenNanos() > delay) {
-			return STOP_CIRCUIT_OPEN;
-		}
-		if (this.budget != null && !this.budget.tryAcquireRetry()) {
-			return STOP_BUDGET;
-		}
-		this.counters.eventAt(RetryEventType.RETRY, retries, failure, delay, now);
-		this.listeners.onRetry(context, delay);
-		return delay;
 	}
 
 	/**
@@ -363,11 +233,12 @@ public final class RetryRuntime {
 		return this.maxDurationNanos != 0 && isPastDeadline(context, delayNanos, this.timeSource.nanoTime());
 	}
 
-	private boolean isPastDeadline(MutableRetryContext context, long delayNanos, long nowNanos) {
+	boolean isPastDeadline(MutableRetryContext context, long delayNanos, long nowNanos) {
 		return this.maxDurationNanos != 0 && delayNanos >= context.startNanos + this.maxDurationNanos - nowNanos;
 	}
 
-	private long nextDelay(MutableRetryContext context, @Nullable Throwable failure) {
+	/** The backoff's delay before the next attempt, replaced by the failure's delay hint if it has one. */
+	long nextDelay(MutableRetryContext context, @Nullable Throwable failure) {
 		if (context.cursor == null) {
 			context.cursor = this.backoff.start();
 		}
@@ -383,83 +254,20 @@ public final class RetryRuntime {
 	}
 
 	/**
-	 * Records how a failed call ended (counters and event) before recovery or rethrow.
-	 * @param context the call's context
-	 * @param block the calling thread's counters
-	 * @param reason the {@code STOP_*} reason
+	 * Whether a call ending with {@code failure} skips its recovery.
+	 * @param failure what the call ends with, or {@code null}
+	 * @return whether {@code failure} is of a {@code notRecoverable} type
 	 */
-	public void onStop(MutableRetryContext context, ThreadCounters block, long reason) {
-		int retries = context.getRetryCount();
-		block.outcome(false, retries > 1);
-		Throwable failure = context.getLastThrowable();
-		if (reason == STOP_BUDGET) {
-			block.budgetRejection();
-			this.counters.event(RetryEventType.BUDGET_REJECTION, retries, failure, 0);
+	boolean isNotRecoverable(@Nullable Throwable failure) {
+		if (failure == null || this.notRecoverable.length == 0) {
+			return false;
 		}
-		else if (reason == STOP_NOT_RETRYABLE) {
-			this.counters.event(RetryEventType.NON_RETRYABLE_FAILURE, retries, failure, 0);
+		for (Class<?> type : this.notRecoverable) {
+			if (type.isInstance(failure)) {
+				return true;
+			}
 		}
-		else {
-			this.counters.event(RetryEventType.EXHAUSTED, retries, failure, 0);
-		}
-	}
-
-	/**
-	 * Records an attempt refused by the open circuit, and makes the rejection the call's last failure.
-	 * @param context the call's context
-	 * @param block the calling thread's counters
-	 * @return the exception to end the call with when there is no recovery
-	 */
-	public CircuitOpenException onCircuitRejection(MutableRetryContext context, ThreadCounters block) {
-		CircuitOpenException rejection = onRejectedAttempt(context, block);
-		block.outcome(false, context.getRetryCount() > 1);
-		return rejection;
-	}
-
-	/**
-	 * Records an attempt refused by the open circuit of a call that does not end with it (a failback
-	 * task waits for the circuit, and its outcome is counted when it ends), and makes the rejection the
-	 * call's last failure.
-	 * @param context the call's context
-	 * @param block the calling thread's counters
-	 * @return the rejection
-	 */
-	CircuitOpenException onRejectedAttempt(MutableRetryContext context, ThreadCounters block) {
-		CircuitOpenException rejection = java.util.Objects.requireNonNull(this.circuitBreaker).newCircuitOpenException();
-		block.circuitRejection();
-		context.rejected(rejection);
-		this.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);
-		return rejection;
-	}
-
-	/**
-	 * Ends a call whose decision threw: a result predicate, classifier, extractor, policy or backoff of
-	 * the user's. The attempt's own failure is suppressed in the exception, a failed outcome is counted
-	 * and the listeners are closed with it.
-	 * @param context the call's context
-	 * @param block the calling thread's counters
-	 * @param thrown what the user's code threw
-	 * @param failure the attempt's failure, or {@code null} for a result
-	 * @return {@code thrown}, to end the call with
-	 */
-	Throwable onBrokenDecision(MutableRetryContext context, ThreadCounters block, Throwable thrown,
-			@Nullable Throwable failure) {
-		if (failure != null && failure != thrown) {
-			thrown.addSuppressed(failure);
-		}
-		block.outcome(false, context.getRetryCount() > 1);
-		close(context, thrown);
-		return thrown;
-	}
-
-	/**
-	 * Records a recovery.
-	 * @param context the call's context
-	 * @param block the calling thread's counters
-	 */
-	public void onRecovered(MutableRetryContext context, ThreadCounters block) {
-		block.recovery();
-		this.counters.event(RetryEventType.RECOVERED, Math.max(1, context.getRetryCount()), context.getLastThrowable(), 0);
+		return false;
 	}
 
 	/**

@@ -1,23 +1,15 @@
 package dev.retrykit.internal;
 
-import dev.retrykit.ExhaustedRetryException;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallback;
-import dev.retrykit.RetryContext;
-import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryFunction;
-import dev.retrykit.RetryState;
-import dev.retrykit.RetryVetoedException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The synchronous loops: stateless (attempts in one call, waiting through the sleeper) and stateful
- * (one attempt per call, the count kept in the context cache). Stateless: a successful first attempt
- * allocates nothing (the context is pooled per thread and counting is a plain store).
- *
- * <p>When the user's code in a decision (result predicate, classifiers, delay-hint extractor, policy,
- * backoff) throws, the call ends with that exception, counted as failed and with its listeners closed,
- * as an async call does.
+ * The synchronous engine: runs the attempts of a call on the calling thread and waits between them
+ * through the sleeper; every decision is {@link CallLifecycle}'s. A successful first attempt allocates
+ * nothing (the context is pooled per thread and counting is a plain store). Stateful calls are
+ * {@link StatefulRetry}'s.
  */
 public final class SyncRetry {
 
@@ -87,10 +79,10 @@ public final class SyncRetry {
 		MutableRetryContext context = stack.pushPooled(runtime.name);
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (!runtime.open(context)) {
-				throw vetoed(runtime, context);
+			if (!CallLifecycle.open(runtime, context)) {
+				throw CallLifecycle.vetoed(runtime, context, "Retry");
 			}
-			return loop(runtime, attempt, argument, recovery, context, block);
+			return attempts(runtime, attempt, argument, recovery, context, block, 0);
 		}
 		catch (Throwable failure) {
 			throw Sneaky.<E>rethrow(failure);
@@ -106,12 +98,8 @@ public final class SyncRetry {
 		try {
 			ThreadCounters block = stack.counters(runtime);
 			block.attempt();
-			long decision = decide(runtime, context, block, firstFailure, null);
-			if (decision < 0) {
-				return stop(runtime, context, block, decision, recovery);
-			}
-			runtime.sleep(context, block, decision);
-			return loop(runtime, attempt, argument, recovery, context, block);
+			long decision = CallLifecycle.afterAttempt(runtime, context, block, firstFailure, null, RetryRuntime.NOT_READ);
+			return attempts(runtime, attempt, argument, recovery, context, block, decision);
 		}
 		catch (Throwable failure) {
 			throw Sneaky.<E>rethrow(failure);
@@ -121,226 +109,60 @@ public final class SyncRetry {
 		}
 	}
 
-	private static <A, T> T loop(RetryRuntime runtime, RetryFunction<? super A, T, ?> attempt, A argument,
-			@Nullable RecoveryCallback<T> recovery, MutableRetryContext context, ThreadCounters block) throws Throwable {
+	/**
+	 * Waits as {@code decision} says and runs attempts until the lifecycle accepts one or stops.
+	 * @param decision the delay before the next attempt (0 for the first), or a {@code STOP_*} reason
+	 */
+	private static <A, T> T attempts(RetryRuntime runtime, RetryFunction<? super A, T, ?> attempt, A argument,
+			@Nullable RecoveryCallback<T> recovery, MutableRetryContext context, ThreadCounters block, long decision)
+			throws Throwable {
 		for (;;) {
-			if (!runtime.acquireAttempt(context, block)) {
-				return rejected(runtime, context, block, recovery);
+			if (decision < 0) {
+				return finish(runtime, context, block, decision, recovery);
 			}
-			T result;
+			runtime.sleep(context, block, decision);
+			if (!CallLifecycle.acquireAttempt(runtime, context, block)) {
+				return finish(runtime, context, block, CallLifecycle.STOP_CIRCUIT_OPEN, recovery);
+			}
+			T result = null;
+			Throwable failure = null;
 			try {
 				result = attempt.apply(argument, context);
 			}
-			catch (Throwable failure) {
-				long decision = decide(runtime, context, block, failure, null);
-				if (decision < 0) {
-					return stop(runtime, context, block, decision, recovery);
-				}
-				runtime.sleep(context, block, decision);
-				continue;
+			catch (Throwable ex) {
+				failure = ex;
 			}
-			if (accepts(runtime, context, block, result)) {
-				runtime.onSuccess(context, block, result);
+			decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result, RetryRuntime.NOT_READ);
+			if (decision == CallLifecycle.ACCEPTED) {
 				return result;
 			}
-			long decision = decide(runtime, context, block, null, result);
-			if (decision < 0) {
-				return stop(runtime, context, block, decision, recovery);
-			}
-			runtime.sleep(context, block, decision);
 		}
 	}
 
 	/**
-	 * Runs one attempt of a stateful call.
-	 * @param runtime the instance
-	 * @param callback the operation
-	 * @param recovery the fallback, or {@code null}
-	 * @param state the state that selects the cached context
-	 * @param <T> the result type
-	 * @param <E> the checked exception type
-	 * @return the result
-	 * @throws E the attempt's failure (the caller rolls back; the next call continues), or
-	 * {@link ExhaustedRetryException} when a previous call exhausted the retries and there is no recovery
+	 * Ends a call that did not succeed, on the calling thread: recovers when the lifecycle allows it,
+	 * else throws what the call ends with (the last failure, unchanged) or returns the last rejected
+	 * result.
 	 */
-	public static <T, E extends Throwable> T executeStateful(RetryRuntime runtime, RetryCallback<T, E> callback,
-			@Nullable RecoveryCallback<T> recovery, RetryState state) throws E {
-		ContextStack stack = ContextStack.get();
-		MutableRetryContext.Stateful context = cachedContext(runtime, state, stack.top());
-		boolean fresh = context == null;
-		if (context == null) {
-			context = new MutableRetryContext.Stateful(runtime.name, stack.top());
-		}
-		stack.push(context);
-		try {
-			ThreadCounters block = stack.counters(runtime);
-			if (fresh ? !runtime.open(context) : !runtime.listeners.isEmpty() && !runtime.listeners.open(context)) {
-				throw vetoed(runtime, context);
-			}
-			if (context.isExhaustedOnly()) {
-				runtime.cache.remove(state.key());
-				return exhausted(runtime, context, block, recovery);
-			}
-			waitUntilDue(runtime, context, block);
-			for (;;) {
-				if (!runtime.acquireAttempt(context, block)) {
-					return rejected(runtime, context, block, recovery);
-				}
-				T result;
-				try {
-					result = callback.doWithRetry(context);
-				}
-				catch (Throwable failure) {
-					long decision = decide(runtime, context, block, failure, null);
-					if (decision >= 0 && !rollsBack(runtime, context, block, state, failure)) {
-						runtime.sleep(context, block, decision);
-						continue;
-					}
-					if (decision == RetryRuntime.STOP_NOT_RETRYABLE) {
-						runtime.cache.remove(state.key());
-						return stop(runtime, context, block, decision, recovery);
-					}
-					if (decision >= 0 || decision == RetryRuntime.STOP_CIRCUIT_OPEN) {
-						decision = Math.max(0, decision);
-						context.notBeforeNanos = runtime.timeSource.nanoTime() + decision;
-						runtime.counters.event(RetryEventType.STATEFUL_RETHROW, context.getRetryCount(), failure, decision);
-					}
-					else {
-						context.setExhaustedOnly();
-					}
-					runtime.cache.put(state.key(), context);
-					runtime.close(context, failure);
-					throw failure;
-				}
-				if (accepts(runtime, context, block, result)) {
-					runtime.cache.remove(state.key());
-					runtime.onSuccess(context, block, result);
-					return result;
-				}
-				long decision = decide(runtime, context, block, null, result);
-				if (decision < 0) {
-					runtime.cache.remove(state.key());
-					return stop(runtime, context, block, decision, recovery);
-				}
-				runtime.sleep(context, block, decision);
-			}
-		}
-		catch (Throwable failure) {
-			throw Sneaky.<E>rethrow(failure);
-		}
-		finally {
-			stack.pop();
-		}
-	}
-
-	/** {@link RetryRuntime#onFailure}, ending the call if the user's code in the decision throws. */
-	private static long decide(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable Throwable failure, @Nullable Object result) throws Throwable {
-		try {
-			return runtime.onFailure(context, failure, result);
-		}
-		catch (Throwable ex) {
-			throw runtime.onBrokenDecision(context, block, ex, failure);
-		}
-	}
-
-	/** {@link RetryRuntime#isAccepted}, ending the call if the result predicate throws. */
-	private static boolean accepts(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable Object result) throws Throwable {
-		try {
-			return runtime.isAccepted(result);
-		}
-		catch (Throwable ex) {
-			throw runtime.onBrokenDecision(context, block, ex, null);
-		}
-	}
-
-	/** Whether a stateful call rethrows this failure at once; ends the call if the classifier throws. */
-	private static boolean rollsBack(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			RetryState state, Throwable failure) throws Throwable {
-		try {
-			return state.rollbackFor().test(failure);
-		}
-		catch (Throwable ex) {
-			throw runtime.onBrokenDecision(context, block, ex, failure);
-		}
-	}
-
-	private static MutableRetryContext.@Nullable Stateful cachedContext(RetryRuntime runtime, RetryState state,
-			@Nullable RetryContext parent) {
-		if (state.forceRefresh()) {
-			return null;
-		}
-		RetryContext cached = runtime.cache.get(state.key());
-		if (cached == null) {
-			return null;
-		}
-		MutableRetryContext.Stateful context;
-		if (cached instanceof MutableRetryContext.Stateful stateful) {
-			context = stateful;
-		}
-		else {
-			context = new MutableRetryContext.Stateful(runtime.name, parent);
-			context.restore(cached.getRetryCount(), cached.getLastThrowable(), cached.isExhaustedOnly());
-			// A foreign cache keeps no start time: max-duration counts from this call, not from time 0.
-			context.startNanos = runtime.timeSource.nanoTime();
-		}
-		context.setParent(parent);
-		return context;
-	}
-
-	private static void waitUntilDue(RetryRuntime runtime, MutableRetryContext.Stateful context, ThreadCounters block) {
-		if (context.notBeforeNanos != 0) {
-			long wait = context.notBeforeNanos - runtime.timeSource.nanoTime();
-			context.notBeforeNanos = 0;
-			runtime.sleep(context, block, wait);
-		}
-	}
-
-	private static <T> T exhausted(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable RecoveryCallback<T> recovery) throws Throwable {
-		runtime.onStop(context, block, RetryRuntime.STOP_EXHAUSTED);
-		if (recovery != null) {
-			return recover(runtime, context, block, recovery);
-		}
-		Throwable last = context.getLastThrowable();
-		ExhaustedRetryException exhausted = new ExhaustedRetryException("Retry '" + runtime.name
-				+ "' exhausted after " + context.getRetryCount() + " failed attempts of a stateful call"
-				+ ((last != null) ? "; the cause is the last failure" : ""), last);
-		runtime.close(context, exhausted);
-		throw exhausted;
-	}
-
 	@SuppressWarnings("unchecked")
-	private static <T> T stop(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block, long reason,
+	static <T> T finish(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block, long reason,
 			@Nullable RecoveryCallback<T> recovery) throws Throwable {
-		if (reason == RetryRuntime.STOP_CIRCUIT_OPEN) {
-			return rejected(runtime, context, block, recovery);
+		Throwable ending = CallLifecycle.end(runtime, context, block, reason);
+		if (reason == CallLifecycle.STOP_INTERRUPTED) {
+			// The attempt ran on this thread: the interrupt it met is this thread's.
+			Thread.currentThread().interrupt();
 		}
-		runtime.onStop(context, block, reason);
-		if (recovery != null) {
+		if (recovery != null && CallLifecycle.recovers(runtime, reason, ending, true)) {
 			return recover(runtime, context, block, recovery);
 		}
-		Throwable last = context.getLastThrowable();
-		if (last == null) {
-			runtime.close(context, null);
+		runtime.close(context, ending);
+		if (ending == null) {
 			return (T) context.getLastResult();
 		}
-		runtime.close(context, last);
-		throw last;
+		throw ending;
 	}
 
-	private static <T> T rejected(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable RecoveryCallback<T> recovery) throws Throwable {
-		RuntimeException rejection = runtime.onCircuitRejection(context, block);
-		if (recovery != null) {
-			return recover(runtime, context, block, recovery);
-		}
-		runtime.close(context, rejection);
-		throw rejection;
-	}
-
-	private static <T> T recover(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+	static <T> T recover(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			RecoveryCallback<T> recovery) throws Throwable {
 		T result;
 		try {
@@ -350,16 +172,8 @@ public final class SyncRetry {
 			runtime.close(context, failure);
 			throw failure;
 		}
-		runtime.onRecovered(context, block);
-		runtime.close(context, null);
+		CallLifecycle.recovered(runtime, context, block);
 		return result;
-	}
-
-	private static RetryVetoedException vetoed(RetryRuntime runtime, MutableRetryContext context) {
-		RetryVetoedException vetoed = new RetryVetoedException(
-				"Retry '" + runtime.name + "' was vetoed by a listener before its first attempt");
-		runtime.close(context, vetoed);
-		return vetoed;
 	}
 
 }

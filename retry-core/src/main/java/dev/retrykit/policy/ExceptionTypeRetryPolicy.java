@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A different policy for each type of failure: the policy registered for the closest superclass of
  * the last failure decides; failures of no registered type use the fallback policy. A rejected result
- * (no exception) also uses the fallback. Immutable and thread-safe.
+ * (no exception) also uses the fallback. Every policy sees the call's total failures; to count each
+ * type's failures separately, use {@link PerExceptionTypeRetryPolicy}. Immutable and thread-safe.
  *
  * <pre>{@code
  * RetryPolicy policy = RetryPolicy.byExceptionType()

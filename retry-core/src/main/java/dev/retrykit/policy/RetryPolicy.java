@@ -89,4 +89,13 @@ public interface RetryPolicy {
 		return ExceptionTypeRetryPolicy.builder();
 	}
 
+	/**
+	 * A policy chosen by the type of the last failure, each type's attempts counted separately
+	 * (Spring Retry's {@code ExceptionClassifierRetryPolicy}); see {@link PerExceptionTypeRetryPolicy}.
+	 * @return a builder
+	 */
+	static PerExceptionTypeRetryPolicy.Builder perExceptionType() {
+		return PerExceptionTypeRetryPolicy.builder();
+	}
+
 }

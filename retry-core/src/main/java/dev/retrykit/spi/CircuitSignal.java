@@ -12,8 +12,11 @@ import java.util.Objects;
 public record CircuitSignal(String circuit, Kind kind, String replica) {
 
 	/**
+	 * @param circuit the name of the circuit breaker, any characters
+	 * @param kind what happened
+	 * @param replica the id of the replica it happened on, without {@code '|'}
 	 * @throws NullPointerException if an argument is {@code null}
-	 * @throws IllegalArgumentException if {@code circuit} or {@code replica} contains {@code '|'}
+	 * @throws IllegalArgumentException if {@code replica} contains {@code '|'}
 	 */
 	public CircuitSignal {
 		Objects.requireNonNull(circuit, "circuit must not be null");

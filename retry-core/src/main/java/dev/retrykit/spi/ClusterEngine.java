@@ -2,7 +2,6 @@ package dev.retrykit.spi;
 
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
@@ -33,20 +32,21 @@ public interface ClusterEngine {
 	 * Reads a stateful context.
 	 * @param cache the name of the instance whose cache it is
 	 * @param key the state key, in its string form
-	 * @return the stored snapshot, or {@code null}
+	 * @return the stored {@link RetryContextSnapshot#toBytes() encoded snapshot}, or {@code null}
 	 */
-	@Nullable RetryContextSnapshot getContext(String cache, String key);
+	byte @Nullable [] getContext(String cache, String key);
 
 	/**
-	 * Replaces a stateful context atomically with respect to every other update of the same key on any
-	 * replica: {@code update} is applied to the value stored at that moment (compare-and-set, retried
-	 * when another replica wrote in between), so concurrent updates are never lost.
+	 * Stores a stateful context if the stored one is still {@code expected}, atomically with respect
+	 * to every other write of the key on any replica: the compare-and-set with which the cluster's
+	 * {@link RetryContextCache#update} applies its update, retrying when another replica won.
 	 * @param cache the name of the instance whose cache it is
 	 * @param key the state key, in its string form
-	 * @param update computes the new snapshot from the stored one ({@code null} when absent); it may be
-	 * called several times and must have no side effect
+	 * @param expected the bytes {@link #getContext} returned, or {@code null} if there was no entry
+	 * @param next the encoded snapshot to store, or {@code null} to remove the entry
+	 * @return whether the entry was {@code expected} and is now {@code next}
 	 */
-	void updateContext(String cache, String key, UnaryOperator<@Nullable RetryContextSnapshot> update);
+	boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next);
 
 	/**
 	 * @param cache the name of the instance whose cache it is

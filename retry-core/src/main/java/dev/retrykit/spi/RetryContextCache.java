@@ -1,6 +1,7 @@
 package dev.retrykit.spi;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import dev.retrykit.RetryContext;
 import org.jspecify.annotations.Nullable;
@@ -10,6 +11,12 @@ import org.jspecify.annotations.Nullable;
  * default is the bounded in-memory {@code dev.retrykit.InMemoryRetryContextCache}; a cluster can plug in
  * a shared implementation. Implementations must be thread-safe, must never drop an entry silently
  * (count evictions), and must not throw from {@link #get}.
+ *
+ * <p>The engine never changes a context it read from the cache: each call works on its own copy and
+ * records what it did through {@link #update}, atomically, so that concurrent calls with one key lose
+ * no count. A cache may therefore store any {@link RetryContext} it likes, for example a serializable
+ * snapshot of what the engine reads (retry count, last failure, exhausted mark, attributes) instead of
+ * the engine's own object; the engine takes whatever {@link #get} and {@link #update} hand it.
  */
 public interface RetryContextCache {
 
@@ -30,6 +37,34 @@ public interface RetryContextCache {
 	 * @param key the state key
 	 */
 	void remove(Object key);
+
+	/**
+	 * Replaces the context of {@code key} with what {@code update} makes of the current one,
+	 * atomically with respect to every other {@code update} of the key: the engine records each
+	 * stateful call's outcome this way. {@code update} gets the cached context or {@code null} and
+	 * returns the context to keep, or {@code null} to remove the entry; it has no side effects and may
+	 * run more than once, so a distributed cache may apply it with a compare-and-set loop (for
+	 * Hazelcast, {@code IMap.replace(key, expected, next)} or {@code putIfAbsent}, retried when another
+	 * member won) and store a serializable copy of its result. Storing counts as a {@link #put}
+	 * (evicting when full).
+	 * <p>The default serialises updates on this cache object with {@code get} then {@code put} or
+	 * {@code remove}: atomic only among callers of this method, and only within one JVM. Override it.
+	 * @param key the state key
+	 * @param update computes the new context from the cached one
+	 * @return the context now cached, or {@code null} if none is
+	 */
+	default @Nullable RetryContext update(Object key, UnaryOperator<@Nullable RetryContext> update) {
+		synchronized (this) {
+			RetryContext next = update.apply(get(key));
+			if (next == null) {
+				remove(key);
+			}
+			else {
+				put(key, next);
+			}
+			return next;
+		}
+	}
 
 	/** @return the number of cached contexts */
 	int size();

@@ -9,129 +9,223 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import dev.retrykit.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a shared context cache stores of a stateful context, so that another replica can continue it:
- * the failed attempts so far, whether it may no longer retry, the last failure's type and message (not
- * the exception: its class may not exist on the other replica), when the first failure happened, and
- * the context's serializable attributes. Immutable and thread-safe; {@link #toBytes()} gives the form
- * an engine stores, so its servers never need the application's classes.
+ * A serializable copy of what a stateful call leaves for the next call with its key: retry count,
+ * exhausted mark, last failure's type and message, first failure time, and the serializable
+ * attributes. For a {@link RetryContextCache} whose entries leave the JVM (a distributed map): its
+ * {@code put} and {@link RetryContextCache#update update} store {@link #of(RetryContext, long)} of the
+ * context they get, its {@code get} returns the snapshot, and the engine continues from it.
  *
- * @param retryCount the failed attempts so far, 0 or more
- * @param exhaustedOnly whether the context may no longer retry
- * @param lastFailureType the class name of the last failure, or {@code null}
- * @param lastFailureMessage the message of the last failure, or {@code null}
- * @param firstFailureMillis when the first failure was stored (epoch milliseconds)
- * @param attributes the context's attributes whose values are serializable
+ * <p>Within the JVM that made it, {@link #getLastThrowable()} is the original failure; after the
+ * snapshot crossed a JVM it is a {@link RecordedFailure} that carries the original's type and message,
+ * so that an exhausted call still reports its cause. The message is kept to
+ * {@value #MAX_MESSAGE_LENGTH} characters. Attributes whose values are not {@link Serializable} are
+ * left out. Immutable and thread-safe: the mutators of {@link RetryContext} throw
+ * {@link UnsupportedOperationException} (the engine never changes a cached context).
+ *
+ * <p>{@link #toBytes()} and {@link #fromBytes(byte[])} give the form a distributed map stores, so that
+ * its servers need none of the application's classes (only an attribute's value needs its class, on
+ * the replicas that read it) and can compare stored values byte for byte in a compare-and-set.
  */
-public record RetryContextSnapshot(int retryCount, boolean exhaustedOnly, @Nullable String lastFailureType,
-		@Nullable String lastFailureMessage, long firstFailureMillis, Map<String, Serializable> attributes)
-		implements Serializable {
+public final class RetryContextSnapshot implements RetryContext, Serializable {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The longest last-failure message kept. */
+	public static final int MAX_MESSAGE_LENGTH = 1024;
+
+	/** The instance name. */
+	private final String name;
+
+	/** Failed attempts so far. */
+	private final int retryCount;
+
+	/** Whether the context can no longer retry. */
+	private final boolean exhausted;
+
+	/** The class name of the last failure, or {@code null}. */
+	private final @Nullable String lastFailureType;
+
+	/** The last failure's message, bounded by {@link #MAX_MESSAGE_LENGTH}, or {@code null}. */
+	private final @Nullable String lastFailureMessage;
+
+	/** When the first failure happened, in epoch milliseconds. */
+	private final long firstFailureMillis;
+
+	/** The context's serializable attributes. */
+	private final HashMap<String, Serializable> attributes;
+
+	/** The version of the {@link #toBytes()} form. */
 	private static final int FORMAT = 1;
 
-	/**
-	 * @throws IllegalArgumentException if {@code retryCount} is negative
-	 */
-	public RetryContextSnapshot {
-		if (retryCount < 0) {
-			throw new IllegalArgumentException("Invalid retryCount (" + retryCount + "): must be 0 or greater");
-		}
-		attributes = Map.copyOf(Objects.requireNonNull(attributes, "attributes must not be null"));
-	}
+	/** The original failure, in the JVM that made the snapshot only. */
+	private final transient @Nullable Throwable lastThrowable;
 
-	/**
-	 * Takes the snapshot of a context.
-	 * @param context the context
-	 * @param attributes the attributes to keep (values that are not serializable are left out)
-	 * @param nowMillis the time of this failure (epoch milliseconds)
-	 * @return the snapshot
-	 */
-	public static RetryContextSnapshot of(RetryContext context, Map<String, ?> attributes, long nowMillis) {
+	private RetryContextSnapshot(RetryContext context, long firstFailureMillis) {
+		this.name = context.getName();
+		this.retryCount = context.getRetryCount();
+		this.exhausted = context.isExhaustedOnly();
 		Throwable last = context.getLastThrowable();
-		String type = (last instanceof RemoteFailureException remote) ? remote.getFailureType()
+		this.lastThrowable = last;
+		this.lastFailureType = (last instanceof RecordedFailure recorded) ? recorded.type
 				: (last != null) ? last.getClass().getName() : null;
-		String message = (last instanceof RemoteFailureException remote) ? remote.getFailureMessage()
+		String message = (last instanceof RecordedFailure recorded) ? recorded.message
 				: (last != null) ? last.getMessage() : null;
-		Map<String, Serializable> kept = new LinkedHashMap<>();
-		attributes.forEach((name, value) -> {
-			if (value instanceof Serializable serializable) {
-				kept.put(name, serializable);
+		this.lastFailureMessage = (message != null && message.length() > MAX_MESSAGE_LENGTH)
+				? message.substring(0, MAX_MESSAGE_LENGTH) : message;
+		this.firstFailureMillis = firstFailureMillis;
+		this.attributes = new HashMap<>();
+		for (String attribute : context.attributeNames()) {
+			if (context.getAttribute(attribute) instanceof Serializable value) {
+				this.attributes.put(attribute, value);
 			}
-		});
-		return new RetryContextSnapshot(context.getRetryCount(), context.isExhaustedOnly(), type, message, nowMillis,
-				kept);
-	}
-
-	/**
-	 * Merges the failures of one call into the stored snapshot, for an atomic update: the counts add up,
-	 * so calls on several replicas that started from the same stored snapshot lose no failure and count
-	 * none twice.
-	 * @param stored the snapshot stored now, or {@code null}
-	 * @param addedFailures the failures the call added to the count it started from, or -1 when the call
-	 * did not start from a stored snapshot (its snapshot then replaces the stored one)
-	 * @return the snapshot to store
-	 */
-	public RetryContextSnapshot mergeInto(@Nullable RetryContextSnapshot stored, int addedFailures) {
-		if (stored == null || addedFailures < 0) {
-			return this;
 		}
-		Map<String, Serializable> merged = new LinkedHashMap<>(stored.attributes);
-		merged.putAll(this.attributes);
-		return new RetryContextSnapshot(stored.retryCount + addedFailures, stored.exhaustedOnly || this.exhaustedOnly,
-				this.lastFailureType, this.lastFailureMessage, Math.min(stored.firstFailureMillis, this.firstFailureMillis),
-				merged);
+	}
+
+	private RetryContextSnapshot(String name, int retryCount, boolean exhausted, @Nullable String lastFailureType,
+			@Nullable String lastFailureMessage, long firstFailureMillis, HashMap<String, Serializable> attributes) {
+		this.name = name;
+		this.retryCount = retryCount;
+		this.exhausted = exhausted;
+		this.lastFailureType = lastFailureType;
+		this.lastFailureMessage = lastFailureMessage;
+		this.firstFailureMillis = firstFailureMillis;
+		this.attributes = attributes;
+		this.lastThrowable = null;
 	}
 
 	/**
-	 * The context a replica continues from this snapshot; its last failure is a
-	 * {@link RemoteFailureException} naming the original type and message.
-	 * @param name the instance name
-	 * @return a new context
+	 * @param context a stateful call's context, as the engine hands it to the cache
+	 * @param firstFailureMillis when the key's first failure was stored (epoch milliseconds); a cache
+	 * keeps it from the entry it replaces
+	 * @return the snapshot
+	 * @throws NullPointerException if {@code context} is {@code null}
 	 */
-	public RetryContext toContext(String name) {
-		return new SnapshotRetryContext(name, this);
+	public static RetryContextSnapshot of(RetryContext context, long firstFailureMillis) {
+		return new RetryContextSnapshot(Objects.requireNonNull(context, "context must not be null"), firstFailureMillis);
+	}
+
+	/** @return the class name of the last failure, or {@code null} */
+	public @Nullable String getLastFailureType() {
+		return this.lastFailureType;
+	}
+
+	/** @return the last failure's message, at most {@value #MAX_MESSAGE_LENGTH} characters, or {@code null} */
+	public @Nullable String getLastFailureMessage() {
+		return this.lastFailureMessage;
+	}
+
+	/** @return when the key's first failure was stored (epoch milliseconds) */
+	public long getFirstFailureMillis() {
+		return this.firstFailureMillis;
+	}
+
+	@Override
+	public String getName() {
+		return this.name;
+	}
+
+	@Override
+	public int getRetryCount() {
+		return this.retryCount;
+	}
+
+	@Override
+	public @Nullable Throwable getLastThrowable() {
+		if (this.lastThrowable != null || this.lastFailureType == null) {
+			return this.lastThrowable;
+		}
+		return new RecordedFailure(this.lastFailureType, this.lastFailureMessage);
+	}
+
+	@Override
+	public @Nullable RetryContext getParent() {
+		return null;
+	}
+
+	@Override
+	public void setExhaustedOnly() {
+		throw immutable();
+	}
+
+	@Override
+	public boolean isExhaustedOnly() {
+		return this.exhausted;
+	}
+
+	@Override
+	public @Nullable Object getAttribute(String name) {
+		return this.attributes.get(name);
+	}
+
+	@Override
+	public void setAttribute(String name, @Nullable Object value) {
+		throw immutable();
+	}
+
+	@Override
+	public boolean hasAttribute(String name) {
+		return this.attributes.containsKey(name);
+	}
+
+	@Override
+	public Set<String> attributeNames() {
+		return Set.copyOf(this.attributes.keySet());
+	}
+
+	private UnsupportedOperationException immutable() {
+		return new UnsupportedOperationException("A RetryContextSnapshot of '" + this.name
+				+ "' is immutable: the engine continues from a copy of it");
+	}
+
+	@Override
+	public String toString() {
+		return "RetryContextSnapshot[name=" + this.name + ", retryCount=" + this.retryCount + ", exhausted="
+				+ this.exhausted + ", lastFailureType=" + this.lastFailureType + "]";
 	}
 
 	/**
-	 * Encodes the snapshot: its fields in a fixed binary form, the attributes by Java serialization.
+	 * Encodes the snapshot: its fields in a fixed binary form, the attributes (if any) by Java
+	 * serialization.
 	 * @return the bytes
-	 * @throws UncheckedIOException if an attribute cannot be serialized
+	 * @throws UncheckedIOException if an attribute cannot be serialized after all
 	 */
 	public byte[] toBytes() {
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
 		try (DataOutputStream out = new DataOutputStream(bytes)) {
 			out.writeByte(FORMAT);
+			out.writeUTF(this.name);
 			out.writeInt(this.retryCount);
-			out.writeBoolean(this.exhaustedOnly);
+			out.writeBoolean(this.exhausted);
 			writeNullable(out, this.lastFailureType);
 			writeNullable(out, this.lastFailureMessage);
 			out.writeLong(this.firstFailureMillis);
 			out.writeBoolean(!this.attributes.isEmpty());
 			if (!this.attributes.isEmpty()) {
 				ObjectOutputStream objects = new ObjectOutputStream(out);
-				objects.writeObject(new LinkedHashMap<>(this.attributes));
+				objects.writeObject(this.attributes);
 				objects.flush();
 			}
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot encode the retry context snapshot " + this, ex);
+			throw new UncheckedIOException("Cannot encode " + this, ex);
 		}
 		return bytes.toByteArray();
 	}
 
 	/**
 	 * @param bytes bytes made by {@link #toBytes()}
-	 * @return the snapshot
-	 * @throws IllegalArgumentException if the bytes are not a snapshot, or an attribute's class is missing
+	 * @return the snapshot; its {@link #getLastThrowable()} is a {@link RecordedFailure}
+	 * @throws IllegalArgumentException if the bytes are not a snapshot, or an attribute's class is
+	 * missing in this JVM
 	 */
 	@SuppressWarnings("unchecked")
 	public static RetryContextSnapshot fromBytes(byte[] bytes) {
@@ -140,18 +234,17 @@ public record RetryContextSnapshot(int retryCount, boolean exhaustedOnly, @Nulla
 			if (format != FORMAT) {
 				throw new IllegalArgumentException("Unknown retry context snapshot format " + format + ": expected " + FORMAT);
 			}
+			String name = in.readUTF();
 			int count = in.readInt();
 			boolean exhausted = in.readBoolean();
 			String type = readNullable(in);
 			String message = readNullable(in);
 			long first = in.readLong();
-			Map<String, Serializable> attributes = Map.of();
-			if (in.readBoolean()) {
-				attributes = (Map<String, Serializable>) new ObjectInputStream(in).readObject();
-			}
-			return new RetryContextSnapshot(count, exhausted, type, message, first, attributes);
+			HashMap<String, Serializable> attributes = in.readBoolean()
+					? (HashMap<String, Serializable>) new ObjectInputStream(in).readObject() : new HashMap<>();
+			return new RetryContextSnapshot(name, count, exhausted, type, message, first, attributes);
 		}
-		catch (IOException | ClassNotFoundException ex) {
+		catch (IOException | ClassNotFoundException | ClassCastException ex) {
 			throw new IllegalArgumentException("Cannot decode a retry context snapshot: " + ex, ex);
 		}
 	}
@@ -159,12 +252,39 @@ public record RetryContextSnapshot(int retryCount, boolean exhaustedOnly, @Nulla
 	private static void writeNullable(DataOutputStream out, @Nullable String value) throws IOException {
 		out.writeBoolean(value != null);
 		if (value != null) {
-			out.writeUTF((value.length() > 8_000) ? value.substring(0, 8_000) : value);
+			out.writeUTF(value);
 		}
 	}
 
 	private static @Nullable String readNullable(DataInputStream in) throws IOException {
 		return in.readBoolean() ? in.readUTF() : null;
+	}
+
+	/**
+	 * A failure as a snapshot recorded it, once the original stayed behind in another JVM: its type
+	 * and message only. Records no stack trace.
+	 */
+	public static final class RecordedFailure extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		/** The class name of the original failure. */
+		private final String type;
+
+		/** The original failure's message, or {@code null}. */
+		private final @Nullable String message;
+
+		RecordedFailure(String type, @Nullable String message) {
+			super(type + ((message != null) ? ": " + message : ""), null, false, false);
+			this.type = type;
+			this.message = message;
+		}
+
+		/** @return the class name of the original failure */
+		public String getType() {
+			return this.type;
+		}
+
 	}
 
 }

@@ -8,6 +8,12 @@ import java.util.concurrent.TimeUnit;
  * <p>The default implementation is the hashed timing wheel of {@code dev.retrykit.async}. An
  * implementation must never run a task on the thread that keeps its time when that task is user
  * code: it hands due tasks to an executor. Implementations must be thread-safe.
+ *
+ * <p>An implementation that can be stopped must not leave a task pending in silence: when it stops,
+ * every pending task that is an {@link AbandonableTask} is {@linkplain AbandonableTask#abandon
+ * abandoned} (see {@link AbandonableTask#abandonIfAbandonable}), and later {@code schedule} calls throw
+ * {@link java.util.concurrent.RejectedExecutionException}. retrykit's async calls and failback tasks
+ * rely on it to end when the scheduler stops.
  */
 public interface RetryScheduler {
 

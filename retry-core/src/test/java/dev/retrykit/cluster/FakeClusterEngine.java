@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
@@ -72,17 +71,22 @@ final class FakeClusterEngine implements ClusterEngine {
 	}
 
 	@Override
-	public @Nullable RetryContextSnapshot getContext(String cache, String key) {
+	public byte @Nullable [] getContext(String cache, String key) {
 		reach();
-		byte[] bytes = this.store.contexts.get(cache + "/" + key);
-		return (bytes != null) ? RetryContextSnapshot.fromBytes(bytes) : null;
+		return this.store.contexts.get(cache + "/" + key);
 	}
 
 	@Override
-	public void updateContext(String cache, String key, UnaryOperator<@Nullable RetryContextSnapshot> update) {
+	public boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next) {
 		reach();
-		this.store.contexts.compute(cache + "/" + key,
-				(k, old) -> update.apply((old != null) ? RetryContextSnapshot.fromBytes(old) : null).toBytes());
+		String stored = cache + "/" + key;
+		if (expected == null) {
+			return (next != null) ? this.store.contexts.putIfAbsent(stored, next) == null
+					: !this.store.contexts.containsKey(stored);
+		}
+		// Identity, as the engine hands out the stored array itself: another writer replaced it.
+		return (next != null) ? this.store.contexts.replace(stored, expected, next)
+				: this.store.contexts.remove(stored, expected);
 	}
 
 	@Override

@@ -18,7 +18,7 @@ import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
-import dev.retrykit.spi.RemoteFailureException;
+import dev.retrykit.spi.RetryContextSnapshot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -157,8 +157,8 @@ class RetryClusterTests {
 		CircuitBreaker breakerA = registry(a).template("inventory").getCircuitBreaker();
 		CircuitBreaker breakerB = registry(b).template("inventory").getCircuitBreaker();
 		CountDownLatch opened = awaitState(breakerB, CircuitState.OPEN);
-		breakerA.onFailure();
-		breakerA.onFailure();
+		fail(breakerA);
+		fail(breakerA);
 		assertThat(opened.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(breakerB.isForcedOpen()).isFalse();
 		this.time.advance(CircuitBreakerConfig.DEFAULT_TIMEOUT);
@@ -176,13 +176,13 @@ class RetryClusterTests {
 		CountDownLatch cOpened = awaitState(breakerC, CircuitState.OPEN);
 		CountDownLatch bSawOne = new CountDownLatch(1);
 		this.store.subscribers.add(signal -> bSawOne.countDown());
-		breakerA.onFailure();
-		breakerA.onFailure();
+		fail(breakerA);
+		fail(breakerA);
 		assertThat(bSawOne.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(breakerB.getState()).isEqualTo(CircuitState.CLOSED);
 		assertThat(breakerC.getState()).isEqualTo(CircuitState.CLOSED);
-		breakerB.onFailure();
-		breakerB.onFailure();
+		fail(breakerB);
+		fail(breakerB);
 		assertThat(cOpened.await(5, TimeUnit.SECONDS)).isTrue();
 	}
 
@@ -206,8 +206,8 @@ class RetryClusterTests {
 		assertThatExceptionOfType(ExhaustedRetryException.class)
 			.isThrownBy(() -> onB.execute((RetryCallback<String, RuntimeException>) context -> "never run", state))
 			.havingCause()
-			.isInstanceOfSatisfying(RemoteFailureException.class,
-					failure -> assertThat(failure.getFailureType()).isEqualTo(IOException.class.getName()));
+			.isInstanceOfSatisfying(RetryContextSnapshot.RecordedFailure.class,
+					failure -> assertThat(failure.getType()).isEqualTo(IOException.class.getName()));
 		assertThat(onA.getContextCache().size()).isZero();
 	}
 
@@ -289,7 +289,7 @@ class RetryClusterTests {
 		pool.shutdown();
 		FakeClusterEngine reader = new FakeClusterEngine(this.store);
 		for (int key = 0; key < keys; key++) {
-			assertThat(reader.getContext("stateful", "key-" + key).retryCount()).as("failures of key-" + key)
+			assertThat(RetryContextSnapshot.fromBytes(reader.getContext("stateful", "key-" + key)).getRetryCount()).as("failures of key-" + key)
 				.isEqualTo(delivered.get(key));
 		}
 		assertThat(java.util.stream.IntStream.range(0, keys).map(delivered::get).sum()).isEqualTo(threads * deliveries);
@@ -310,6 +310,13 @@ class RetryClusterTests {
 			}
 		});
 		return latch;
+	}
+
+	/** A failed call through the breaker, as an attempt that failed records it. */
+	private static void fail(CircuitBreaker breaker) {
+		assertThatExceptionOfType(IOException.class).isThrownBy(() -> breaker.execute(() -> {
+			throw new IOException("downstream broken");
+		}));
 	}
 
 }

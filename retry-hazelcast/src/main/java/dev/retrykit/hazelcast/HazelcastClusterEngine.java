@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 import com.hazelcast.config.EvictionConfig;
 import com.hazelcast.config.EvictionPolicy;
@@ -29,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  * <li>Stateful contexts: one {@code IMap<String, byte[]>} per instance, {@code <prefix>.contexts.<instance>},
  * holding {@link RetryContextSnapshot#toBytes() encoded snapshots}, updated by compare-and-set
- * ({@code putIfAbsent} / {@code replace(key, old, new)}), with a TTL, an LRU size bound per member and one
+ * ({@code putIfAbsent} / {@code replace(key, old, new)} / {@code remove(key, old)}, in the loop of the
+ * cluster's {@code RetryContextCache.update}), with a TTL, an LRU size bound per member and one
  * backup.</li>
  * <li>Budgets: {@code IMap<String, Long>} {@code <prefix>.budgets} of thousandths of a token, updated by
  * compare-and-set, with one backup.</li>
@@ -96,22 +96,18 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 	}
 
 	@Override
-	public @Nullable RetryContextSnapshot getContext(String cache, String key) {
-		byte[] bytes = contexts(cache).get(key);
-		return (bytes != null) ? RetryContextSnapshot.fromBytes(bytes) : null;
+	public byte @Nullable [] getContext(String cache, String key) {
+		return contexts(cache).get(key);
 	}
 
 	@Override
-	public void updateContext(String cache, String key, UnaryOperator<@Nullable RetryContextSnapshot> update) {
+	public boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next) {
 		IMap<String, byte[]> map = contexts(cache);
-		for (;;) {
-			byte[] stored = map.get(key);
-			byte[] next = update.apply((stored != null) ? RetryContextSnapshot.fromBytes(stored) : null).toBytes();
-			// Compare-and-set on the bytes: members compare serialized values and never decode them.
-			if ((stored == null) ? map.putIfAbsent(key, next) == null : map.replace(key, stored, next)) {
-				return;
-			}
+		// Members compare the serialized values, byte for byte, and never decode them.
+		if (expected == null) {
+			return (next != null) ? map.putIfAbsent(key, next) == null : !map.containsKey(key);
 		}
+		return (next != null) ? map.replace(key, expected, next) : map.remove(key, expected);
 	}
 
 	@Override

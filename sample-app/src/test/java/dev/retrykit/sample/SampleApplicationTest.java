@@ -13,10 +13,13 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.sample.downstream.FlakyDownstream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 
@@ -94,15 +97,61 @@ class SampleApplicationTest {
 
 	@Test
 	void shippingRetriesAsynchronously() throws Exception {
+		long succeededBefore = counter("shipping", "successfulWithRetry");
 		this.downstream.failNext("shipping", 1, 502, 0);
-		CompletableFuture<HttpResponse<String>> quote = this.http.sendAsync(request("/shop/shipping/O-1").GET().build(),
-				HttpResponse.BodyHandlers.ofString());
-		awaitPendingRetry(Duration.ofMillis(100));
+		CompletableFuture<HttpResponse<String>> quote = getAsync("/shop/shipping/O-1");
+		awaitPendingTask(Duration.ofMillis(100));
 		this.time.advance(Duration.ofMillis(100));
 		HttpResponse<String> response = quote.get(30, TimeUnit.SECONDS);
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).contains("\"days\":2");
-		assertThat(counter("shipping", "successfulWithRetry")).isEqualTo(1);
+		assertThat(counter("shipping", "successfulWithRetry") - succeededBefore).isEqualTo(1);
+	}
+
+	@Test
+	void shippingRetriesAnAttemptThatTimedOut() throws Exception {
+		long succeededBefore = counter("shipping", "successfulWithRetry");
+		// The downstream really takes 3s (wall-clock) to answer the first call; the 1s attempt timeout
+		// runs on the virtual clock, so the test times the attempt out long before that answer.
+		this.downstream.slow("shipping", 3000, 1);
+		CompletableFuture<HttpResponse<String>> quote = getAsync("/shop/shipping/O-3");
+		awaitCalls("shipping", 1);
+		awaitPendingTask(Duration.ofSeconds(1));
+		this.time.advance(Duration.ofSeconds(1));
+		awaitPendingTask(Duration.ofMillis(100));
+		this.time.advance(Duration.ofMillis(100));
+		HttpResponse<String> response = quote.get(30, TimeUnit.SECONDS);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"orderId\":\"O-3\"").contains("\"days\":2");
+		assertThat(this.downstream.calls("shipping")).isEqualTo(2);
+		assertThat(counter("shipping", "successfulWithRetry") - succeededBefore).isEqualTo(1);
+		assertThat(get("/actuator/retries/shipping").body()).contains("\"type\":\"ATTEMPT_TIMEOUT\"");
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void shippingAnswersGatewayTimeoutWhenEveryAttemptTimesOut(CapturedOutput output) throws Exception {
+		long failedBefore = counter("shipping", "failedWithRetry");
+		this.downstream.slow("shipping", 3000, -1);
+		CompletableFuture<HttpResponse<String>> quote = getAsync("/shop/shipping/O-4");
+		Duration[] backoff = { Duration.ofMillis(100), Duration.ofMillis(200) };
+		for (int attempt = 1; attempt <= 3; attempt++) {
+			awaitCalls("shipping", attempt);
+			awaitPendingTask(Duration.ofSeconds(1));
+			this.time.advance(Duration.ofSeconds(1));
+			if (attempt < 3) {
+				awaitPendingTask(backoff[attempt - 1]);
+				this.time.advance(backoff[attempt - 1]);
+			}
+		}
+		HttpResponse<String> response = quote.get(30, TimeUnit.SECONDS);
+		assertThat(response.statusCode()).isEqualTo(504);
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				type -> assertThat(type).startsWith("application/json"));
+		assertThat(response.body()).isEqualTo("{\"error\":\"downstream call timed out\",\"cause\":\"TimeoutException\","
+				+ "\"message\":\"Attempt 3 of retry 'shipping' timed out after 1s\"}");
+		assertThat(counter("shipping", "failedWithRetry") - failedBefore).isEqualTo(1);
+		assertThat(output.getOut()).doesNotContain("ERROR").doesNotContain("TimeoutException");
 	}
 
 	@Test
@@ -110,6 +159,7 @@ class SampleApplicationTest {
 		this.downstream.down("audit");
 		HttpResponse<String> accepted = post("/shop/orders/O-7/audit");
 		assertThat(accepted.statusCode()).isEqualTo(202);
+		assertThat(accepted.body()).isEqualTo("{\"event\":\"O-7\",\"status\":\"accepted\"}");
 		assertThat(get("/actuator/retries/audit").body()).contains("\"pending\":1");
 
 		this.downstream.up("audit");
@@ -121,7 +171,10 @@ class SampleApplicationTest {
 	@Test
 	void paymentsRethrowAndTheNextRequestContinuesTheCount() throws Exception {
 		this.downstream.failNext("payments", 1, 503, 0);
-		assertThat(post("/shop/orders/O-9/pay").statusCode()).isEqualTo(502);
+		HttpResponse<String> rethrown = post("/shop/orders/O-9/pay");
+		assertThat(rethrown.statusCode()).isEqualTo(502);
+		// Fields in a fixed order, so that the README's transcript is what every run shows.
+		assertThat(rethrown.body()).isEqualTo("{\"error\":\"downstream call failed\",\"cause\":\"ServiceUnavailable\"}");
 		String cached = get("/actuator/retries/payments").body();
 		assertThat(cached).contains("\"contextCache\":{\"size\":1").contains("\"key\":\"******\"");
 		assertThat(post("/shop/orders/O-9/pay").statusCode()).isEqualTo(200);
@@ -147,15 +200,25 @@ class SampleApplicationTest {
 	}
 
 	/**
-	 * Waits (spinning, bounded by wall-clock time) until the async client's first attempt has failed
-	 * and its retry is scheduled on the virtual clock, so that advancing the clock runs it.
+	 * Waits (spinning, bounded by wall-clock time) until the next task on the virtual clock is due in
+	 * {@code delay}: the async client's retry after a failed attempt, or the timeout of its attempt in
+	 * flight, so that advancing the clock by {@code delay} runs it.
 	 */
-	private void awaitPendingRetry(Duration delay) {
+	private void awaitPendingTask(Duration delay) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		while (!delay.equals(this.time.untilNextTask()) && System.nanoTime() < deadline) {
 			Thread.onSpinWait();
 		}
 		assertThat(this.time.untilNextTask()).isEqualTo(delay);
+	}
+
+	/** Waits (spinning, bounded by wall-clock time) until the downstream service has received {@code calls} calls. */
+	private void awaitCalls(String service, int calls) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (this.downstream.calls(service) < calls && System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		assertThat(this.downstream.calls(service)).as("calls of %s", service).isEqualTo(calls);
 	}
 
 	private long counter(String instance, String field) throws IOException, InterruptedException {
@@ -167,6 +230,10 @@ class SampleApplicationTest {
 
 	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
 		return this.http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private CompletableFuture<HttpResponse<String>> getAsync(String path) {
+		return this.http.sendAsync(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private HttpResponse<String> post(String path) throws IOException, InterruptedException {

@@ -3,6 +3,7 @@ package dev.retrykit.sample.downstream;
 import java.util.Map;
 
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -70,8 +71,9 @@ class DownstreamController {
 	}
 
 	@PostMapping("/script/{service}/slow")
-	Map<String, String> slow(@PathVariable String service, @RequestParam(defaultValue = "3000") long millis) {
-		this.downstream.slow(service, millis);
+	Map<String, String> slow(@PathVariable String service, @RequestParam(defaultValue = "3000") long millis,
+			@RequestParam(defaultValue = "-1") int count) {
+		this.downstream.slow(service, millis, count);
 		return this.downstream.describe();
 	}
 
@@ -84,6 +86,11 @@ class DownstreamController {
 	@GetMapping("/script")
 	Map<String, String> script() {
 		return this.downstream.describe();
+	}
+
+	@ExceptionHandler(IllegalArgumentException.class)
+	ResponseEntity<Map<String, String>> badScript(IllegalArgumentException failure) {
+		return ResponseEntity.badRequest().body(Map.of("error", String.valueOf(failure.getMessage())));
 	}
 
 	private ResponseEntity<Map<String, Object>> answer(String service, Map<String, Object> body)

@@ -38,12 +38,17 @@ public class FlakyDownstream {
 	}
 
 	/**
-	 * Makes a service answer slowly.
+	 * Makes a service answer slowly: the next {@code count} calls, or every call until {@link #up}.
 	 * @param service the service
-	 * @param millis the delay of each answer
+	 * @param millis the delay of each slow answer
+	 * @param count how many calls answer slowly (after which it answers at once again), or -1 for every
+	 * call
 	 */
-	public void slow(String service, long millis) {
-		this.scripts.put(service, new Script(new AtomicInteger(), 200, 0, false, millis));
+	public void slow(String service, long millis, int count) {
+		if (count < -1) {
+			throw new IllegalArgumentException("Invalid count (" + count + "): must be -1 (every call) or greater");
+		}
+		this.scripts.put(service, new Script(new AtomicInteger(count), 200, 0, false, millis));
 	}
 
 	/**
@@ -71,28 +76,39 @@ public class FlakyDownstream {
 	/**
 	 * Counts a call and says how to answer it.
 	 * @param service the service called
-	 * @return the failure to answer with, or {@code null} to answer normally; {@link Outcome#delayMillis}
-	 * tells how long to wait first
+	 * @return how to answer: a failure status, or 200 after waiting {@link Outcome#delayMillis}
 	 */
 	Outcome next(String service) {
 		this.calls.computeIfAbsent(service, key -> new AtomicInteger()).incrementAndGet();
 		Script script = this.scripts.get(service);
-		if (script == null) {
+		// remaining counts the calls the script still applies to; -1 (slow only) means every call
+		if (script == null || !script.down && script.remaining.getAndUpdate(n -> (n > 0) ? n - 1 : n) == 0) {
 			return Outcome.OK;
 		}
-		if (script.down || script.remaining.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-			return new Outcome(script.status, script.retryAfterSeconds, 0);
-		}
-		return new Outcome(200, 0, script.delayMillis);
+		return (script.delayMillis > 0) ? new Outcome(200, 0, script.delayMillis)
+				: new Outcome(script.status, script.retryAfterSeconds, 0);
 	}
 
-	/** @return the scripts in force, for the status page */
+	/** @return the scripts still in force (a script whose calls are used up is left out), by service */
 	public Map<String, String> describe() {
 		Map<String, String> description = new java.util.TreeMap<>();
-		this.scripts.forEach((service, script) -> description.put(service, script.down ? "down"
-				: (script.delayMillis > 0) ? "slow " + script.delayMillis + "ms"
-						: "failing next " + script.remaining.get() + " call(s) with " + script.status));
+		this.scripts.forEach((service, script) -> {
+			if (script.down || script.remaining.get() != 0) {
+				description.put(service, describe(script));
+			}
+		});
 		return description;
+	}
+
+	private static String describe(Script script) {
+		if (script.down) {
+			return "down";
+		}
+		int remaining = script.remaining.get();
+		if (script.delayMillis > 0) {
+			return "slow " + script.delayMillis + "ms" + ((remaining < 0) ? "" : " for the next " + remaining + " call(s)");
+		}
+		return "failing next " + remaining + " call(s) with " + script.status;
 	}
 
 	record Outcome(int status, int retryAfterSeconds, long delayMillis) {

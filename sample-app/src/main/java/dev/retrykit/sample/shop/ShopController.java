@@ -1,7 +1,9 @@
 package dev.retrykit.sample.shop;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 
 import dev.retrykit.sample.client.AuditPublisher;
 import dev.retrykit.sample.client.InventoryClient;
@@ -83,19 +85,38 @@ class ShopController {
 	@PostMapping("/orders/{orderId}/audit")
 	ResponseEntity<Map<String, String>> audit(@PathVariable String orderId) {
 		this.audit.publish(new AuditEvent(orderId, "order-viewed"));
-		return ResponseEntity.accepted().body(Map.of("event", orderId, "status", "accepted"));
+		return ResponseEntity.accepted().body(body("event", orderId, "status", "accepted"));
 	}
 
 	@ExceptionHandler(RestClientException.class)
 	ResponseEntity<Map<String, String>> downstreamFailed(RestClientException failure) {
 		return ResponseEntity.status(HttpStatus.BAD_GATEWAY)
-			.body(Map.of("error", "downstream call failed", "cause", failure.getClass().getSimpleName()));
+			.body(body("error", "downstream call failed", "cause", failure.getClass().getSimpleName()));
+	}
+
+	/**
+	 * Every attempt of an async call outlived the instance's {@code attempt-timeout} (shipping). The
+	 * exception is checked, so the handler of runtime exceptions below never sees it.
+	 */
+	@ExceptionHandler(TimeoutException.class)
+	ResponseEntity<Map<String, String>> timedOut(TimeoutException failure) {
+		return ResponseEntity.status(HttpStatus.GATEWAY_TIMEOUT).body(body("error", "downstream call timed out",
+				"cause", failure.getClass().getSimpleName(), "message", String.valueOf(failure.getMessage())));
 	}
 
 	@ExceptionHandler(RuntimeException.class)
 	ResponseEntity<Map<String, String>> failed(RuntimeException failure) {
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.body(Map.of("error", failure.getClass().getSimpleName(), "message", String.valueOf(failure.getMessage())));
+			.body(body("error", failure.getClass().getSimpleName(), "message", String.valueOf(failure.getMessage())));
+	}
+
+	/** A JSON object whose fields keep the given order (Map.of has none), so every run prints the same. */
+	private static Map<String, String> body(String... namesAndValues) {
+		Map<String, String> body = new LinkedHashMap<>();
+		for (int i = 0; i < namesAndValues.length; i += 2) {
+			body.put(namesAndValues[i], namesAndValues[i + 1]);
+		}
+		return body;
 	}
 
 }

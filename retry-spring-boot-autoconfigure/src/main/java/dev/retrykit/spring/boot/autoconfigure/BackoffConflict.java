@@ -40,13 +40,13 @@ record BackoffConflict(BaseConfigChain chain, String path, IllegalArgumentExcept
 		}
 		if (own.getMaxDelay() != null) {
 			return new InvalidRetryPropertyException(maxDelayPath, format(maxDelay),
-					"Invalid maxDelay (" + format(maxDelay) + "): must be greater than or equal to delay ("
+					"must be greater than or equal to delay ("
 							+ format(delay) + ", " + origin("delay", RetryInstanceProperties.Backoff::getDelay) + ")",
 					"Update '" + maxDelayPath + "' to " + format(delay) + " or more, or set '" + delayPath + "' to "
 							+ format(maxDelay) + " or less.", this.cause);
 		}
 		return new InvalidRetryPropertyException(delayPath, format(delay),
-				"Invalid delay (" + format(delay) + "): must not be longer than max-delay (" + format(maxDelay) + ", "
+				"must not be longer than max-delay (" + format(maxDelay) + ", "
 						+ origin("max-delay", RetryInstanceProperties.Backoff::getMaxDelay) + ")",
 				"Update '" + delayPath + "' to " + format(maxDelay) + " or less, or set '" + maxDelayPath + "' to "
 						+ format(delay) + " or more.", this.cause);
@@ -67,11 +67,11 @@ record BackoffConflict(BaseConfigChain chain, String path, IllegalArgumentExcept
 			String typeOrigin = (own.getType() != null) ? ""
 					: " (" + origin("type", RetryInstanceProperties.Backoff::getType) + ")";
 			return new InvalidRetryPropertyException(multiplierPath, own.getMultiplier(),
-					"Invalid multiplier (" + own.getMultiplier() + "): must be 1.0 or greater for backoff type '"
+					"must be 1.0 or greater for backoff type '"
 							+ type.getId() + "'" + typeOrigin, action, this.cause);
 		}
 		return new InvalidRetryPropertyException(typePath, own.getType(),
-				"Invalid backoff type (" + own.getType() + "): must be one that does not multiply the delay ("
+				"must be one that does not multiply the delay ("
 						+ NOT_MULTIPLYING + ") while multiplier (" + multiplier + ", "
 						+ origin("multiplier", RetryInstanceProperties.Backoff::getMultiplier) + ") is less than 1.0",
 				action, this.cause);

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.springframework.core.convert.TypeDescriptor;
+import org.springframework.core.convert.converter.ConditionalConverter;
 import org.springframework.core.convert.converter.Converter;
 
 /**
@@ -14,11 +16,23 @@ import org.springframework.core.convert.converter.Converter;
  * {@code 1.5s}, {@code -2s}. Units: {@code ns}, {@code us} (or {@code µs}), {@code ms}, {@code s},
  * {@code m}, {@code h}, {@code d}.
  *
- * <p>Registered for configuration-properties binding. A text it does not read (a plain number, ISO-8601
- * such as {@code PT1M30S}) makes it throw, and Boot's binder then falls back to its own conversion,
- * which honours {@code @DurationUnit}; so Boot's forms keep working for every property. Thread-safe.
+ * <p>Registered for configuration-properties binding, it converts only into properties marked
+ * {@link CompoundDuration} (retrykit's own), so the application's other properties bind as without the
+ * starter. A text it does not read (a plain number, ISO-8601 such as {@code PT1M30S}) makes it throw,
+ * and Boot's binder then falls back to its own conversion, which honours {@code @DurationUnit}; so
+ * Boot's forms keep working for every property. Thread-safe.
  */
-public final class CompoundDurationConverter implements Converter<String, Duration> {
+public final class CompoundDurationConverter implements Converter<String, Duration>, ConditionalConverter {
+
+	/**
+	 * @param sourceType the text's type
+	 * @param targetType the property's type, with its annotations
+	 * @return whether the property is marked {@link CompoundDuration}
+	 */
+	@Override
+	public boolean matches(TypeDescriptor sourceType, TypeDescriptor targetType) {
+		return targetType.hasAnnotation(CompoundDuration.class);
+	}
 
 	private static final Pattern WHOLE = Pattern
 		.compile("([+-])?((?:\\d+(?:\\.\\d+)?|\\.\\d+)(?:ns|us|µs|ms|s|m|h|d))+");

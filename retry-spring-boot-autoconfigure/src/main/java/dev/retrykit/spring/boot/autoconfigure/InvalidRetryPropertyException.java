@@ -5,7 +5,13 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.diagnostics.FailureAnalyzedException;
+import org.springframework.boot.origin.Origin;
+import org.springframework.core.env.Environment;
 
 /**
  * A {@code retry.*} property whose value cannot be used. It carries the property path, the bad value
@@ -17,11 +23,18 @@ public class InvalidRetryPropertyException extends FailureAnalyzedException {
 	/** Core validation messages read "Invalid name (value): rule"; the rule says what is allowed. */
 	private static final Pattern CORE_MESSAGE = Pattern.compile("^Invalid .*?\\(.*?\\): (.*)$", Pattern.DOTALL);
 
+	/** The full property path. */
 	private final String property;
 
+	/** The bad value as bound. */
 	private final @Nullable Object value;
 
+	/** Why the value is invalid, including what is allowed. */
 	private final String reason;
+
+	private final String action;
+
+	private final @Nullable Origin origin;
 
 	/**
 	 * @param property the full property path, e.g. {@code retry.instances.inventory.backoff.multiplier}
@@ -32,10 +45,51 @@ public class InvalidRetryPropertyException extends FailureAnalyzedException {
 	 */
 	public InvalidRetryPropertyException(String property, @Nullable Object value, String reason, String action,
 			@Nullable Throwable cause) {
-		super(description(property, value, reason), action, cause);
+		this(property, value, reason, action, cause, null);
+	}
+
+	private InvalidRetryPropertyException(String property, @Nullable Object value, String reason, String action,
+			@Nullable Throwable cause, @Nullable Origin origin) {
+		super(description(property, value, reason, origin), action, cause);
 		this.property = property;
 		this.value = value;
 		this.reason = reason;
+		this.action = action;
+		this.origin = origin;
+	}
+
+	/**
+	 * The same failure, saying where the property was set (file and line), as Boot's own bind failures do.
+	 * @param environment the environment the property was read from
+	 * @return a copy that names the property's origin, or this exception when the origin is unknown
+	 */
+	public InvalidRetryPropertyException locatedIn(Environment environment) {
+		if (this.origin != null) {
+			return this;
+		}
+		Origin found = origin(environment, this.property);
+		return (found != null)
+				? new InvalidRetryPropertyException(this.property, this.value, this.reason, this.action, getCause(), found)
+				: this;
+	}
+
+	/**
+	 * @param environment the environment
+	 * @param property a property path
+	 * @return where the property is set (the source that wins), or {@code null} when unknown or not set
+	 */
+	static @Nullable Origin origin(Environment environment, String property) {
+		if (!ConfigurationPropertyName.isValid(property)) {
+			return null;
+		}
+		ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			ConfigurationProperty found = source.getConfigurationProperty(name);
+			if (found != null) {
+				return found.getOrigin();
+			}
+		}
+		return null;
 	}
 
 	/**
@@ -47,14 +101,16 @@ public class InvalidRetryPropertyException extends FailureAnalyzedException {
 	 */
 	static InvalidRetryPropertyException of(String property, @Nullable Object value, IllegalArgumentException cause) {
 		String message = String.valueOf(cause.getMessage());
+		// The core's message names its builder's setting (maxAttempts); the property path says it in the user's terms.
 		Matcher rule = CORE_MESSAGE.matcher(message);
-		String allowed = rule.matches() ? "it " + rule.group(1) : message;
-		return new InvalidRetryPropertyException(property, value, message,
-				"Update '" + property + "' in your configuration: " + allowed + ".", cause);
+		return new InvalidRetryPropertyException(property, value, rule.matches() ? rule.group(1) : message,
+				"Update '" + property + "' in your configuration: " + (rule.matches() ? "it " + rule.group(1) : message)
+						+ ".", cause);
 	}
 
-	private static String description(String property, @Nullable Object value, String reason) {
-		return "Invalid value '" + value + "' for property '" + property + "': " + reason;
+	private static String description(String property, @Nullable Object value, String reason, @Nullable Origin origin) {
+		return "Invalid value '" + value + "' for property '" + property + "'"
+				+ ((origin != null) ? " (from " + origin + ")" : "") + ": " + reason;
 	}
 
 	/** @return the full property path */

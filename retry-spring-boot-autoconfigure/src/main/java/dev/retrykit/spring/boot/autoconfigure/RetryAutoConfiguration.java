@@ -1,5 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure;
 
+import java.util.concurrent.Executor;
+
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryRegistryBuilder;
@@ -11,45 +13,64 @@ import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.StatusExtractor;
 import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.aop.MethodListeners;
 import dev.retrykit.spring.boot.autoconfigure.aop.RetryAspectConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * Auto-configures retrykit: a {@link RetryRegistry} built from the {@code retry.*} properties, a
  * {@code <name>RetryTemplate} bean per declared instance, the sleeper, time source and timing wheel,
- * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance, every
+ * and the {@code @Retryable} aspect. Every {@link RetryListener} bean is applied to every instance (through
+ * {@link MethodListeners}, so that a {@code @Retryable} method may choose its own), every
  * {@link FailbackListener} bean to every failback executor, and every {@link RetryTemplateCustomizer}
  * bean to the instances it selects. Each bean backs off when the
  * application defines its own; {@code retry.enabled=false} switches everything off.
+ *
+ * <p>The timing wheel hands due retries and failback attempts to the application's task executor: the
+ * {@code applicationTaskExecutor} bean (Boot's, on virtual threads with
+ * {@code spring.threads.virtual.enabled=true}), or else the application's only {@link Executor} bean;
+ * only an application with neither leaves them on the wheel's default executor.
  *
  * <p>Tests provide a {@code dev.retrykit.VirtualTime} bean: it is a {@link Sleeper}, a
  * {@link TimeSource} and a {@link RetryScheduler}, so it replaces all three and backoff runs in
  * virtual time.
  */
-@AutoConfiguration
-@ConditionalOnBooleanProperty(name = "retry.enabled", matchIfMissing = true)
+@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration")
+@Conditional(OnRetryEnabledCondition.class)
 @EnableConfigurationProperties(RetryProperties.class)
 @Import({ RetryTemplateBeansRegistrar.class, RetryAspectConfiguration.class })
 public final class RetryAutoConfiguration {
+
+	/** The name of Boot's task executor bean. */
+	static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
 	@Bean
 	@ConfigurationPropertiesBinding
 	@ConditionalOnMissingBean
 	static CompoundDurationConverter retryCompoundDurationConverter() {
 		return new CompoundDurationConverter();
+	}
+
+	/** Validates {@code retry.*} before any bean is created, so that the failure analysis comes first. */
+	@Bean
+	static RetryPropertiesValidator retryPropertiesValidator(ConfigurableEnvironment environment) {
+		return new RetryPropertiesValidator(environment);
 	}
 
 	@Bean
@@ -66,11 +87,26 @@ public final class RetryAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(RetryScheduler.class)
-	TimingWheelScheduler retryScheduler(RetryProperties properties, TimeSource timeSource) {
+	TimingWheelScheduler retryScheduler(RetryProperties properties, TimeSource timeSource,
+			ConfigurableListableBeanFactory beanFactory) {
 		TimingWheelSchedulerBuilder builder = TimingWheelScheduler.builder().timeSource(timeSource);
+		String executor = taskExecutorName(beanFactory);
+		if (executor != null) {
+			// Destroyed after the wheel, so that no due task is handed to a stopped executor.
+			beanFactory.registerDependentBean(executor, "retryScheduler");
+			builder.executor(beanFactory.getBean(executor, Executor.class));
+		}
 		RetryPropertiesMapper.set("retry.timer.tick", properties.getTimer().getTick(), builder::tick);
 		RetryPropertiesMapper.set("retry.timer.wheel-size", properties.getTimer().getWheelSize(), builder::wheelSize);
 		return builder.build();
+	}
+
+	private static @Nullable String taskExecutorName(ConfigurableListableBeanFactory beanFactory) {
+		if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)) {
+			return APPLICATION_TASK_EXECUTOR;
+		}
+		String[] executors = beanFactory.getBeanNamesForType(Executor.class, false, false);
+		return (executors.length == 1) ? executors[0] : null;
 	}
 
 	/**
@@ -81,12 +117,15 @@ public final class RetryAutoConfiguration {
 	@Bean(destroyMethod = "shutdownFailbacks")
 	@ConditionalOnMissingBean
 	RetryRegistry retryRegistry(RetryProperties properties, Sleeper sleeper, TimeSource timeSource, RetryScheduler scheduler,
-			ObjectProvider<RetryListener> listeners, ObjectProvider<FailbackListener> failbackListeners,
+			MethodListeners listeners, ObjectProvider<FailbackListener> failbackListeners,
 			ObjectProvider<RetryTemplateCustomizer> customizers, ObjectProvider<StatusExtractor> statusExtractors,
 			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, ConfigurableListableBeanFactory beanFactory) {
 		RetryRegistryBuilder builder = RetryRegistry.builder().sleeper(sleeper).timeSource(timeSource)
 			.scheduler(scheduler);
-		listeners.orderedStream().forEach(builder::listener);
+		if (listeners.hasGlobalListeners()) {
+			// One listener that tells each call to its method's listeners; none at all keeps the calls' fast path.
+			builder.listener(listeners.listener());
+		}
 		failbackListeners.orderedStream().forEach(builder::failbackListener);
 		customizers.orderedStream().forEach(builder::customizer);
 		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), statusExtractors.orderedStream().toList(),

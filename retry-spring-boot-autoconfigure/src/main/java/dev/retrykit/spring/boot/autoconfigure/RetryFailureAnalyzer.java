@@ -32,6 +32,9 @@ public final class RetryFailureAnalyzer implements FailureAnalyzer {
 
 	private static final String PREFIX = "retry.";
 
+	/** The endpoint's own settings: their bad values are explained the same way. */
+	private static final String ENDPOINT_PREFIX = "management.endpoint.retries.";
+
 	@Override
 	public @Nullable FailureAnalysis analyze(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() == cause) ? null : cause.getCause()) {
@@ -46,7 +49,8 @@ public final class RetryFailureAnalyzer implements FailureAnalyzer {
 				}
 			}
 			if (cause instanceof BindException bind && bind.getProperty() != null
-					&& bind.getProperty().getName().toString().startsWith(PREFIX)) {
+					&& (bind.getProperty().getName().toString().startsWith(PREFIX)
+							|| bind.getProperty().getName().toString().startsWith(ENDPOINT_PREFIX))) {
 				return badValue(bind, bind.getProperty());
 			}
 		}
@@ -100,6 +104,12 @@ public final class RetryFailureAnalyzer implements FailureAnalyzer {
 		}
 		if (type == Boolean.class || type == boolean.class) {
 			return "true or false";
+		}
+		if (type.isEnum()) {
+			// Boot binds enum constants from their dashed form, which is how users write them.
+			return "one of " + String.join(", ", java.util.Arrays.stream(type.getEnumConstants())
+				.map(constant -> ((Enum<?>) constant).name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+				.toList());
 		}
 		return "a valid " + type.getSimpleName();
 	}

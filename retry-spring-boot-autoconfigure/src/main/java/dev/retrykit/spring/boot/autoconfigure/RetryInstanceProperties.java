@@ -23,9 +23,11 @@ public class RetryInstanceProperties {
 	private @Nullable Integer maxAttempts;
 
 	/** Deadline from the first attempt: no attempt starts and no backoff waits past it. Zero = none. */
+	@CompoundDuration
 	private @Nullable Duration maxDuration;
 
 	/** Time limit of each attempt of an async call. Zero = none. */
+	@CompoundDuration
 	private @Nullable Duration attemptTimeout;
 
 	/** Backoff between attempts. */
@@ -161,12 +163,14 @@ public class RetryInstanceProperties {
 		private @Nullable String type;
 
 		/** Base delay d of the backoff formulas. Default 100ms. */
+		@CompoundDuration
 		private @Nullable Duration delay;
 
 		/** Factor m between successive delays of the exponential types; 1.0 or greater for them. Default 2.0. */
 		private @Nullable Double multiplier;
 
 		/** Cap of every delay, jitter included; not shorter than delay. Default 10s. */
+		@CompoundDuration
 		private @Nullable Duration maxDelay;
 
 		/** Jitter factor j within [0, 1]: a delay x becomes x·(1 + j·(2r − 1)), clamped into [0, max-delay]. Default 0. */
@@ -254,9 +258,11 @@ public class RetryInstanceProperties {
 		private @Nullable String trip;
 
 		/** How often the counts are cleared while closed; 0 = never. Default 0. */
+		@CompoundDuration
 		private @Nullable Duration interval;
 
 		/** How long the circuit stays open before letting trial calls through. Default 60s. */
+		@CompoundDuration
 		private @Nullable Duration timeout;
 
 		/** Trial calls let through while half-open. Default 1. */

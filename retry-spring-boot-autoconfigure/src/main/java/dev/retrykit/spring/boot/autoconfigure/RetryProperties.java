@@ -120,6 +120,7 @@ public class RetryProperties {
 		private int capacity = 4096;
 
 		/** With the cluster enabled: how long a shared context is kept after its last write. */
+		@CompoundDuration
 		private Duration ttl = Duration.ofHours(1);
 
 		public Duration getTtl() {
@@ -150,9 +151,11 @@ public class RetryProperties {
 		private String prefix = "retrykit";
 
 		/** Longest a call waits for the engine; past it the replica uses local state. */
+		@CompoundDuration
 		private Duration timeout = Duration.ofMillis(100);
 
 		/** How often a replica exchanges budget changes with the cluster. */
+		@CompoundDuration
 		private Duration syncInterval = Duration.ofMillis(100);
 
 		public boolean isEnabled() {
@@ -193,6 +196,7 @@ public class RetryProperties {
 	public static class Timer {
 
 		/** Resolution of the timer: a delayed retry fires on the first tick at or after its deadline. */
+		@CompoundDuration
 		private Duration tick = Duration.ofMillis(10);
 
 		/** Number of buckets of the wheel, rounded up to a power of two. */

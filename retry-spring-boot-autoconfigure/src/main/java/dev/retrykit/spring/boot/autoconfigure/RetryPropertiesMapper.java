@@ -54,6 +54,10 @@ public final class RetryPropertiesMapper {
 
 	private final @Nullable DelayHintExtractor retryAfter;
 
+	private final SharedBudgets sharedBudgets = new SharedBudgets();
+
+	private final boolean resolveBeans;
+
 	/**
 	 * @param beans where bean names are looked up
 	 * @param classLoader loads the exception classes
@@ -62,6 +66,16 @@ public final class RetryPropertiesMapper {
 	 */
 	RetryPropertiesMapper(ListableBeanFactory beans, @Nullable ClassLoader classLoader,
 			List<StatusExtractor> statusExtractors, @Nullable DelayHintExtractor retryAfter) {
+		this(beans, classLoader, statusExtractors, retryAfter, true);
+	}
+
+	/**
+	 * @param resolveBeans {@code false} to check bean names without creating the beans (startup validation, which
+	 * runs before any bean exists): each named bean stands in as a no-op of its type
+	 */
+	RetryPropertiesMapper(ListableBeanFactory beans, @Nullable ClassLoader classLoader,
+			List<StatusExtractor> statusExtractors, @Nullable DelayHintExtractor retryAfter, boolean resolveBeans) {
+		this.resolveBeans = resolveBeans;
 		this.beans = beans;
 		this.classLoader = classLoader;
 		this.statusExtractors = List.copyOf(statusExtractors);
@@ -131,6 +145,12 @@ public final class RetryPropertiesMapper {
 				spec -> builder.grpcStatus(StatusCodes.parse(spec, StatusExtractor.Kind.GRPC)));
 		new NestedGroups(path).applyCircuitBreaker(builder, base, properties.getCircuitBreaker());
 		new NestedGroups(path).applyBudget(builder, base, properties.getBudget());
+		if (path.startsWith(PREFIX + ".instances.")) {
+			RetryConfig mapped = builder.build();
+			if (mapped.getBudget() != null && mapped.getBudgetName() != null) {
+				this.sharedBudgets.declare(mapped.getBudgetName(), mapped.getBudget(), chain);
+			}
+		}
 	}
 
 	private void applyBackoff(RetryConfigBuilder builder, RetryConfig base, BaseConfigChain chain) {
@@ -230,15 +250,25 @@ public final class RetryPropertiesMapper {
 					+ type.getName() + " bean; candidates: " + Arrays.toString(this.beans.getBeanNamesForType(type)) + ".",
 					null);
 		}
-		return this.beans.getBean(name, type);
+		return this.resolveBeans ? this.beans.getBean(name, type) : standIn(type);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> T standIn(Class<T> type) {
+		if (type == DelayHintExtractor.class) {
+			return (T) (DelayHintExtractor) failure -> null;
+		}
+		return (T) (Predicate<Object>) value -> false;
 	}
 
 	private static void checkBase(String path, @Nullable String baseConfig, Map<String, RetryInstanceProperties> configs) {
 		if (baseConfig != null && !configs.containsKey(baseConfig)) {
+			String declared = configs.isEmpty() ? "Declare 'retry.configs." + baseConfig + "' (no config is declared under "
+					+ "retry.configs yet), or remove '" + path + ".base-config' to inherit from retry.defaults."
+					: "Update '" + path + ".base-config' to one of the declared configs " + configs.keySet()
+							+ ", or declare 'retry.configs." + baseConfig + "'.";
 			throw new InvalidRetryPropertyException(path + ".base-config", baseConfig,
-					"no config named '" + baseConfig + "' is declared under retry.configs",
-					"Update '" + path + ".base-config' to one of the declared configs " + configs.keySet()
-							+ ", or declare 'retry.configs." + baseConfig + "'.", null);
+					"no config named '" + baseConfig + "' is declared under retry.configs", declared, null);
 		}
 	}
 

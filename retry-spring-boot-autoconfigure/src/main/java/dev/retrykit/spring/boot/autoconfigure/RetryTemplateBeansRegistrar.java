@@ -6,7 +6,7 @@ import java.util.Set;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplate;
 
-import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -21,6 +21,11 @@ import org.springframework.core.type.AnnotationMetadata;
  * under {@code retry.instances}, so that it can be injected by name. Each bean is
  * {@code registry.template(name)} of the {@link RetryRegistry} bean. A bean the application already
  * defines under that name wins.
+ *
+ * <p>Each definition names a static factory method and holds the instance name as its constructor
+ * argument, rather than an instance supplier: Spring AOT can write such a definition out as code (an
+ * instance supplier cannot be processed ahead of time), so applications pass AOT processing and run as
+ * native images.
  */
 final class RetryTemplateBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
 
@@ -41,15 +46,28 @@ final class RetryTemplateBeansRegistrar implements ImportBeanDefinitionRegistrar
 			.bind("retry.instances", Bindable.mapOf(String.class, Object.class))
 			.map(Map::keySet)
 			.orElse(Set.of());
-		BeanFactory beanFactory = (BeanFactory) registry;
 		for (String name : names) {
 			String beanName = name + BEAN_NAME_SUFFIX;
 			if (!registry.containsBeanDefinition(beanName)) {
-				RootBeanDefinition definition = new RootBeanDefinition(RetryTemplate.class);
-				definition.setInstanceSupplier(() -> beanFactory.getBean(RetryRegistry.class).template(name));
+				RootBeanDefinition definition = new RootBeanDefinition(RetryTemplateBeansRegistrar.class);
+				definition.setTargetType(RetryTemplate.class);
+				definition.setFactoryMethodName("template");
+				// The registry is autowired by type: an application's own RetryRegistry bean may have any name.
+				definition.setAutowireMode(AutowireCapableBeanFactory.AUTOWIRE_CONSTRUCTOR);
+				definition.getConstructorArgumentValues().addIndexedArgumentValue(1, name);
 				registry.registerBeanDefinition(beanName, definition);
 			}
 		}
+	}
+
+	/**
+	 * The factory method of the template beans.
+	 * @param registry the registry bean
+	 * @param name the instance's name
+	 * @return the registry's template for that instance
+	 */
+	static RetryTemplate template(RetryRegistry registry, String name) {
+		return registry.template(name);
 	}
 
 }

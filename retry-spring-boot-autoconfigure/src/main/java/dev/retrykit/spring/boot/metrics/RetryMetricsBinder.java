@@ -34,11 +34,15 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * breaker)</li>
  * <li>{@code retry.budget.tokens} (gauge; only for instances with a retry budget)</li>
  * <li>{@code retry.context.cache.size} (gauge)</li>
+ * <li>{@code retry.context.cache.evictions} (function counter: contexts evicted because the cache was
+ * full)</li>
  * <li>{@code retry.failback.pending} (gauge: the tasks waiting for a background retry; 0 while the
  * instance has no failback executor)</li>
+ * <li>{@code retry.failback.exhausted} (function counter: failback tasks that used up their attempts;
+ * 0 while the instance has no failback executor)</li>
  * </ul>
  *
- * <p>{@code retry.failback.pending} is registered for every instance, not only for those that have a
+ * <p>{@code retry.failback.pending} and {@code retry.failback.exhausted} are registered for every instance, not only for those that have a
  * failback executor: an executor is created lazily, on the application's first
  * {@code RetryRegistry.failback(name)} call, possibly long after startup, and the registry tells no
  * listener when that happens. The gauge therefore looks the executor up each time it is read, with
@@ -109,9 +113,17 @@ public final class RetryMetricsBinder implements MeterBinder {
 		RetryContextCache cache = template.getContextCache();
 		Gauge.builder("retry.context.cache.size", cache, RetryContextCache::size).tags(tags)
 			.description("Stateful-retry contexts kept between calls").register(meterRegistry);
+		FunctionCounter.builder("retry.context.cache.evictions", cache, RetryContextCache::evictions).tags(tags)
+			.description("Stateful-retry contexts evicted because the cache was full").register(meterRegistry);
 		String name = template.getName();
 		Gauge.builder("retry.failback.pending", this.retryRegistry, (registry) -> pendingFailbacks(registry, name))
 			.tags(tags).description("Failback tasks waiting for a background retry").register(meterRegistry);
+		FunctionCounter.builder("retry.failback.exhausted", this.retryRegistry, (registry) -> exhaustedFailbacks(registry, name))
+			.tags(tags).description("Failback tasks that used up their attempts").register(meterRegistry);
+	}
+
+	private static long exhaustedFailbacks(RetryRegistry registry, String name) {
+		return registry.findFailback(name).map(FailbackExecutor::exhaustedCount).orElse(0L);
 	}
 
 	private static int pendingFailbacks(RetryRegistry registry, String name) {

@@ -23,12 +23,24 @@ class ArchitectureTest {
 	@Test
 	void onlyTheHttpPackageTouchesSpringWebAndOnlyTheReactiveVariantTouchesReactor() {
 		noClasses().that().resideOutsideOfPackage("dev.retrykit.spring.boot.autoconfigure.http..")
+			// The endpoint's answer to an unreadable body on Spring MVC: created only when Spring MVC is present.
+			.and().doNotHaveSimpleName("RetriesEndpointUnreadableBodyResolver")
 			.should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..")
 			.because("spring-web and spring-webflux are optional")
 			.check(this.spring);
 		noClasses().that().doNotHaveSimpleName("ReactiveMethodRetry").and().doNotHaveSimpleName("ReactiveTypes")
-			.should().dependOnClassesThat().resideInAnyPackage("reactor..")
-			.because("Reactor is optional")
+			.and().doNotHaveSimpleName("SuspendMethodRetry").and().doNotHaveSimpleName("FlowMethodRetry")
+			.and().doNotHaveSimpleName("KotlinCoroutines")
+			.should().dependOnClassesThat().resideInAnyPackage("reactor..", "org.reactivestreams..", "dev.retrykit.reactor..")
+			.because("Reactor and retry-reactor are optional: only the reactive variants, loaded when they are present, use them")
+			.check(this.spring);
+	}
+
+	@Test
+	void onlyTheSuspendRecoverCallTouchesKotlin() {
+		noClasses().that().doNotHaveSimpleName("KotlinCoroutines")
+			.should().dependOnClassesThat().resideInAnyPackage("kotlin..", "kotlinx..")
+			.because("Kotlin is optional: a Java application must never load a Kotlin class through the starter")
 			.check(this.spring);
 	}
 

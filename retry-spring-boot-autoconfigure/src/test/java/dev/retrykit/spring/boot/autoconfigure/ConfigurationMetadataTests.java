@@ -2,10 +2,19 @@ package dev.retrykit.spring.boot.autoconfigure;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Enumeration;
 import java.util.Map;
+import java.util.Properties;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.retrykit.RetryConfig;
+import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.budget.RetryBudgetConfig;
+import dev.retrykit.circuit.CircuitBreakerConfig;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,6 +49,56 @@ class ConfigurationMetadataTests {
 			.containsExactly(Integer.MAX_VALUE - 10);
 		assertThat(JsonPath.<List<Object>>read(this.metadata, "$.properties[?(@.name == 'retry.enabled')].defaultValue"))
 			.containsExactly(true);
+	}
+
+	@Test
+	void everyInstanceKeyShowsItsDefault() {
+		Map<String, Object> expected = new LinkedHashMap<>();
+		expected.put("max-attempts", RetryConfig.builder().build().getMaxAttempts());
+		expected.put("stateful", false);
+		expected.put("honor-retry-after", false);
+		expected.put("backoff.type", BackoffPolicy.DEFAULT_TYPE.getId());
+		expected.put("backoff.delay", BackoffPolicy.DEFAULT_DELAY);
+		expected.put("backoff.multiplier", BackoffPolicy.DEFAULT_MULTIPLIER);
+		expected.put("backoff.max-delay", BackoffPolicy.DEFAULT_MAX_DELAY);
+		expected.put("backoff.jitter", BackoffPolicy.DEFAULT_JITTER);
+		expected.put("circuit-breaker.enabled", false);
+		expected.put("circuit-breaker.trip", CircuitBreakerConfig.DEFAULT_TRIP);
+		expected.put("circuit-breaker.interval", CircuitBreakerConfig.DEFAULT_INTERVAL);
+		expected.put("circuit-breaker.timeout", CircuitBreakerConfig.DEFAULT_TIMEOUT);
+		expected.put("circuit-breaker.max-requests", CircuitBreakerConfig.DEFAULT_MAX_REQUESTS);
+		expected.put("budget.enabled", false);
+		expected.put("budget.max-tokens", RetryBudgetConfig.DEFAULT_MAX_TOKENS);
+		expected.put("budget.token-ratio", RetryBudgetConfig.DEFAULT_TOKEN_RATIO);
+		expected.forEach((key, value) -> {
+			List<Object> shown = JsonPath.read(this.metadata,
+					"$.properties[?(@.name == 'retry.defaults." + key + "')].defaultValue");
+			assertThat(shown).as("default of retry.defaults.%s", key).hasSize(1);
+			Object actual = shown.get(0);
+			if (value instanceof Duration) {
+				actual = new CompoundDurationConverter().convert((String) actual);
+			}
+			else if (value instanceof Double) {
+				actual = ((Number) actual).doubleValue(); // the processor writes 2.0 as 2
+			}
+			assertThat(actual).as("default of retry.defaults.%s", key).isEqualTo(value);
+		});
+	}
+
+	@Test
+	void autoConfigurationConditionsArePrecomputedForBoot() throws IOException {
+		Properties conditions = new Properties();
+		Enumeration<URL> resources = getClass().getClassLoader()
+			.getResources("META-INF/spring-autoconfigure-metadata.properties");
+		while (resources.hasMoreElements()) {
+			try (InputStream in = resources.nextElement().openStream()) {
+				conditions.load(in);
+			}
+		}
+		assertThat(conditions.getProperty(RetryAutoConfiguration.class.getName() + ".AutoConfigureAfter"))
+			.isEqualTo("org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration");
+		assertThat(conditions.getProperty(RetryAutoConfiguration.class.getName() + "$HttpClientConfiguration.ConditionalOnClass"))
+			.isEqualTo("org.springframework.web.client.RestClientResponseException");
 	}
 
 	private static Object read() {

@@ -4,6 +4,14 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
@@ -115,19 +123,67 @@ class RetryAutoConfigurationTests {
 	}
 
 	@Test
-	void pendingFailbackTasksAreShutDownAndReturnedWhenTheContextCloses() {
+	void pendingAsyncRetriesCompleteWhenTheContextClosesAndStopsTheTimer() {
+		IOException down = new IOException("downstream down");
+		List<CompletableFuture<String>> calls = new ArrayList<>();
+		this.runner.withPropertyValues("retry.instances.inventory.backoff.type=fixed",
+				"retry.instances.inventory.backoff.delay=1h", "retry.instances.inventory.backoff.max-delay=1h")
+			.run(context -> {
+				RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
+				calls.add(inventory.executeAsync(() -> CompletableFuture.failedFuture(down)));
+				assertThat(calls.get(0)).isNotDone();
+			});
+		assertThat(calls.get(0)).isCompletedExceptionally();
+		assertThatThrownBy(calls.get(0)::join).cause().isInstanceOf(RejectedExecutionException.class)
+			.hasMessageContaining("scheduler is stopped").hasCause(down);
+	}
+
+	@Test
+	void pendingFailbackTasksAreShutDownAndLoggedWithTheirKeysWhenTheContextCloses() {
 		VirtualTime time = new VirtualTime();
 		FailbackExecutor[] audit = new FailbackExecutor[1];
-		this.runner.withBean(VirtualTime.class, () -> time).run(context -> {
-			audit[0] = context.getBean(RetryRegistry.class).failback("audit");
-			audit[0].submit("event-1", () -> {
-				throw new IllegalStateException("downstream down");
+		// The log is the behaviour under test: captured here, kept off the console.
+		Logger logger = Logger.getLogger(FailbackExecutor.class.getName());
+		Level level = logger.getLevel();
+		List<LogRecord> logged = new CopyOnWriteArrayList<>();
+		Handler capture = new Handler() {
+			@Override
+			public void publish(LogRecord log) {
+				logged.add(log);
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+		};
+		logger.setLevel(Level.WARNING);
+		logger.setUseParentHandlers(false);
+		logger.addHandler(capture);
+		try {
+			this.runner.withBean(VirtualTime.class, () -> time).run(context -> {
+				audit[0] = context.getBean(RetryRegistry.class).failback("audit");
+				audit[0].submit("event-1", () -> {
+					throw new IllegalStateException("downstream down");
+				});
+				assertThat(audit[0].pendingCount()).isEqualTo(1);
 			});
-			assertThat(audit[0].pendingCount()).isEqualTo(1);
-		});
+		}
+		finally {
+			logger.removeHandler(capture);
+			logger.setUseParentHandlers(true);
+			logger.setLevel(level);
+		}
 		assertThat(audit[0].isShutdown()).isTrue();
 		assertThat(audit[0].pendingCount()).isZero();
 		assertThat(time.pendingTasks()).isZero();
+		assertThat(logged).singleElement().satisfies(log -> {
+			assertThat(log.getLevel()).isEqualTo(Level.WARNING);
+			assertThat(new SimpleFormatter().formatMessage(log)).contains("'audit'").contains("event-1");
+		});
 	}
 
 	@Test

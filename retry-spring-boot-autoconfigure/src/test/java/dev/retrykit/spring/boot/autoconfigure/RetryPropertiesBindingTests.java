@@ -19,7 +19,11 @@ import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.client.HttpClientErrorException;
@@ -224,6 +228,55 @@ class RetryPropertiesBindingTests {
 		this.runner.withPropertyValues("retry.defaults.stateful=true")
 			.run(context -> assertThat(context.getBean(RetryRegistry.class).template("undeclared").getConfig().isStateful())
 				.isTrue());
+	}
+
+	@Test
+	void compoundDurationsAreReadInRetryPropertiesOnlyNeverInTheApplicationsOwn() {
+		Throwable[] withoutStarter = new Throwable[1];
+		new ApplicationContextRunner().withUserConfiguration(AppSettingsConfiguration.class)
+			.withPropertyValues("app.timeout=1m30s")
+			.run(context -> withoutStarter[0] = context.getStartupFailure());
+		assertThat(withoutStarter[0]).isNotNull();
+		this.runner.withUserConfiguration(AppSettingsConfiguration.class)
+			.withPropertyValues("app.timeout=1m30s", "retry.instances.x.max-duration=1m30s")
+			.run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+					.hasSameClassAs(NestedExceptionUtils.getMostSpecificCause(withoutStarter[0]))
+					.hasMessage(NestedExceptionUtils.getMostSpecificCause(withoutStarter[0]).getMessage());
+			});
+		this.runner.withUserConfiguration(AppSettingsConfiguration.class)
+			.withPropertyValues("app.timeout=90s", "retry.instances.x.max-duration=1m30s",
+					"retry.instances.x.backoff.delay=1s500ms", "retry.timer.tick=1s5ms")
+			.run(context -> {
+				assertThat(context.getBean(AppSettings.class).getTimeout()).isEqualTo(Duration.ofSeconds(90));
+				RetryConfig x = context.getBean(RetryRegistry.class).template("x").getConfig();
+				assertThat(x.getMaxDuration()).isEqualTo(Duration.ofSeconds(90));
+				assertThat(((BackoffPolicy) x.getBackoff()).getDelay()).isEqualTo(Duration.ofMillis(1500));
+				assertThat(context.getBean(RetryProperties.class).getTimer().getTick()).isEqualTo(Duration.ofMillis(1005));
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(AppSettings.class)
+	static class AppSettingsConfiguration {
+
+	}
+
+	/** An application's own properties, which bind the same with the starter as without it. */
+	@ConfigurationProperties("app")
+	static class AppSettings {
+
+		private Duration timeout = Duration.ofSeconds(1);
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
 	}
 
 }

@@ -178,7 +178,8 @@ class RetryMetricsBinderTest {
 			.isIn(this.registry.names()));
 		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName()).containsOnly("retry.calls",
 				"retry.attempts", "retry.recoveries", "retry.rejections", "retry.circuit.state", "retry.budget.tokens",
-				"retry.context.cache.size", "retry.failback.pending");
+				"retry.context.cache.size", "retry.context.cache.evictions", "retry.failback.pending",
+				"retry.failback.exhausted");
 		assertThat(this.meters.getMeters()).filteredOn((meter) -> meter.getId().getName().equals("retry.calls"))
 			.allSatisfy((meter) -> assertThat(meter).isInstanceOf(FunctionCounter.class));
 	}

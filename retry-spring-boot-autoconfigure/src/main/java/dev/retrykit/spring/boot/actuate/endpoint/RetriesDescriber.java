@@ -14,9 +14,9 @@ import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.failback.FailbackExecutor;
 import dev.retrykit.failback.FailbackTask;
-import dev.retrykit.spi.RemoteFailureException;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
+import dev.retrykit.spi.RetryContextSnapshot;
 import dev.retrykit.spi.TimeSource;
 import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
@@ -162,8 +162,8 @@ final class RetriesDescriber {
 
 	/** A context continued from another replica knows its last failure by type only. */
 	private static @Nullable String errorType(@Nullable Throwable last) {
-		if (last instanceof RemoteFailureException remote) {
-			return remote.getFailureType();
+		if (last instanceof RetryContextSnapshot.RecordedFailure recorded) {
+			return recorded.getType();
 		}
 		return (last != null) ? last.getClass().getName() : null;
 	}

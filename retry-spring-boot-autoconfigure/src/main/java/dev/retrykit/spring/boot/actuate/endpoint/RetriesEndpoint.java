@@ -98,18 +98,35 @@ public class RetriesEndpoint {
 		return retry(name, this.showValues.isShown(true));
 	}
 
+	/** The form of a write's body, given in every answer to a body that is not it. */
+	public static final String EXPECTED_BODY = "{\"action\": \"" + OPEN_CIRCUIT + "\" | \"" + CLOSE_CIRCUIT + "\" | \""
+			+ CLEAR_CACHE + "\"}";
+
+	/** The longest piece of a request that an error message quotes: a message never echoes unbounded input. */
+	static final int MAX_QUOTED_LENGTH = 64;
+
 	/**
 	 * Runs an action on an instance.
 	 * @param name the instance name
-	 * @param action {@value #OPEN_CIRCUIT}, {@value #CLOSE_CIRCUIT} or {@value #CLEAR_CACHE}
+	 * @param action {@value #OPEN_CIRCUIT}, {@value #CLOSE_CIRCUIT} or {@value #CLEAR_CACHE}; {@code null} when the
+	 * body has none, which is answered with the expected form
 	 * @return the instance after the action (summary view)
-	 * @throws InvalidEndpointRequestException if no instance has that name, the action is unknown, or a
+	 * @throws InvalidEndpointRequestException if no instance has that name, the action is missing or unknown, or a
 	 * circuit action names an instance without a circuit breaker
 	 */
 	@WriteOperation
-	public RetryInstanceDescriptor perform(@Selector String name, String action) {
+	public RetryInstanceDescriptor perform(@Selector String name, @Nullable String action) {
 		RetryTemplate template = this.registry.find(name).orElseThrow(() -> invalid(unknownInstance(name)));
 		return perform(template, action);
+	}
+
+	/**
+	 * @param input a piece of the request, e.g. an action or an instance name
+	 * @return the input, cut to {@value #MAX_QUOTED_LENGTH} characters with an ellipsis when longer
+	 */
+	static String quoted(String input) {
+		return (input.length() <= MAX_QUOTED_LENGTH) ? input
+				: input.substring(0, MAX_QUOTED_LENGTH) + "… (" + input.length() + " characters)";
 	}
 
 	/**
@@ -147,15 +164,18 @@ public class RetriesEndpoint {
 	 * @return the message that says so and lists the known names
 	 */
 	String unknownInstance(String name) {
-		return "No retry instance named '" + name + "'; known instances: " + this.registry.names();
+		return "No retry instance named '" + quoted(name) + "'; known instances: " + this.registry.names();
 	}
 
-	private RetryInstanceDescriptor perform(RetryTemplate template, String action) {
+	private RetryInstanceDescriptor perform(RetryTemplate template, @Nullable String action) {
+		if (action == null) {
+			throw invalid("The request body has no action; expected " + EXPECTED_BODY);
+		}
 		switch (action) {
 			case OPEN_CIRCUIT -> circuitBreaker(template, action).forceOpen();
 			case CLOSE_CIRCUIT -> circuitBreaker(template, action).close();
 			case CLEAR_CACHE -> template.getContextCache().clear();
-			default -> throw invalid("Unknown action '" + action + "' for retry instance '" + template.getName()
+			default -> throw invalid("Unknown action '" + quoted(action) + "' for retry instance '" + template.getName()
 					+ "'; use " + OPEN_CIRCUIT + ", " + CLOSE_CIRCUIT + " or " + CLEAR_CACHE);
 		}
 		return describe(template, false, false);

@@ -3,6 +3,8 @@ package dev.retrykit.spring.boot.actuate.endpoint;
 import java.util.Objects;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
@@ -63,12 +65,12 @@ public class RetriesEndpointWebExtension {
 	 * Runs an action; mapped only when the endpoint's access is unrestricted.
 	 * @param name the instance name
 	 * @param action {@value RetriesEndpoint#OPEN_CIRCUIT}, {@value RetriesEndpoint#CLOSE_CIRCUIT} or
-	 * {@value RetriesEndpoint#CLEAR_CACHE}
-	 * @return 200 with the instance after the action, 404 for an unknown instance, 400 for an action that
-	 * is unknown or does not apply to the instance
+	 * {@value RetriesEndpoint#CLEAR_CACHE}; {@code null} when the body has none (empty, or {@code {}})
+	 * @return 200 with the instance after the action, 404 for an unknown instance, 400 with the expected form for
+	 * an action that is missing, unknown or does not apply to the instance
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> perform(@Selector String name, String action) {
+	public WebEndpointResponse<Object> perform(@Selector String name, @Nullable String action) {
 		if (!this.delegate.hasInstance(name)) {
 			return notFound(name);
 		}

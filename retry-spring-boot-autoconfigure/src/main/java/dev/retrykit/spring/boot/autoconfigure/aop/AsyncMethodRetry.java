@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Retries a method that returns a {@link CompletionStage} without blocking: the method is called again
  * (through the rest of the interceptor chain) for each attempt by {@link RetryTemplate#executeAsync},
- * whose delays run on the scheduler. A synchronous throw counts as a failed attempt. Thread-safe.
+ * whose delays run on the scheduler. A synchronous throw counts as a failed attempt. Each attempt and
+ * the recovery run in the caller's {@link CallerContext} (trace, MDC, security context), also on the
+ * executor thread that runs a retry. Thread-safe.
  */
 final class AsyncMethodRetry implements MethodRetry {
 
@@ -28,19 +30,21 @@ final class AsyncMethodRetry implements MethodRetry {
 	@Override
 	public Object invoke(MethodInvocation invocation) {
 		int mark = AttemptInvoker.mark(invocation);
-		Supplier<CompletionStage<Object>> attempt = () -> stage(() -> AttemptInvoker.proceed(invocation, mark));
+		CallerContext caller = CallerContext.capture();
+		Supplier<CompletionStage<Object>> attempt = () -> stage(caller, () -> AttemptInvoker.proceed(invocation, mark));
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
 			return this.template.executeAsync(attempt);
 		}
-		Function<Throwable, CompletionStage<Object>> recovery = failure -> stage(() -> recoverMethods
+		Function<Throwable, CompletionStage<Object>> recovery = failure -> stage(caller, () -> recoverMethods
 			.recover(invocation, failure));
 		return this.template.executeAsync(attempt, recovery);
 	}
 
+	/** Runs an attempt, or the recovery, in the caller's context, whatever thread it runs on. */
 	@SuppressWarnings("unchecked")
-	private static CompletionStage<Object> stage(Call call) {
-		try {
+	private static CompletionStage<Object> stage(CallerContext caller, Call call) {
+		try (CallerContext.Scope scope = caller.restore()) {
 			Object result = call.run();
 			if (result == null) {
 				return CompletableFuture.failedFuture(new NullPointerException("The method returned null instead of a CompletionStage"));

@@ -26,6 +26,9 @@ import org.springframework.aop.framework.ReflectiveMethodInvocation;
  */
 final class AttemptInvoker {
 
+	/** The field of {@link ReflectiveMethodInvocation} that holds the chain's position. */
+	static final String INDEX_FIELD = "currentInterceptorIndex";
+
 	private static final @Nullable VarHandle INDEX = findIndex();
 
 	/** What {@link #mark} returns when the index cannot be reached. */
@@ -94,7 +97,7 @@ final class AttemptInvoker {
 	private static @Nullable VarHandle findIndex() {
 		try {
 			return MethodHandles.privateLookupIn(ReflectiveMethodInvocation.class, MethodHandles.lookup())
-				.findVarHandle(ReflectiveMethodInvocation.class, "currentInterceptorIndex", int.class);
+				.findVarHandle(ReflectiveMethodInvocation.class, INDEX_FIELD, int.class);
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
 			return null;

@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * the background (at most one pending retry per key, a new failure replacing it). Each background
  * attempt runs the rest of the interceptor chain again. Every failure, checked ones included, reaches
  * the executor unchanged, so the policy, the listeners, the events and the endpoint see the method's own
- * exception. Thread-safe.
+ * exception. Background attempts run in the caller's {@link CallerContext} (trace, MDC, security
+ * context). Thread-safe.
  */
 final class FailbackMethodRetry implements MethodRetry {
 
@@ -26,8 +27,9 @@ final class FailbackMethodRetry implements MethodRetry {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) {
 		int mark = AttemptInvoker.mark(invocation);
+		CallerContext caller = CallerContext.capture();
 		this.executor.submit(this.key.of(invocation), () -> {
-			try {
+			try (CallerContext.Scope scope = caller.restore()) {
 				AttemptInvoker.proceed(invocation, mark);
 			}
 			catch (Throwable ex) {

@@ -20,7 +20,6 @@ import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
  * Applies a {@link Retryable}'s inline attributes on a builder started from the instance's config.
@@ -28,16 +27,17 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
  */
 final class InlineOverrides {
 
-	/** Shared: evaluation with an explicit root object reads no state of the context. */
-	private static final EvaluationContext EXCEPTION_CONTEXT = new StandardEvaluationContext();
-
 	private InlineOverrides() {
 	}
 
 	/**
+	 * @param expressions the context {@code exceptionExpression} is evaluated in, with the failure as root object:
+	 * shared by every call (evaluation with an explicit root reads no state of it), its bean resolver lets the
+	 * expression call beans ({@code @checker.shouldRetry(#root)})
 	 * @return the overridden config, or {@code null} when the annotation sets nothing
 	 */
-	static @Nullable RetryConfig apply(RetryConfig instance, Retryable retryable, Method method, SpelExpressionParser parser) {
+	static @Nullable RetryConfig apply(RetryConfig instance, Retryable retryable, Method method, SpelExpressionParser parser,
+			EvaluationContext expressions) {
 		Backoff backoff = retryable.backoff();
 		boolean backoffSet = backoff.delay() != Backoff.UNSET || backoff.maxDelay() != Backoff.UNSET
 				|| backoff.multiplier() >= 0 || backoff.jitter() >= 0 || !backoff.type().isEmpty();
@@ -66,7 +66,7 @@ final class InlineOverrides {
 			Predicate<Throwable> ofType = types.isEmpty() ? failure -> failure instanceof Exception
 					: failure -> types.stream().anyMatch(type -> type.isInstance(failure));
 			builder.retryOn(List.of()).retryIf(failure -> ofType.test(failure)
-					&& Boolean.TRUE.equals(expression.getValue(EXCEPTION_CONTEXT, failure, Boolean.class)));
+					&& Boolean.TRUE.equals(expression.getValue(expressions, failure, Boolean.class)));
 		}
 		return builder.build();
 	}

@@ -1,69 +1,55 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import dev.retrykit.RetryTemplate;
+import dev.retrykit.reactor.RetryOperator;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Flux;
+import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 
 /**
- * Retries a method that returns a {@link Mono} or a {@link Flux}, through
- * {@link RetryTemplate#executeAsync}: the method is called once to assemble the publisher; each attempt
- * subscribes to it again (Reactor's own {@code retry} semantics: a cold publisher such as a WebClient
- * exchange makes a new request per subscription). Nothing runs before subscription, and cancelling
- * the subscription cancels the pending retry. A {@code Flux} is retried as a whole: each attempt
- * collects its elements, which are emitted once an attempt completes, so use it for finite streams.
- * Loaded only when Reactor is on the classpath. Thread-safe.
+ * Retries a method that returns a {@code Mono} or a {@code Flux} with retry-reactor's
+ * {@link RetryOperator}: the method is called once to assemble the publisher; each attempt subscribes
+ * to it again (Reactor's own {@code retry} semantics: a cold publisher such as a WebClient exchange makes
+ * a new request per subscription), with the subscriber's {@code Context}. A {@code Flux} streams its
+ * elements (those emitted before a failure are emitted again by the retry); cancelling the subscription
+ * cancels the pending retry and the attempt in flight. A {@code @Recover} method's {@code Mono}/{@code Flux}
+ * is subscribed like an attempt. Loaded only when Reactor is on the classpath. Thread-safe.
  */
 final class ReactiveMethodRetry implements MethodRetry {
 
-	private final RetryTemplate template;
+	private final RetryOperator<Object> operator;
 
 	private final @Nullable RecoverMethods recover;
 
-	private final boolean flux;
-
-	ReactiveMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover, boolean flux) {
-		this.template = template;
+	ReactiveMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover) {
+		this.operator = RetryOperator.of(template);
 		this.recover = recover;
-		this.flux = flux;
 	}
 
 	@Override
+	@SuppressWarnings("unchecked")
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object publisher = invocation.proceed();
 		if (publisher == null) {
 			return null;
 		}
-		if (this.flux) {
-			Mono<java.util.List<Object>> all = retried(((Flux<?>) publisher).cast(Object.class).collectList(), invocation);
-			return all.flatMapIterable(list -> list);
-		}
-		return retried(((Mono<?>) publisher).cast(Object.class), invocation);
-	}
-
-	private <T> Mono<T> retried(Mono<T> source, MethodInvocation invocation) {
 		RecoverMethods recoverMethods = this.recover;
-		if (recoverMethods == null) {
-			return Mono.fromFuture(() -> this.template.executeAsync(source::toFuture));
-		}
-		return Mono.fromFuture(() -> this.template.executeAsync(source::toFuture, failure -> recovered(recoverMethods,
-				invocation, failure)));
+		RetryOperator<Object> retry = (recoverMethods != null)
+				? this.operator.withRecovery(failure -> recovered(recoverMethods, invocation, failure)) : this.operator;
+		// A Mono stays a Mono, a Flux a Flux.
+		return retry.apply((Publisher<Object>) publisher);
 	}
 
 	@SuppressWarnings("unchecked")
-	private <T> java.util.concurrent.CompletableFuture<T> recovered(RecoverMethods recoverMethods,
-			MethodInvocation invocation, Throwable failure) {
+	private static Publisher<Object> recovered(RecoverMethods recoverMethods, MethodInvocation invocation,
+			@Nullable Throwable failure) {
 		try {
 			Object result = recoverMethods.recover(invocation, failure);
-			if (result instanceof Flux<?> elements) {
-				return (java.util.concurrent.CompletableFuture<T>) elements.collectList().toFuture();
-			}
-			return (result != null) ? ((Mono<T>) result).toFuture()
-					: java.util.concurrent.CompletableFuture.completedFuture(null);
+			return (result != null) ? (Publisher<Object>) result : Mono.empty();
 		}
 		catch (Exception ex) {
-			return java.util.concurrent.CompletableFuture.failedFuture(ex);
+			return Mono.error(ex);
 		}
 	}
 

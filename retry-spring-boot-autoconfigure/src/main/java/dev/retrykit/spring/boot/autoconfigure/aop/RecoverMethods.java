@@ -6,11 +6,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import dev.retrykit.annotation.Recover;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -20,13 +22,30 @@ import org.springframework.util.ReflectionUtils;
  * choice among them for a failure: the one whose leading {@code Throwable} parameter is the closest
  * supertype of the failure; one without a {@code Throwable} parameter fits any failure. Immutable and
  * thread-safe.
+ *
+ * <p>Kotlin: methods are matched by their {@linkplain DeclaredSignature declared signature}, without
+ * the {@code Continuation} of a {@code suspend fun}. A {@code suspend} recover method fits a
+ * {@code suspend} retried method only, and is called as Spring AOP calls one (its result is a cold
+ * publisher); a plain recover method also fits a {@code suspend} retried method (its value is the result).
  */
 final class RecoverMethods {
 
 	private final Method[] methods;
 
-	private RecoverMethods(List<Method> methods) {
-		this.methods = methods.toArray(new Method[0]);
+	private final @Nullable UnaryOperator<@Nullable Object> results;
+
+	private RecoverMethods(Method[] methods, @Nullable UnaryOperator<@Nullable Object> results) {
+		this.methods = methods;
+		this.results = results;
+	}
+
+	/**
+	 * @param adapter turns a recover method's result into what the retried method's variant expects
+	 * (e.g. a Kotlin {@code Flow} into a {@code Flux})
+	 * @return these recover methods, with their results adapted
+	 */
+	RecoverMethods adaptingResults(UnaryOperator<@Nullable Object> adapter) {
+		return new RecoverMethods(this.methods, adapter);
 	}
 
 	/**
@@ -45,12 +64,13 @@ final class RecoverMethods {
 			}
 		}
 		List<Method> named = candidates.stream().filter(method -> name.isEmpty() || method.getName().equals(name)).toList();
-		List<Method> fitting = named.stream().filter(method -> fits(method, retryable)).toList();
+		List<Method> fitting = named.stream().filter(method -> mismatch(method, retryable, userClass) == null).toList();
 		if (!name.isEmpty() && fitting.isEmpty()) {
 			String problem = named.isEmpty() ? "no @Recover method named '" + name + "' exists in " + userClass.getName()
-					: "the @Recover method(s) named '" + name + "' do not fit it: " + signatures(named);
+					: "the @Recover method(s) named '" + name + "' do not fit it: " + signatures(named) + ": "
+							+ String.join("; ", named.stream().map(method -> mismatch(method, retryable, userClass)).toList());
 			throw new RetryableMethodException(retryable, problem, "Set recover to the name of a @Recover method "
-					+ "that returns " + retryable.getReturnType().getSimpleName() + " and takes an optional leading "
+					+ "that returns " + typeName(ResolvableType.forMethodReturnType(retryable, userClass)) + " and takes an optional leading "
 					+ "Throwable followed by the method's parameters " + Arrays.toString(simpleNames(retryable))
 					+ "; candidates: " + signatures(candidates) + ".", null);
 		}
@@ -70,7 +90,40 @@ final class RecoverMethods {
 		List<Method> sorted = new ArrayList<>(fitting);
 		sorted.sort(Comparator.comparingInt(method -> -depth(failureType(method))));
 		sorted.forEach(ReflectionUtils::makeAccessible);
-		return new RecoverMethods(sorted);
+		return new RecoverMethods(sorted.toArray(new Method[0]), null);
+	}
+
+	/**
+	 * Fails when a {@link Recover} method of the class fits none of its {@code @Retryable} methods: such a
+	 * method would never be called, and the user believes the calls are recovered.
+	 * @param userClass the bean's class
+	 * @param retryables the class's {@code @Retryable} methods (not {@code @Failback} ones, which never recover)
+	 * @throws RetryableMethodException naming the recover method and why it fits each retryable method not
+	 */
+	static void checkEveryRecoverFits(Class<?> userClass, List<Method> retryables) {
+		for (Method recover : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+			if (!AnnotatedElementUtils.hasAnnotation(recover, Recover.class)) {
+				continue;
+			}
+			List<String> mismatches = new ArrayList<>();
+			for (Method retryable : retryables) {
+				String mismatch = mismatch(recover, retryable, userClass);
+				if (mismatch == null) {
+					mismatches = null;
+					break;
+				}
+				mismatches.add(describe(retryable) + ": " + mismatch);
+			}
+			if (mismatches != null) {
+				throw new RetryableMethodException("@Recover", recover, "it fits no @Retryable method of its class, so it "
+						+ "would never be called" + (mismatches.isEmpty() ? " (the class has none)" : ": "
+								+ String.join("; ", mismatches)),
+						"Make it return what the @Retryable method returns and take an optional leading Throwable "
+								+ "followed by all or none of that method's parameters, name it with "
+								+ "@Retryable(recover = \"" + recover.getName() + "\") to be told what does not fit, or remove it.",
+						null);
+			}
+		}
 	}
 
 	/**
@@ -101,7 +154,8 @@ final class RecoverMethods {
 		for (Method method : this.methods) {
 			Class<?> type = failureType(method);
 			if (type == null || (failure != null && type.isInstance(failure))) {
-				return invoke(method, target, failure, arguments);
+				Object result = invoke(method, target, failure, arguments);
+				return (this.results != null) ? this.results.apply(result) : result;
 			}
 		}
 		if (failure != null) {
@@ -123,7 +177,8 @@ final class RecoverMethods {
 
 	private static @Nullable Object invoke(Method method, Object target, @Nullable Throwable failure,
 			@Nullable Object[] arguments) throws Exception {
-		int count = method.getParameterCount();
+		boolean suspending = DeclaredSignature.isSuspending(method);
+		int count = suspending ? method.getParameterCount() - 1 : method.getParameterCount();
 		boolean withFailure = failureType(method) != null;
 		Object[] values = new Object[count];
 		int offset = withFailure ? 1 : 0;
@@ -133,6 +188,10 @@ final class RecoverMethods {
 		if (count > offset) {
 			System.arraycopy(arguments, 0, values, offset, count - offset);
 		}
+		if (suspending) {
+			// Never with the caller's Continuation: the recover method runs as a coroutine of its own.
+			return KotlinCoroutines.invokeSuspending(method, target, values, arguments[arguments.length - 1]);
+		}
 		try {
 			return method.invoke(target, values);
 		}
@@ -141,27 +200,60 @@ final class RecoverMethods {
 		}
 	}
 
-	private static boolean fits(Method recover, Method retryable) {
-		if (!ClassUtils.isAssignable(retryable.getReturnType(), recover.getReturnType())
-				|| (retryable.getReturnType() == void.class) != (recover.getReturnType() == void.class)) {
-			return false;
+	/**
+	 * What keeps a recover method from fitting a retryable method, or {@code null} when it fits. Generic types
+	 * are compared as declared in the bean's class ({@code Map<String, String>} is not {@code Map<String, Integer>}).
+	 */
+	static @Nullable String mismatch(Method recover, Method retryable, Class<?> userClass) {
+		ResolvableType expected = ResolvableType.forMethodReturnType(retryable, userClass);
+		ResolvableType actual = ResolvableType.forMethodReturnType(recover, userClass);
+		if (!assignable(expected, actual)
+				|| (DeclaredSignature.returnType(retryable) == void.class) != (DeclaredSignature.returnType(recover) == void.class)) {
+			return describe(recover) + " returns " + typeName(actual) + ", not " + typeName(expected);
 		}
-		Class<?>[] parameters = recover.getParameterTypes();
+		if (DeclaredSignature.isSuspending(recover) && !DeclaredSignature.isSuspending(retryable)) {
+			return describe(recover) + " is a suspend function, but " + retryable.getName() + " is not";
+		}
 		int offset = (failureType(recover) != null) ? 1 : 0;
-		int rest = parameters.length - offset;
+		int rest = DeclaredSignature.parameterTypes(recover).length - offset;
 		if (rest == 0) {
-			return true;
+			return null;
 		}
-		Class<?>[] arguments = retryable.getParameterTypes();
-		if (rest != arguments.length) {
+		boolean fit = rest == DeclaredSignature.parameterTypes(retryable).length;
+		for (int i = 0; fit && i < rest; i++) {
+			fit = assignable(ResolvableType.forMethodParameter(recover, i + offset, userClass),
+					ResolvableType.forMethodParameter(retryable, i, userClass));
+		}
+		return fit ? null : describe(recover) + " has the parameters " + parameterNames(recover, offset, userClass)
+				+ " after its optional Throwable, but " + retryable.getName() + " takes "
+				+ parameterNames(retryable, 0, userClass) + " (a recover method takes all of them, or none)";
+	}
+
+	/** Raw types by {@link ClassUtils#isAssignable} (boxing allowed), then generics where the target declares them. */
+	private static boolean assignable(ResolvableType target, ResolvableType value) {
+		Class<?> targetClass = target.toClass();
+		Class<?> valueClass = value.toClass();
+		if (!ClassUtils.isAssignable(targetClass, valueClass)) {
 			return false;
 		}
-		for (int i = 0; i < rest; i++) {
-			if (!ClassUtils.isAssignable(parameters[i + offset], arguments[i])) {
-				return false;
-			}
+		return !target.hasGenerics() || target.isAssignableFrom(value);
+	}
+
+	private static String typeName(ResolvableType type) {
+		return type.hasGenerics() ? type.toString().replaceAll("\\b[a-z][\\w$]*\\.", "")
+				: type.toClass().getSimpleName();
+	}
+
+	private static String parameterNames(Method method, int offset, Class<?> userClass) {
+		StringBuilder names = new StringBuilder("[");
+		for (int i = offset; i < DeclaredSignature.parameterTypes(method).length; i++) {
+			names.append((i > offset) ? ", " : "").append(typeName(ResolvableType.forMethodParameter(method, i, userClass)));
 		}
-		return true;
+		return names.append(']').toString();
+	}
+
+	private static String describe(Method method) {
+		return method.getName() + "(" + String.join(", ", simpleNames(method)) + ")";
 	}
 
 	private static @Nullable Class<?> failureType(Method method) {
@@ -183,7 +275,7 @@ final class RecoverMethods {
 	}
 
 	private static String[] simpleNames(Method method) {
-		return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toArray(String[]::new);
+		return Arrays.stream(DeclaredSignature.parameterTypes(method)).map(Class::getSimpleName).toArray(String[]::new);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.util.List;
 
+import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 
@@ -13,6 +14,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
@@ -23,6 +25,7 @@ import org.springframework.core.env.Environment;
  * are registered) creates no other bean; they obtain the resolver on first use.
  */
 @Configuration(proxyBeanMethods = false)
+@ImportRuntimeHints(RetryAspectRuntimeHints.class)
 public final class RetryAspectConfiguration {
 
 	@Bean
@@ -45,8 +48,15 @@ public final class RetryAspectConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry) {
-		return new RetryableMethodResolver(registry);
+	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry, ConfigurableListableBeanFactory beanFactory,
+			MethodListeners methodListeners) {
+		return new RetryableMethodResolver(registry, beanFactory, methodListeners);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MethodListeners retryMethodListeners(ObjectProvider<RetryListener> listeners) {
+		return new MethodListeners(listeners.orderedStream().toList());
 	}
 
 	@Bean

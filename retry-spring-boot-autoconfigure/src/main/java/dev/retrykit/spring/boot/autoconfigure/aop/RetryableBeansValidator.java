@@ -1,6 +1,8 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -10,7 +12,7 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * Resolves every {@code @Retryable} method of every bean once the singletons exist, so that a recover
- * method that is missing, does not fit or is ambiguous, an invalid inline attribute or an unsupported
+ * method that is missing, does not fit or is ambiguous, a {@code @Recover} method that fits no method of its class, an invalid inline attribute or an unsupported
  * return type fails startup (naming the method) instead of the first call. It also creates the
  * instances named after methods, so that they are visible before their first call.
  */
@@ -37,11 +39,16 @@ final class RetryableBeansValidator implements SmartInitializingSingleton {
 				continue;
 			}
 			Class<?> userClass = ClassUtils.getUserClass(type);
+			List<Method> retryables = new ArrayList<>();
 			for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
 				if (RetryableAnnotations.isAnnotated(method, userClass)) {
 					this.advisor.getInterceptor().prepare(method, userClass);
+					if (RetryableAnnotations.findFailback(method) == null) {
+						retryables.add(method);
+					}
 				}
 			}
+			RecoverMethods.checkEveryRecoverFits(userClass, retryables);
 		}
 	}
 

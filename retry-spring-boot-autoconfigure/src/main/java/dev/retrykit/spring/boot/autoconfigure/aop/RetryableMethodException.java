@@ -13,6 +13,7 @@ import org.springframework.boot.diagnostics.FailureAnalyzedException;
  */
 public class RetryableMethodException extends FailureAnalyzedException {
 
+	/** The annotated method. */
 	private final Method method;
 
 	/**
@@ -46,7 +47,7 @@ public class RetryableMethodException extends FailureAnalyzedException {
 	static String describe(Method method) {
 		StringBuilder text = new StringBuilder(method.getDeclaringClass().getName()).append('.')
 			.append(method.getName()).append('(');
-		Class<?>[] types = method.getParameterTypes();
+		Class<?>[] types = DeclaredSignature.parameterTypes(method);
 		for (int i = 0; i < types.length; i++) {
 			text.append((i > 0) ? ", " : "").append(types[i].getSimpleName());
 		}

@@ -1,10 +1,12 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import dev.retrykit.RetryConfig;
+import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.annotation.Failback;
@@ -12,9 +14,14 @@ import dev.retrykit.annotation.Retryable;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.BeanResolver;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -38,13 +45,49 @@ public final class RetryableMethodResolver {
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
+	/** Resolves {@code @beanName} in the annotations' SpEL (as Spring Retry does), or {@code null} without a bean factory. */
+	private final @Nullable BeanResolver beans;
+
+	private final @Nullable BeanFactory beanFactory;
+
+	private final @Nullable MethodListeners listeners;
+
+	/** The context of every {@code exceptionExpression}: built once, with the bean resolver. */
+	private final StandardEvaluationContext exceptionContext = new StandardEvaluationContext();
+
 	/**
 	 * @param registry the instances; a method with inline attributes runs on a
 	 * {@linkplain RetryTemplate#variant variant} of its instance, so its calls count as the instance's;
 	 * an instance whose config is stateful makes its methods stateful by default
 	 */
 	public RetryableMethodResolver(RetryRegistry registry) {
+		this(registry, null);
+	}
+
+	/**
+	 * @param registry the instances, as for {@link #RetryableMethodResolver(RetryRegistry)}
+	 * @param beanFactory the beans that the annotations' SpEL expressions ({@code key}, {@code exceptionExpression},
+	 * {@code @Failback}'s {@code key}) may call as {@code @beanName}, or {@code null} for none
+	 */
+	public RetryableMethodResolver(RetryRegistry registry, @Nullable BeanFactory beanFactory) {
+		this(registry, beanFactory, null);
+	}
+
+	/**
+	 * @param registry the instances, as for {@link #RetryableMethodResolver(RetryRegistry)}
+	 * @param beanFactory the beans of SpEL expressions and of {@code @Retryable(listeners = ...)}, or {@code null}
+	 * @param listeners the application's listeners, told of each method's calls (the global ones, or those the
+	 * method names); {@code null} when they are not registered on the instances, where naming listeners fails
+	 */
+	public RetryableMethodResolver(RetryRegistry registry, @Nullable BeanFactory beanFactory,
+			@Nullable MethodListeners listeners) {
 		this.registry = registry;
+		this.beanFactory = beanFactory;
+		this.listeners = listeners;
+		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+		if (this.beans != null) {
+			this.exceptionContext.setBeanResolver(this.beans);
+		}
 	}
 
 	/**
@@ -69,8 +112,47 @@ public final class RetryableMethodResolver {
 		RetryTemplate template = template(instance, retryable, specific);
 		RecoverMethods recover = RecoverMethods.resolve(specific, userClass, retryable.recover());
 		boolean stateful = retryable.stateful() || instance.getConfig().isStateful();
-		return variant(specific, template, recover,
-				stateful ? new StatefulKey(specific, key(retryable.key(), specific), false) : null);
+		MethodRetry retry = variant(specific, template, recover,
+				stateful ? new StatefulKey(specific, key(retryable.key(), specific), this.beans) : null);
+		return listening(retry, specific, retryable.listeners());
+	}
+
+	/** Announces the method's calls to the listeners when it names some or the application has global ones. */
+	private MethodRetry listening(MethodRetry retry, Method method, String[] names) {
+		boolean reactive = REACTOR_PRESENT && ReactiveTypes.isReactive(method.getReturnType());
+		if (names.length > 0 && (this.listeners == null || reactive)) {
+			throw new RetryableMethodException(method, "it names listeners " + Arrays.toString(names) + ", but "
+					+ (reactive ? "a Mono or Flux call starts at subscription, where its listeners cannot be chosen"
+							: "the retry registry is the application's own, which does not use the RetryListener beans"),
+					"Remove listeners from this @Retryable" + (reactive ? "; its calls are told to the global listeners."
+							: ", or let the starter define the RetryRegistry bean."), null);
+		}
+		if (this.listeners == null || reactive) {
+			return retry;
+		}
+		RetryListener[] chosen = (names.length > 0) ? chosenListeners(method, names) : null;
+		return (chosen != null || this.listeners.hasGlobalListeners()) ? new ListeningMethodRetry(retry, this.listeners, chosen)
+				: retry;
+	}
+
+	private RetryListener[] chosenListeners(Method method, String[] names) {
+		if (names.length == 1 && names[0].isEmpty()) {
+			return new RetryListener[0];
+		}
+		RetryListener[] chosen = new RetryListener[names.length];
+		for (int i = 0; i < names.length; i++) {
+			String name = names[i];
+			if (this.beanFactory == null || !this.beanFactory.containsBean(name)
+					|| !this.beanFactory.isTypeMatch(name, RetryListener.class)) {
+				String[] candidates = (this.beanFactory instanceof ListableBeanFactory listable)
+						? listable.getBeanNamesForType(RetryListener.class) : new String[0];
+				throw new RetryableMethodException(method, "its listeners name '" + name + "', but no RetryListener bean "
+						+ "has that name", "Set listeners to names of RetryListener beans; candidates: "
+								+ Arrays.toString(candidates) + " (or listeners = \"\" for none).", null);
+			}
+			chosen[i] = this.beanFactory.getBean(name, RetryListener.class);
+		}
+		return chosen;
 	}
 
 	private MethodRetry failback(Failback failback, @Nullable Retryable retryable, Method method) {
@@ -78,6 +160,7 @@ public final class RetryableMethodResolver {
 			throw new RetryableMethodException("@Failback", method, "it is also annotated with @Retryable",
 					"Keep one of @Retryable (retry while the caller waits) and @Failback (retry in the background).", null);
 		}
+		KotlinMethodRetries.refuseFailback(method);
 		if (method.getReturnType() != void.class) {
 			throw new RetryableMethodException("@Failback", method, "it returns " + method.getReturnType().getSimpleName()
 					+ ", but a failback call returns at once, before any retry", "Make the method void.", null);
@@ -87,7 +170,7 @@ public final class RetryableMethodResolver {
 					"Set @Failback(\"<instance>\") to the instance whose policy retries it.", null);
 		}
 		return new FailbackMethodRetry(this.registry.failback(failback.value()),
-				new StatefulKey(method, key(failback.key(), method), true));
+				new StatefulKey(method, key(failback.key(), method), this.beans));
 	}
 
 	/**
@@ -109,6 +192,10 @@ public final class RetryableMethodResolver {
 
 	private MethodRetry variant(Method method, RetryTemplate template, @Nullable RecoverMethods recover,
 			@Nullable StatefulKey key) {
+		MethodRetry kotlin = KotlinMethodRetries.resolve(method, template, recover, key);
+		if (kotlin != null) {
+			return kotlin;
+		}
 		Class<?> returnType = method.getReturnType();
 		boolean async = CompletionStage.class.isAssignableFrom(returnType);
 		boolean reactive = REACTOR_PRESENT && ReactiveTypes.isReactive(returnType);
@@ -124,7 +211,7 @@ public final class RetryableMethodResolver {
 			return new AsyncMethodRetry(template, recover);
 		}
 		if (reactive) {
-			return new ReactiveMethodRetry(template, recover, ReactiveTypes.isFlux(returnType));
+			return new ReactiveMethodRetry(template, recover);
 		}
 		return new SyncMethodRetry(template, recover, key);
 	}
@@ -139,7 +226,8 @@ public final class RetryableMethodResolver {
 	}
 
 	private RetryTemplate template(RetryTemplate instance, Retryable retryable, Method method) {
-		RetryConfig config = InlineOverrides.apply(instance.getConfig(), retryable, method, this.parser);
+		RetryConfig config = InlineOverrides.apply(instance.getConfig(), retryable, method, this.parser,
+				this.exceptionContext);
 		return (config != null) ? instance.variant(config) : instance;
 	}
 

@@ -10,12 +10,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
 
 /**
  * The key of a stateful call or a failback task: the {@code key} SpEL expression evaluated over the arguments (root object
- * the argument array; {@code #p0}, {@code #a0} and parameter names as variables), or, without one, the
- * single argument or the list of arguments (for failback, with the method). Thread-safe; the expression is parsed once.
+ * the argument array; {@code #p0}, {@code #a0} and parameter names as variables), or, without one, the method's
+ * generic signature with the list of arguments. The default key names the method because an instance's context
+ * cache and failback queue are shared by all its methods: two methods called with the same argument must never
+ * share a count (Spring Retry's default key does the same). Thread-safe; the expression is parsed once.
  */
 final class StatefulKey {
 
@@ -25,20 +28,21 @@ final class StatefulKey {
 
 	private final @Nullable Expression expression;
 
-	private final boolean withMethod;
-
 	/** The method's generic signature, part of default keys: built once, not per call. */
 	private final String signature;
+
+	/** Resolves {@code @bean} references in the expression, as Spring Retry's keys do; {@code null} without a bean factory. */
+	private final @Nullable BeanResolver beans;
 
 	/**
 	 * @param method the method
 	 * @param expression the key expression, or {@code null} for the default key
-	 * @param withMethod whether the default key also names the method (failback keys, shared by an instance's methods)
+	 * @param beans resolves {@code @beanName} references in the expression, or {@code null}
 	 */
-	StatefulKey(Method method, @Nullable Expression expression, boolean withMethod) {
+	StatefulKey(Method method, @Nullable Expression expression, @Nullable BeanResolver beans) {
 		this.method = method;
 		this.expression = expression;
-		this.withMethod = withMethod;
+		this.beans = beans;
 		this.signature = method.toGenericString();
 	}
 
@@ -46,18 +50,15 @@ final class StatefulKey {
 		Object[] arguments = invocation.getArguments();
 		Object key;
 		if (this.expression != null) {
-			key = this.expression.getValue(
-					new MethodBasedEvaluationContext(arguments, this.method, arguments, PARAMETER_NAMES));
-		}
-		else if (this.withMethod) {
-			key = List.of(this.signature, Arrays.asList(arguments.clone()));
+			MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(arguments, this.method, arguments,
+					PARAMETER_NAMES);
+			if (this.beans != null) {
+				context.setBeanResolver(this.beans);
+			}
+			key = this.expression.getValue(context);
 		}
 		else {
-			key = switch (arguments.length) {
-				case 0 -> this.signature;
-				case 1 -> arguments[0];
-				default -> Arrays.asList(arguments.clone());
-			};
+			key = List.of(this.signature, Arrays.asList(arguments.clone()));
 		}
 		if (key == null) {
 			throw new IllegalArgumentException("The stateful retry key of " + RetryableMethodException.describe(this.method)

@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure.endpoint;
 
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpoint;
+import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpointUnreadableBodyResolver;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpointWebExtension;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.cluster.RetryCluster;
@@ -9,13 +10,17 @@ import dev.retrykit.spi.TimeSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the {@code retries} endpoint and its web extension, when the actuator is on the
@@ -45,6 +50,25 @@ public final class RetriesEndpointAutoConfiguration {
 	RetriesEndpointWebExtension retriesEndpointWebExtension(RetriesEndpoint retriesEndpoint,
 			RetriesEndpointProperties properties) {
 		return new RetriesEndpointWebExtension(retriesEndpoint, properties.getShowValues(), properties.getRoles());
+	}
+
+	/** On Spring MVC, a write whose body is not JSON is answered with the expected form too. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
+	static class ServletConfiguration {
+
+		@Bean
+		@ConditionalOnAvailableEndpoint(endpoint = RetriesEndpoint.class, exposure = EndpointExposure.WEB)
+		@ConditionalOnMissingBean
+		RetriesEndpointUnreadableBodyResolver retriesEndpointUnreadableBodyResolver(
+				ObjectProvider<PathMappedEndpoints> endpoints) {
+			return new RetriesEndpointUnreadableBodyResolver(() -> {
+				PathMappedEndpoints mapped = endpoints.getIfAvailable();
+				return (mapped != null) ? mapped.getPath(EndpointId.of("retries")) : null;
+			});
+		}
+
 	}
 
 }

@@ -179,6 +179,19 @@ class RetriesEndpointTest {
 	}
 
 	@Test
+	void showsTheTypeAndTheBoundedMessageOfAFailureThatCarriedALargeBody() {
+		String body = "x".repeat(256 * 1024);
+		TestRetryRegistries.fail(this.registry.template("inventory"), body);
+		RetriesEndpoint showing = new RetriesEndpoint(this.registry, Show.ALWAYS, this.time);
+
+		assertThat(showing.retry("inventory").recentEvents()).isNotEmpty().allSatisfy((event) -> {
+			assertThat(event.exceptionType()).isEqualTo("java.io.IOException");
+			assertThat(event.exceptionMessage())
+				.isEqualTo("x".repeat(256) + "... [truncated from " + body.length() + " characters]");
+		});
+	}
+
+	@Test
 	void treatsWhenAuthorizedAsShownOutsideTheWeb() {
 		TestRetryRegistries.failStatefully(this.registry, SECRET);
 

@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure.cluster;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpoint;
 import dev.retrykit.spring.boot.actuate.endpoint.RetryInstanceDescriptor;
 import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
+import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 import dev.retrykit.spring.boot.autoconfigure.endpoint.RetriesEndpointAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.health.RetriesHealthContributorAutoConfiguration;
 import dev.retrykit.spring.boot.health.RetriesHealthIndicator;
@@ -93,6 +95,18 @@ class RetryClusterAutoConfigurationTests {
 		replica(0, "invalid").withPropertyValues("retry.instances.inventory.circuit-breaker.quorum=0").run(
 				context -> assertThat(invalidProperty(context).getProperty())
 					.isEqualTo("retry.instances.inventory.circuit-breaker.quorum"));
+	}
+
+	@Test
+	void clusterDurationsAcceptCompoundValues() {
+		replica(0, "compound").withPropertyValues("retry.cluster.timeout=1m30s", "retry.cluster.sync-interval=1s500ms",
+				"retry.context-cache.ttl=1h30m").run(context -> {
+					assertThat(context).hasNotFailed();
+					RetryProperties properties = context.getBean(RetryProperties.class);
+					assertThat(properties.getCluster().getTimeout()).isEqualTo(Duration.ofSeconds(90));
+					assertThat(properties.getCluster().getSyncInterval()).isEqualTo(Duration.ofMillis(1500));
+					assertThat(properties.getContextCache().getTtl()).isEqualTo(Duration.ofMinutes(90));
+				});
 	}
 
 	private static InvalidRetryPropertyException invalidProperty(AssertableApplicationContext context) {

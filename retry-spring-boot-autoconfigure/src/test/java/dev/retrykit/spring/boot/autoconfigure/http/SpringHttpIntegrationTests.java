@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.client.HttpClientErrorException;
@@ -108,7 +109,7 @@ class SpringHttpIntegrationTests {
 	void honorRetryAfterWithoutSpringWebFailsStartup() {
 		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.web"))
 			.withPropertyValues("retry.instances.api.honor-retry-after=true")
-			.run(context -> assertThat(context.getStartupFailure()).rootCause()
+			.run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
 				.hasMessageContaining("Invalid value 'true' for property 'retry.instances.api.honor-retry-after'")
 				.hasMessageContaining("spring-web is not on the classpath"));
 	}

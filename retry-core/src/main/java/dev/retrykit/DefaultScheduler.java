@@ -1,4 +1,4 @@
-package dev.retrykit.internal;
+package dev.retrykit;
 
 import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.spi.RetryScheduler;
@@ -7,13 +7,13 @@ import dev.retrykit.spi.RetryScheduler;
  * The scheduler of templates built without one: a single timing wheel (tick 10ms, 512 buckets) shared
  * by every instance in the JVM, created on first use; its daemon thread starts on the first schedule.
  */
-public final class DefaultScheduler {
+final class DefaultScheduler {
 
 	private DefaultScheduler() {
 	}
 
 	/** @return the shared default scheduler */
-	public static RetryScheduler get() {
+	static RetryScheduler get() {
 		return Holder.INSTANCE;
 	}
 

@@ -1,4 +1,4 @@
-package dev.retrykit.internal;
+package dev.retrykit.text;
 
 import java.time.Duration;
 
@@ -6,7 +6,7 @@ import java.time.Duration;
  * Durations for people, in configuration text, messages and events: {@link #format} writes every
  * non-zero part largest first ({@code 100ms}, {@code 2s}, {@code 1m30s}, {@code 1d2h}), a form the
  * Spring module also reads back; {@link #remaining} rounds a time left up to a tenth of a second
- * ({@code 12.3s}, {@code 1m5.2s}). Stateless and thread-safe.
+ * ({@code 12.3s}, {@code 1m5.2s}). Stateless and thread-safe; no method throws for any input.
  */
 public final class Durations {
 

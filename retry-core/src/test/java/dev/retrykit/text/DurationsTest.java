@@ -1,4 +1,4 @@
-package dev.retrykit.internal;
+package dev.retrykit.text;
 
 import java.time.Duration;
 

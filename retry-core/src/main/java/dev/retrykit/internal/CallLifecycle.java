@@ -1,0 +1,354 @@
+package dev.retrykit.internal;
+
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+
+import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryVetoedException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The protocol of one call, written once for every engine: synchronous, stateful, async and failback.
+ * An engine only runs attempts and waits (sleeps, schedules, re-queues); every decision in between is
+ * a step here, and each step says what to do next:
+ * <pre>
+ * open ──vetoed──▶ end
+ *  │
+ *  ▼
+ * acquireAttempt ──refused──▶ end(STOP_CIRCUIT_OPEN)
+ *  │ (listeners' beforeAttempt; engine runs the attempt)
+ *  ▼
+ * afterAttempt ──ACCEPTED──▶ done (success recorded)
+ *  │        └──STOP_*──▶ end ──▶ recover, if {@link #recovers}; else fail with what end returned
+ *  ▼ delay ≥ 0
+ * (engine waits) ──▶ acquireAttempt …
+ * </pre>
+ *
+ * <p>The steps hold these rules for every engine by construction:
+ * <ul>
+ * <li>no step throws for user code: a result predicate, classifier, status or delay-hint extractor,
+ * policy or backoff that throws ends the call with {@link #STOP_BROKEN} and that exception (the
+ * attempt's failure suppressed in it, no recovery); listeners are contained by {@link Listeners};
+ * <li>the circuit breaker's permit of an attempt is reported or released exactly once, whatever
+ * happens: after reporting, the context's permit is {@link CircuitGate#NO_PERMISSION};
+ * <li>an attempt that fails with {@link InterruptedException} is not retried
+ * ({@link #STOP_INTERRUPTED}): the engine ends the call with it and, where the attempt ran on the
+ * caller's thread, sets that thread's interrupt flag again;
+ * <li>a call counts as "with retry" once more than one of its attempts ran or was refused;
+ * <li>a rejection by the circuit carries the call's last real failure as its cause.
+ * </ul>
+ * Stateless, allocation-free on the success path; thread-safe as far as one call's steps run one at
+ * a time.
+ */
+final class CallLifecycle {
+
+	/** {@link #afterAttempt} result: the attempt succeeded and its success is recorded. */
+	static final long ACCEPTED = -100;
+
+	/** The failure is not retryable. */
+	static final long STOP_NOT_RETRYABLE = -1;
+
+	/** Attempts exhausted (max-attempts, policy, or exhausted-only). */
+	static final long STOP_EXHAUSTED = -2;
+
+	/** The next attempt would start past max-duration. */
+	static final long STOP_DEADLINE = -3;
+
+	/** The retry budget refused the retry. */
+	static final long STOP_BUDGET = -4;
+
+	/**
+	 * The circuit refused the attempt, or is open for longer than the delay so that the next attempt
+	 * would be refused: the call ends now, without waiting.
+	 */
+	static final long STOP_CIRCUIT_OPEN = -5;
+
+	/** User code in the decision threw: the call ends with that exception, never recovered. */
+	static final long STOP_BROKEN = -6;
+
+	/** The attempt failed with {@link InterruptedException}: the call ends with it, never recovered. */
+	static final long STOP_INTERRUPTED = -7;
+
+	/** The wait before the next attempt could not be scheduled: the scheduler is stopped. */
+	static final long STOP_SCHEDULER_STOPPED = -8;
+
+	/** {@link #rollback} result: the failure is rethrown for the caller to roll back; the next call continues. */
+	static final long ROLL_BACK = -101;
+
+	/** {@link #rollback} result: the failure is handled within the call, as in a stateless one. */
+	static final long HANDLE_HERE = -102;
+
+	private CallLifecycle() {
+	}
+
+	/**
+	 * Starts a call: stamps its start when there is a deadline, and asks the listeners.
+	 * @return whether the listeners let the call run
+	 */
+	static boolean open(RetryRuntime runtime, MutableRetryContext context) {
+		return runtime.open(context);
+	}
+
+	/** Ends a call that a listener vetoed: the listeners are closed with the returned exception. */
+	static RetryVetoedException vetoed(RetryRuntime runtime, MutableRetryContext context, String what) {
+		RetryVetoedException vetoed = new RetryVetoedException(what + " '" + runtime.name
+				+ "' was vetoed by a listener before its first attempt");
+		runtime.close(context, vetoed);
+		return vetoed;
+	}
+
+	/**
+	 * Asks the breaker (if any) to let the next attempt through, counts the attempt and tells the
+	 * listeners that it starts ({@link dev.retrykit.RetryListener#beforeAttempt}); the engine runs it
+	 * right after.
+	 * @return whether the attempt may run; if not, end the call with {@link #STOP_CIRCUIT_OPEN}
+	 */
+	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
+		CircuitGate breaker = runtime.circuit;
+		if (breaker != null) {
+			long permit = breaker.acquire();
+			if (permit == CircuitGate.NO_PERMISSION) {
+				return false;
+			}
+			context.permit = permit;
+		}
+		block.attempt();
+		if (!runtime.listeners.isEmpty()) {
+			runtime.listeners.beforeAttempt(context);
+		}
+		return true;
+	}
+
+	/** Gives back the permit of an attempt whose outcome no longer matters; a no-op once reported. */
+	static void releaseAttempt(RetryRuntime runtime, MutableRetryContext context) {
+		CircuitGate breaker = runtime.circuit;
+		if (breaker != null) {
+			long permit = context.permit;
+			context.permit = CircuitGate.NO_PERMISSION;
+			breaker.release(permit);
+		}
+	}
+
+	/**
+	 * Takes an attempt's outcome and decides what follows. Never throws for user code.
+	 * @param failure the attempt's failure, unwrapped from completion wrappers, or {@code null}
+	 * @param result the attempt's result when {@code failure} is {@code null}
+	 * @param nowNanos the time source's reading for this decision, or {@link RetryRuntime#NOT_READ}
+	 * @return {@link #ACCEPTED}, the delay before the next attempt (zero or more), or a negative
+	 * {@code STOP_*} reason to pass to {@link #end}
+	 */
+	static long afterAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable Throwable failure, @Nullable Object result, long nowNanos) {
+		if (failure == null) {
+			boolean accepted;
+			try {
+				accepted = runtime.isAccepted(result);
+			}
+			catch (Throwable ex) {
+				context.registerFailure(null, result);
+				return broken(runtime, context, ex, null);
+			}
+			if (accepted) {
+				succeeded(runtime, context, block, result);
+				return ACCEPTED;
+			}
+		}
+		else if (failure instanceof InterruptedException) {
+			releaseAttempt(runtime, context);
+			context.registerFailure(failure, null);
+			runtime.listeners.onError(context, failure);
+			return STOP_INTERRUPTED;
+		}
+		try {
+			return decide(runtime, context, failure, result, nowNanos);
+		}
+		catch (Throwable ex) {
+			return broken(runtime, context, ex, failure);
+		}
+	}
+
+	private static void succeeded(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable Object result) {
+		CircuitGate breaker = runtime.circuit;
+		if (breaker != null) {
+			long permit = context.permit;
+			context.permit = CircuitGate.NO_PERMISSION;
+			breaker.onSuccess(permit);
+		}
+		if (runtime.budget != null) {
+			runtime.budget.onSuccess();
+		}
+		int retries = context.getRetryCount();
+		if (retries == 0) {
+			block.successWithoutRetry();
+		}
+		else {
+			block.outcome(true, true);
+			runtime.counters.event(RetryEventType.SUCCESS_AFTER_RETRY, retries + 1, null, 0);
+		}
+		if (!runtime.listeners.isEmpty()) {
+			runtime.listeners.onSuccess(context, result);
+			runtime.listeners.close(context, null);
+		}
+	}
+
+	/** Counts the failure into the context first, so that a hook that throws later still counts the attempt. */
+	private static long decide(RetryRuntime runtime, MutableRetryContext context, @Nullable Throwable failure,
+			@Nullable Object result, long nowNanos) {
+		context.registerFailure(failure, result);
+		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
+		CircuitGate breaker = runtime.circuit;
+		if (breaker != null) {
+			long permit = context.permit;
+			context.permit = CircuitGate.NO_PERMISSION;
+			if (retryable) {
+				breaker.onFailure(permit);
+			}
+			else {
+				breaker.release(permit);
+			}
+		}
+		if (runtime.budget != null && retryable) {
+			runtime.budget.onFailure();
+		}
+		if (!runtime.listeners.isEmpty()) {
+			runtime.listeners.onError(context, failure);
+		}
+		if (!retryable) {
+			return STOP_NOT_RETRYABLE;
+		}
+		int retries = context.getRetryCount();
+		if (context.isExhaustedOnly() || (runtime.maxAttempts > 0 && retries >= runtime.maxAttempts)
+				|| (runtime.policy != null && !runtime.policy.canRetry(context))) {
+			return STOP_EXHAUSTED;
+		}
+		long delay = runtime.nextDelay(context, failure);
+		long now = (nowNanos != RetryRuntime.NOT_READ) ? nowNanos : runtime.timeSource.nanoTime();
+		if (runtime.isPastDeadline(context, delay, now)) {
+			return STOP_DEADLINE;
+		}
+		if (breaker != null && breaker.remainingOpenNanos() > delay) {
+			return STOP_CIRCUIT_OPEN;
+		}
+		if (runtime.budget != null && !runtime.budget.tryAcquireRetry()) {
+			return STOP_BUDGET;
+		}
+		runtime.counters.eventAt(RetryEventType.RETRY, retries, failure, delay, now);
+		runtime.listeners.onRetry(context, delay);
+		return delay;
+	}
+
+	/**
+	 * A hook of the user's threw while the attempt's outcome was decided: the permit is given back if
+	 * it was not reported yet, and the call is to end with {@code thrown}, the attempt's failure
+	 * suppressed in it.
+	 */
+	private static long broken(RetryRuntime runtime, MutableRetryContext context, Throwable thrown,
+			@Nullable Throwable failure) {
+		releaseAttempt(runtime, context);
+		if (failure != null && failure != thrown) {
+			thrown.addSuppressed(failure);
+		}
+		context.rejected(thrown);
+		return STOP_BROKEN;
+	}
+
+	/**
+	 * Stateful calls: whether a failed attempt's failure is rethrown for the caller to roll back, by
+	 * the state's rollback classifier. Never throws for user code.
+	 * @param rollbackFor the state's rollback classifier
+	 * @param failure the attempt's failure, already decided on by {@link #afterAttempt}
+	 * @return {@link #ROLL_BACK}, {@link #HANDLE_HERE}, or {@link #STOP_BROKEN} if the classifier threw
+	 */
+	static long rollback(RetryRuntime runtime, MutableRetryContext context,
+			java.util.function.Predicate<Throwable> rollbackFor, Throwable failure) {
+		try {
+			return rollbackFor.test(failure) ? ROLL_BACK : HANDLE_HERE;
+		}
+		catch (Throwable ex) {
+			return broken(runtime, context, ex, failure);
+		}
+	}
+
+	/**
+	 * Records how a call that did not succeed ends (counters and event) and tells what it ends with,
+	 * before the engine recovers or fails. Call once per call, never for {@link #ACCEPTED}.
+	 * @param reason the {@code STOP_*} reason
+	 * @return the exception the call ends with when it is not recovered, or {@code null} when it ends
+	 * with its last rejected result ({@link MutableRetryContext#getLastResult()})
+	 */
+	static @Nullable Throwable end(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			long reason) {
+		int retries = context.getRetryCount();
+		Throwable last = context.getLastThrowable();
+		if (reason == STOP_CIRCUIT_OPEN) {
+			RuntimeException rejection = rejection(runtime, context, block);
+			// The refused attempt was a retry when an attempt ran before it.
+			block.outcome(false, retries >= 1);
+			return rejection;
+		}
+		block.outcome(false, retries > 1);
+		if (reason == STOP_BUDGET) {
+			block.budgetRejection();
+			runtime.counters.event(RetryEventType.BUDGET_REJECTION, retries, last, 0);
+		}
+		else if (reason == STOP_NOT_RETRYABLE) {
+			runtime.counters.event(RetryEventType.NON_RETRYABLE_FAILURE, retries, last, 0);
+		}
+		else if (reason == STOP_INTERRUPTED) {
+			runtime.counters.event(RetryEventType.INTERRUPTED, retries, last, 0);
+		}
+		else if (reason == STOP_SCHEDULER_STOPPED) {
+			RejectedExecutionException stopped = new RejectedExecutionException("Retry '" + runtime.name
+					+ "' could not wait for attempt " + (retries + 1) + ": its scheduler is stopped"
+					+ ((last != null) ? "; the cause is the last failure" : ""), last);
+			runtime.counters.event(RetryEventType.EXHAUSTED, retries, stopped, 0);
+			return stopped;
+		}
+		else if (reason != STOP_BROKEN) {
+			runtime.counters.event(RetryEventType.EXHAUSTED, retries, last, 0);
+		}
+		return last;
+	}
+
+	/**
+	 * Records an attempt refused by the open circuit of a call that does not end with it (a failback
+	 * task waits for the circuit), and makes the rejection the call's last failure.
+	 */
+	static RuntimeException rejectedAttempt(RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block) {
+		return rejection(runtime, context, block);
+	}
+
+	private static RuntimeException rejection(RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block) {
+		CircuitGate breaker = Objects.requireNonNull(runtime.circuit);
+		Throwable last = context.getLastThrowable();
+		// A failback task refused again and again keeps the real failure as cause, not a chain of rejections.
+		Throwable cause = (last != null && breaker.isRejection(last)) ? last.getCause() : last;
+		RuntimeException rejection = breaker.rejection(cause);
+		block.circuitRejection();
+		context.rejected(rejection);
+		runtime.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);
+		return rejection;
+	}
+
+	/**
+	 * Whether a call that ended as {@link #end} says runs its recovery: only when it has one, ended by
+	 * a decision (not a broken hook, an interrupt or a stopped scheduler), and its failure is not of a
+	 * {@code notRecoverable} type.
+	 */
+	static boolean recovers(RetryRuntime runtime, long reason, @Nullable Throwable ending, boolean hasRecovery) {
+		return hasRecovery && reason != STOP_BROKEN && reason != STOP_INTERRUPTED && reason != STOP_SCHEDULER_STOPPED
+				&& !runtime.isNotRecoverable(ending);
+	}
+
+	/** Records a successful recovery and closes the call. */
+	static void recovered(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
+		block.recovery();
+		runtime.counters.event(RetryEventType.RECOVERED, Math.max(1, context.getRetryCount()),
+				context.getLastThrowable(), 0);
+		runtime.close(context, null);
+	}
+
+}

@@ -1,0 +1,189 @@
+package dev.retrykit.internal;
+
+import dev.retrykit.ExhaustedRetryException;
+import dev.retrykit.RecoveryCallback;
+import dev.retrykit.RetryCallback;
+import dev.retrykit.RetryContext;
+import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryState;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The stateful engine: Spring Retry's semantics on top of {@link CallLifecycle}.
+ * <ul>
+ * <li>Every failure the state's rollback classifier rolls back for is rethrown by the call in which
+ * it happened, also a non-retryable one and the last allowed attempt's; the context stays cached,
+ * marked with its failure, and exhausted when it can no longer retry.
+ * <li>The next call with the key, once the context can no longer retry, does not run the operation:
+ * it recovers, or throws {@link ExhaustedRetryException} (cause: the last failure), and removes the key.
+ * <li>A failure the classifier does not roll back for is handled like a stateless one within the call.
+ * </ul>
+ * A context in the cache is never changed: each call works on a copy and records its failures with
+ * {@link dev.retrykit.spi.RetryContextCache#update}, so concurrent calls with one key lose no count.
+ */
+public final class StatefulRetry {
+
+	private StatefulRetry() {
+	}
+
+	/**
+	 * Runs a stateful call.
+	 * @param runtime the instance
+	 * @param callback the operation
+	 * @param recovery the fallback, or {@code null}
+	 * @param state the state that selects the cached context
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @return the result
+	 * @throws E the attempt's failure when the caller is to roll back, or
+	 * {@link ExhaustedRetryException} when the context can no longer retry and there is no recovery
+	 */
+	public static <T, E extends Throwable> T execute(RetryRuntime runtime, RetryCallback<T, E> callback,
+			@Nullable RecoveryCallback<T> recovery, RetryState state) throws E {
+		ContextStack stack = ContextStack.get();
+		RetryContext parent = stack.top();
+		MutableRetryContext.Stateful cached = cachedCopy(runtime, state, parent);
+		boolean fresh = cached == null;
+		MutableRetryContext.Stateful context = fresh ? new MutableRetryContext.Stateful(runtime.name, parent) : cached;
+		int startCount = context.getRetryCount();
+		stack.push(context);
+		try {
+			ThreadCounters block = stack.counters(runtime);
+			if (fresh ? !CallLifecycle.open(runtime, context)
+					: !runtime.listeners.isEmpty() && !runtime.listeners.open(context)) {
+				throw CallLifecycle.vetoed(runtime, context, "Stateful retry");
+			}
+			if (context.isExhaustedOnly() || (runtime.maxAttempts > 0 && startCount >= runtime.maxAttempts)) {
+				runtime.cache.remove(state.key());
+				return exhausted(runtime, context, block, recovery);
+			}
+			waitUntilDue(runtime, context, block);
+			long decision = 0;
+			for (;;) {
+				runtime.sleep(context, block, decision);
+				if (!CallLifecycle.acquireAttempt(runtime, context, block)) {
+					// Refused before it ran: the cached count stays as it is for the next call.
+					return SyncRetry.finish(runtime, context, block, CallLifecycle.STOP_CIRCUIT_OPEN, recovery);
+				}
+				T result = null;
+				Throwable failure = null;
+				try {
+					result = callback.doWithRetry(context);
+				}
+				catch (Throwable ex) {
+					failure = ex;
+				}
+				decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result, RetryRuntime.NOT_READ);
+				if (decision == CallLifecycle.ACCEPTED) {
+					runtime.cache.remove(state.key());
+					return result;
+				}
+				if (failure != null && decision != CallLifecycle.STOP_BROKEN && decision != CallLifecycle.STOP_INTERRUPTED) {
+					long rollback = CallLifecycle.rollback(runtime, context, state.rollbackFor(), failure);
+					if (rollback == CallLifecycle.ROLL_BACK) {
+						throw rethrowForRollback(runtime, context, state, startCount, failure, decision);
+					}
+					if (rollback == CallLifecycle.STOP_BROKEN) {
+						decision = rollback;
+					}
+				}
+				if (decision < 0) {
+					if (decision != CallLifecycle.STOP_BROKEN && decision != CallLifecycle.STOP_INTERRUPTED) {
+						// Ended within the call, as a stateless call ends: nothing is left for the next one.
+						runtime.cache.remove(state.key());
+					}
+					return SyncRetry.finish(runtime, context, block, decision, recovery);
+				}
+			}
+		}
+		catch (Throwable failure) {
+			throw Sneaky.<E>rethrow(failure);
+		}
+		finally {
+			stack.pop();
+		}
+	}
+
+	/** The cached context of the key, copied for this call, or {@code null} for a fresh one. */
+	private static MutableRetryContext.@Nullable Stateful cachedCopy(RetryRuntime runtime, RetryState state,
+			@Nullable RetryContext parent) {
+		if (state.forceRefresh()) {
+			return null;
+		}
+		RetryContext cached = runtime.cache.get(state.key());
+		if (cached == null) {
+			return null;
+		}
+		if (cached instanceof MutableRetryContext.Stateful stateful) {
+			return stateful.copy(parent);
+		}
+		MutableRetryContext.Stateful context = new MutableRetryContext.Stateful(runtime.name, parent);
+		context.restore(cached.getRetryCount(), cached.getLastThrowable(), cached.isExhaustedOnly());
+		for (String attribute : cached.attributeNames()) {
+			context.setAttribute(attribute, cached.getAttribute(attribute));
+		}
+		// A foreign cache keeps no start time: max-duration counts from this call, not from time 0.
+		context.startNanos = runtime.timeSource.nanoTime();
+		return context;
+	}
+
+	private static void waitUntilDue(RetryRuntime runtime, MutableRetryContext.Stateful context, ThreadCounters block) {
+		if (context.notBeforeNanos != 0) {
+			long wait = context.notBeforeNanos - runtime.timeSource.nanoTime();
+			context.notBeforeNanos = 0;
+			runtime.sleep(context, block, wait);
+		}
+	}
+
+	/**
+	 * Records a failure the caller rolls back for and returns it to rethrow: the next call waits out
+	 * the backoff ({@code decision} is a delay, or the circuit is open), or finds the context exhausted
+	 * (any other stop: it can no longer retry).
+	 */
+	private static Throwable rethrowForRollback(RetryRuntime runtime, MutableRetryContext.Stateful context,
+			RetryState state, int startCount, Throwable failure, long decision) {
+		if (decision >= 0 || decision == CallLifecycle.STOP_CIRCUIT_OPEN) {
+			long wait = Math.max(0, decision);
+			context.notBeforeNanos = runtime.timeSource.nanoTime() + wait;
+			runtime.counters.event(RetryEventType.STATEFUL_RETHROW, context.getRetryCount(), failure, wait);
+		}
+		else {
+			context.setExhaustedOnly();
+		}
+		int failures = context.getRetryCount() - startCount;
+		runtime.cache.update(state.key(), current -> merged(runtime, current, context, failures));
+		runtime.close(context, failure);
+		return failure;
+	}
+
+	/**
+	 * What the cache keeps after this call: this call's context, with its failures added to the count
+	 * cached now (other calls with the key may have added theirs since this one read it), exhausted
+	 * when either says so or the attempts are used up.
+	 */
+	private static RetryContext merged(RetryRuntime runtime, @Nullable RetryContext current,
+			MutableRetryContext.Stateful context, int failures) {
+		MutableRetryContext.Stateful next = context.copy(null);
+		if (current != null) {
+			int count = (int) Math.min(Integer.MAX_VALUE, (long) current.getRetryCount() + failures);
+			boolean exhausted = context.isExhaustedOnly() || current.isExhaustedOnly()
+					|| (runtime.maxAttempts > 0 && count >= runtime.maxAttempts);
+			next.restore(count, context.getLastThrowable(), exhausted);
+		}
+		return next;
+	}
+
+	private static <T> T exhausted(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable RecoveryCallback<T> recovery) throws Throwable {
+		Throwable last = CallLifecycle.end(runtime, context, block, CallLifecycle.STOP_EXHAUSTED);
+		if (recovery != null && CallLifecycle.recovers(runtime, CallLifecycle.STOP_EXHAUSTED, last, true)) {
+			return SyncRetry.recover(runtime, context, block, recovery);
+		}
+		ExhaustedRetryException exhausted = new ExhaustedRetryException("Retry '" + runtime.name
+				+ "' exhausted after " + context.getRetryCount() + " failed attempts of a stateful call"
+				+ ((last != null) ? "; the cause is the last failure" : ""), last);
+		runtime.close(context, exhausted);
+		throw exhausted;
+	}
+
+}

@@ -1,0 +1,34 @@
+package dev.retrykit.reactor;
+
+import org.reactivestreams.Publisher;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Flux;
+
+/**
+ * A {@code Flux} retried by a {@link RetryOperator}: each subscription is one call of the template.
+ * Thread-safe.
+ *
+ * @param <T> the element type
+ */
+final class RetryFlux<T> extends Flux<T> {
+
+	private final Publisher<T> source;
+
+	private final RetryOperator<T> operator;
+
+	private RetryFlux(Publisher<T> source, RetryOperator<T> operator) {
+		this.source = source;
+		this.operator = operator;
+	}
+
+	static <T> Flux<T> create(Publisher<T> source, RetryOperator<T> operator) {
+		return onAssembly(new RetryFlux<>(source, operator));
+	}
+
+	@Override
+	public void subscribe(CoreSubscriber<? super T> actual) {
+		RetryCall.start(actual, this.source, this.operator,
+				this.operator.isAllOrNothing() ? RetryCall.BUFFERED : RetryCall.STREAMING);
+	}
+
+}

@@ -1,0 +1,144 @@
+package dev.retrykit.reactor;
+
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+import dev.retrykit.RetryTemplate;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Retries a {@link Mono} or a {@link Flux} with a {@link RetryTemplate}, natively in Reactor:
+ * <pre>{@code
+ * Mono<Stock> stock = webClient.get().uri("/stock/{sku}", sku).retrieve().bodyToMono(Stock.class)
+ *     .transformDeferred(RetryOperator.of(inventory));
+ * Flux<Event> events = client.events().transformDeferred(RetryOperator.of(inventory));
+ * }</pre>
+ *
+ * <p>Each attempt is one subscription to the source, made with the downstream subscriber's
+ * {@code Context} (so a security context, a tracing observation or an MDC bridge kept in the
+ * {@code Context} reaches every attempt). Its terminal signal is the attempt's outcome, which the
+ * template judges as for any {@link RetryTemplate#executeAsync asynchronous call}: classification,
+ * retry on result, backoff, {@code max-duration}, {@code attempt-timeout}, budget, circuit breaker,
+ * counters, events, listeners and recovery. The first attempt subscribes on the subscribing thread;
+ * delays run on the template's scheduler (no thread waits), and a retry subscribes on the thread that
+ * runs it. Cancelling downstream cancels the call: the pending retry never runs, and the attempt in
+ * flight is cancelled.
+ *
+ * <p>Emission:
+ * <ul>
+ * <li>A {@code Mono}'s value is emitted once the template accepts it, so a value rejected by the
+ * retry-on-result predicate is never emitted; the predicate sees the value, or {@code null} for an
+ * empty {@code Mono}.</li>
+ * <li>A {@code Flux} streams by default: elements go downstream as they arrive, under the downstream's
+ * backpressure (its outstanding demand carries over to the next attempt). As with Reactor's
+ * {@code retryWhen}, <b>elements emitted before a failure are emitted again by the retry</b> (the
+ * retry is a new subscription to the source). The retry-on-result predicate sees {@code null} for a
+ * streaming attempt: its elements are already downstream.</li>
+ * <li>{@link #allOrNothing()} buffers each {@code Flux} attempt and emits its elements only once the
+ * call succeeds, so downstream never sees a failed attempt's elements; the predicate sees the
+ * attempt's elements as a {@code List}. Memory grows with the stream: for finite ones.</li>
+ * </ul>
+ * An {@code attempt-timeout} bounds a whole attempt, from its subscription to its terminal signal: a
+ * stream that lasts longer is cancelled there and retried (use Reactor's {@code timeout} for a bound
+ * on the gap between elements).
+ *
+ * <p>Elements of the source, of one attempt or the next, and the call's terminal signal never reach
+ * downstream concurrently, also when an attempt that timed out is still emitting as the next one starts.
+ *
+ * <p>Immutable and thread-safe; one operator can serve any number of publishers and subscriptions.
+ *
+ * @param <T> the element type
+ */
+public final class RetryOperator<T> implements UnaryOperator<Publisher<T>> {
+
+	private final RetryTemplate template;
+
+	private final boolean allOrNothing;
+
+	private final @Nullable Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery;
+
+	private RetryOperator(RetryTemplate template, boolean allOrNothing,
+			@Nullable Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery) {
+		this.template = template;
+		this.allOrNothing = allOrNothing;
+		this.recovery = recovery;
+	}
+
+	/**
+	 * An operator that retries with {@code template}, streaming a {@code Flux}, without recovery.
+	 * @param template the instance that decides
+	 * @param <T> the element type
+	 * @return the operator
+	 * @throws NullPointerException if {@code template} is {@code null}
+	 */
+	public static <T> RetryOperator<T> of(RetryTemplate template) {
+		return new RetryOperator<>(Objects.requireNonNull(template, "template must not be null"), false, null);
+	}
+
+	/**
+	 * This operator, but a {@code Flux} attempt is buffered and its elements are emitted only once the
+	 * call succeeds (or its recovery completes), so no element of a failed attempt reaches downstream.
+	 * The buffer holds one attempt's elements: use it for finite streams. No effect on a {@code Mono},
+	 * whose value is always emitted only on success.
+	 * @return a new operator
+	 */
+	public RetryOperator<T> allOrNothing() {
+		return new RetryOperator<>(this.template, true, this.recovery);
+	}
+
+	/**
+	 * This operator, with a fallback for when the call ends without success. The function gets the
+	 * failure the call ended with: the last failure, a {@link dev.retrykit.circuit.CircuitOpenException}
+	 * when the circuit rejected an attempt, or {@code null} when retries on a result were exhausted. Its
+	 * publisher is subscribed like an attempt (with the subscriber's {@code Context}; streamed, or
+	 * buffered in {@linkplain #allOrNothing() all-or-nothing} mode; for a {@code Mono}, its first
+	 * element); the call ends with its outcome and counts as recovered when it succeeds. A function that
+	 * throws or returns {@code null} ends the call with that error.
+	 * @param recovery the fallback
+	 * @return a new operator
+	 * @throws NullPointerException if {@code recovery} is {@code null}
+	 */
+	public RetryOperator<T> withRecovery(
+			Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery) {
+		return new RetryOperator<>(this.template, this.allOrNothing,
+				Objects.requireNonNull(recovery, "recovery must not be null"));
+	}
+
+	/**
+	 * Retries {@code source}: a {@code Mono} gives a {@code Mono}, any other publisher a {@code Flux}.
+	 * Nothing happens until subscription; each subscription is a call of its own.
+	 * @param source the publisher, subscribed once per attempt
+	 * @return the retried publisher
+	 */
+	@Override
+	public Publisher<T> apply(Publisher<T> source) {
+		Objects.requireNonNull(source, "source must not be null");
+		if (source instanceof Mono<T> mono) {
+			return RetryMono.create(mono, this);
+		}
+		return RetryFlux.create(source, this);
+	}
+
+	RetryTemplate template() {
+		return this.template;
+	}
+
+	boolean isAllOrNothing() {
+		return this.allOrNothing;
+	}
+
+	@Nullable Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery() {
+		return this.recovery;
+	}
+
+	@Override
+	public String toString() {
+		return "RetryOperator[" + this.template.getName() + (this.allOrNothing ? ", all-or-nothing" : "")
+				+ ((this.recovery != null) ? ", with recovery" : "") + "]";
+	}
+
+}

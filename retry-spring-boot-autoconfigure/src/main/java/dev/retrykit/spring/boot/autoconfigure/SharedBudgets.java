@@ -1,0 +1,60 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.retrykit.budget.RetryBudgetConfig;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The budgets that instances share by name, checked as each instance is mapped: instances that share a
+ * budget must agree on its settings, and a conflict is reported in property terms, naming both instances'
+ * properties, their values and where an inherited value was set. Not thread-safe; used once at startup.
+ */
+final class SharedBudgets {
+
+	private final Map<String, Declaration> byName = new HashMap<>();
+
+	/**
+	 * @param name the budget name
+	 * @param config the instance's effective budget settings
+	 * @param chain the instance's groups, to say where each setting was set
+	 * @throws InvalidRetryPropertyException if an instance mapped before shares the name with other settings
+	 */
+	void declare(String name, RetryBudgetConfig config, BaseConfigChain chain) {
+		Declaration first = this.byName.putIfAbsent(name, new Declaration(config, chain));
+		if (first == null || first.chain.path().equals(chain.path()) || first.config.equals(config)) {
+			return;
+		}
+		boolean tokens = first.config.getMaxTokens() != config.getMaxTokens();
+		String setting = tokens ? "max-tokens" : "token-ratio";
+		Function<RetryInstanceProperties.Budget, @Nullable Object> getter = tokens
+				? RetryInstanceProperties.Budget::getMaxTokens : RetryInstanceProperties.Budget::getTokenRatio;
+		Object value = tokens ? (Object) config.getMaxTokens() : (Object) config.getTokenRatio();
+		Object otherValue = tokens ? (Object) first.config.getMaxTokens() : (Object) first.config.getTokenRatio();
+		String property = chain.path() + ".budget." + setting;
+		String other = first.chain.path() + ".budget." + setting;
+		throw new InvalidRetryPropertyException(property, value, "the retry budget '" + name + "' is also used by '"
+				+ first.chain.path() + "', whose " + setting + " is " + otherValue + " (" + where(first.chain, setting, getter)
+				+ "), and instances that share a budget must agree on max-tokens and token-ratio (this " + setting
+				+ " is " + where(chain, setting, getter) + ")",
+				"Set '" + property + "' and '" + other + "' to the same value, or give '" + chain.path()
+						+ ".budget.name' another name so that each instance has its own budget.", null);
+	}
+
+	/** Where a budget setting of the instance comes from: its own property, a base's, or the built-in default. */
+	private static String where(BaseConfigChain chain, String setting,
+			Function<RetryInstanceProperties.Budget, @Nullable Object> getter) {
+		BaseConfigChain.Setting<Object> found = chain.nearest(group -> getter.apply(group.getBudget()));
+		if (found == null) {
+			return "the built-in default";
+		}
+		String path = found.groupPath() + ".budget." + setting;
+		return found.groupPath().equals(chain.path()) ? "set at '" + path + "'" : "inherited from '" + path + "'";
+	}
+
+	private record Declaration(RetryBudgetConfig config, BaseConfigChain chain) {
+	}
+
+}

@@ -1,0 +1,111 @@
+package dev.retrykit.spring.boot.observation;
+
+import io.micrometer.common.docs.KeyName;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+import io.micrometer.observation.docs.ObservationDocumentation;
+
+/**
+ * The observations of retried calls and their keys. Each call is a {@code retry.call} observation
+ * (its timer gives call latency per instance and outcome) and each of its attempts a
+ * {@code retry.attempt} observation whose parent is the call's, also when the attempt runs on another
+ * thread; with Micrometer Tracing each attempt is a span under its call's span and the backoff is the
+ * gap between them.
+ */
+public enum RetryObservationDocumentation implements ObservationDocumentation {
+
+	/** One retried call, from before its first attempt to its end (after recovery, if any). */
+	RETRY_CALL {
+		@Override
+		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+			return DefaultRetryObservationConvention.class;
+		}
+
+		@Override
+		public KeyName[] getLowCardinalityKeyNames() {
+			return CallKeyNames.values();
+		}
+	},
+
+	/** One attempt of a call, child of the call's observation. */
+	RETRY_ATTEMPT {
+		@Override
+		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+			return DefaultRetryAttemptObservationConvention.class;
+		}
+
+		@Override
+		public KeyName[] getLowCardinalityKeyNames() {
+			return AttemptKeyNames.values();
+		}
+
+		@Override
+		public KeyName[] getHighCardinalityKeyNames() {
+			return AttemptHighCardinalityKeyNames.values();
+		}
+	};
+
+	/** Low-cardinality keys of {@code retry.call}. */
+	public enum CallKeyNames implements KeyName {
+
+		/** The retry instance's name. */
+		NAME {
+			@Override
+			public String asString() {
+				return "name";
+			}
+		},
+
+		/** How the call ended: a {@link RetryCallOutcome#value()}. */
+		OUTCOME {
+			@Override
+			public String asString() {
+				return "outcome";
+			}
+		},
+
+		/** The simple class name of the failure behind the outcome, or {@code none}. */
+		EXCEPTION {
+			@Override
+			public String asString() {
+				return "exception";
+			}
+		}
+
+	}
+
+	/** Low-cardinality keys of {@code retry.attempt}. */
+	public enum AttemptKeyNames implements KeyName {
+
+		/** The retry instance's name. */
+		NAME {
+			@Override
+			public String asString() {
+				return "name";
+			}
+		},
+
+		/** The simple class name of the attempt's failure, or {@code none}. */
+		EXCEPTION {
+			@Override
+			public String asString() {
+				return "exception";
+			}
+		}
+
+	}
+
+	/** High-cardinality keys of {@code retry.attempt}. */
+	public enum AttemptHighCardinalityKeyNames implements KeyName {
+
+		/** The attempt's number, 1 for the first. */
+		ATTEMPT {
+			@Override
+			public String asString() {
+				return "attempt";
+			}
+		}
+
+	}
+
+}
