@@ -47,12 +47,27 @@ final class ClusterScopes {
 	private int quorum(@Nullable String name) {
 		Integer quorum = nearest(name, p -> p.getCircuitBreaker().getQuorum());
 		if (quorum != null && quorum < 1) {
-			String path = (name != null && this.properties.getInstances().containsKey(name))
-					? "retry.instances." + name + ".circuit-breaker.quorum" : "retry.defaults.circuit-breaker.quorum";
+			String path = quorumPath(name);
 			throw new InvalidRetryPropertyException(path, quorum, "the quorum must be 1 or greater",
 					"Update '" + path + "' to the number of replicas that must trip before all open (1 or more).", null);
 		}
 		return (quorum != null) ? quorum : 1;
+	}
+
+	/** Where the instance's quorum is set: itself, one of its base configs, or the defaults. */
+	private String quorumPath(@Nullable String name) {
+		RetryInstanceProperties level = (name != null) ? this.properties.getInstances().get(name) : null;
+		String path = "retry.instances." + name;
+		Set<String> seen = new HashSet<>();
+		while (level != null) {
+			if (level.getCircuitBreaker().getQuorum() != null) {
+				return path + ".circuit-breaker.quorum";
+			}
+			String base = level.getBaseConfig();
+			level = (base != null && seen.add(base)) ? this.properties.getConfigs().get(base) : null;
+			path = "retry.configs." + base;
+		}
+		return "retry.defaults.circuit-breaker.quorum";
 	}
 
 	private <T> @Nullable T nearest(@Nullable String name, Function<RetryInstanceProperties, @Nullable T> setting) {

@@ -98,6 +98,37 @@ class RetryClusterAutoConfigurationTests {
 	}
 
 	@Test
+	void anInvalidClusterSettingFailsStartupBeforeAnyBeanIsCreated() {
+		// No HazelcastInstance bean: the early validation names the bad setting, not the missing bean.
+		this.contextRunner.withPropertyValues("retry.cluster.sync-interval=-1s").run(context -> {
+			InvalidRetryPropertyException failure = invalidProperty(context);
+			assertThat(failure.getProperty()).isEqualTo("retry.cluster.sync-interval");
+			assertThat(failure).hasMessageContaining("must be positive");
+		});
+		this.contextRunner.withPropertyValues("retry.cluster.prefix= ").run(
+				context -> assertThat(invalidProperty(context).getProperty()).isEqualTo("retry.cluster.prefix"));
+		this.contextRunner.withPropertyValues("retry.defaults.circuit-breaker.quorum=0").run(
+				context -> assertThat(invalidProperty(context).getProperty())
+					.isEqualTo("retry.defaults.circuit-breaker.quorum"));
+	}
+
+	@Test
+	void aClusterScopeWhileTheClusterIsDisabledFailsStartupNamingBothProperties() {
+		this.contextRunner.withPropertyValues("retry.cluster.enabled=false").run(context -> {
+			InvalidRetryPropertyException failure = invalidProperty(context);
+			assertThat(failure.getProperty()).isEqualTo("retry.instances.inventory.budget.scope");
+			assertThat(failure).hasMessageContaining("retry.cluster.enabled");
+		});
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class))
+			.withPropertyValues("retry.configs.shared.circuit-breaker.scope=cluster")
+			.run(context -> {
+				InvalidRetryPropertyException failure = invalidProperty(context);
+				assertThat(failure.getProperty()).isEqualTo("retry.configs.shared.circuit-breaker.scope");
+				assertThat(failure).hasMessageContaining("retry.cluster.enabled");
+			});
+	}
+
+	@Test
 	void clusterDurationsAcceptCompoundValues() {
 		replica(0, "compound").withPropertyValues("retry.cluster.timeout=1m30s", "retry.cluster.sync-interval=1s500ms",
 				"retry.context-cache.ttl=1h30m").run(context -> {
@@ -120,7 +151,8 @@ class RetryClusterAutoConfigurationTests {
 
 	@Test
 	void withTheClusterDisabledNothingIsShared() {
-		replica(0, "off").withPropertyValues("retry.cluster.enabled=false")
+		replica(0, "off").withPropertyValues("retry.cluster.enabled=false", "retry.instances.inventory.budget.scope=local",
+				"retry.instances.inventory.circuit-breaker.scope=local")
 			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RetryCluster.class));
 	}
 
