@@ -3,6 +3,7 @@ package dev.retrykit.budget;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.function.LongUnaryOperator;
 
 /**
  * A retry budget with gRPC's retry-throttling semantics (gRFC A6). The bucket starts full at
@@ -25,9 +26,12 @@ public final class RetryBudget {
 
 	private static final VarHandle MILLI_TOKENS;
 
+	private static final VarHandle UNSYNCHRONISED;
+
 	static {
 		try {
 			MILLI_TOKENS = MethodHandles.lookup().findVarHandle(RetryBudget.class, "milliTokens", int.class);
+			UNSYNCHRONISED = MethodHandles.lookup().findVarHandle(RetryBudget.class, "unsynchronisedMilliTokens", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -46,6 +50,15 @@ public final class RetryBudget {
 	private final int thresholdMilliTokens;
 
 	private volatile int milliTokens;
+
+	/** Whether the budget is shared with a cluster: from the first {@link #synchronise} on, changes are also summed unclamped. */
+	private volatile boolean shared;
+
+	/**
+	 * The change since the last exchange, unclamped: a failure while this replica's view is empty still
+	 * takes a token from the cluster, so clamping each replica's view never turns an outage into a gain.
+	 */
+	private volatile long unsynchronisedMilliTokens;
 
 	private RetryBudget(String name, RetryBudgetConfig config) {
 		this.name = name;
@@ -87,6 +100,9 @@ public final class RetryBudget {
 
 	/** Records a failed attempt: takes one token, never going below zero. */
 	public void onFailure() {
+		if (this.shared) {
+			UNSYNCHRONISED.getAndAdd(this, (long) -ONE_TOKEN);
+		}
 		for (;;) {
 			int current = this.milliTokens;
 			if (current == 0) {
@@ -106,6 +122,9 @@ public final class RetryBudget {
 				return;
 			}
 			if (MILLI_TOKENS.compareAndSet(this, current, Math.min(this.maxMilliTokens, current + this.ratioMilliTokens))) {
+				if (this.shared) {
+					UNSYNCHRONISED.getAndAdd(this, (long) this.ratioMilliTokens);
+				}
 				return;
 			}
 		}
@@ -118,6 +137,44 @@ public final class RetryBudget {
 	 */
 	public boolean tryAcquireRetry() {
 		return this.milliTokens > this.thresholdMilliTokens;
+	}
+
+	/**
+	 * Exchanges this budget's unsynchronised change with a cluster that shares the budget: hands the
+	 * change since the last exchange (in thousandths of a token, negative when tokens were taken; summed
+	 * without clamping, so failures while this replica's view is empty still count) to {@code exchange},
+	 * which adds it to the cluster's tokens and returns them; the budget then decides on those tokens plus
+	 * the changes made here meanwhile. Calls in progress are never blocked: they keep deciding on the local
+	 * tokens while the exchange runs. If {@code exchange} throws, nothing is lost: the change is handed over
+	 * again next time. Calls to this method are serialised.
+	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
+	 */
+	public synchronized void synchronise(LongUnaryOperator exchange) {
+		long taken;
+		if (this.shared) {
+			taken = (long) UNSYNCHRONISED.getAndSet(this, 0L);
+		}
+		else {
+			// The first exchange: what happened before it is the view's distance from full (a change racing
+			// with this one exchange may be counted twice or not at all; the next exchanges are exact).
+			this.shared = true;
+			taken = (long) this.milliTokens - this.maxMilliTokens;
+		}
+		long cluster;
+		try {
+			cluster = exchange.applyAsLong(taken);
+		}
+		catch (RuntimeException | Error ex) {
+			UNSYNCHRONISED.getAndAdd(this, taken);
+			throw ex;
+		}
+		for (;;) {
+			int now = this.milliTokens;
+			long next = Math.max(0, Math.min(this.maxMilliTokens, cluster + this.unsynchronisedMilliTokens));
+			if (MILLI_TOKENS.compareAndSet(this, now, (int) next)) {
+				return;
+			}
+		}
 	}
 
 	/** @return the tokens left, from 0 to {@code maxTokens}, exact to the thousandth */

@@ -332,6 +332,20 @@ public final class CircuitBreaker {
 		}
 	}
 
+	/**
+	 * Opens the circuit as if its trip expression had become true, e.g. because the replicas that share
+	 * it tripped: it rejects calls until the timeout has passed, then turns half-open. Listeners are
+	 * told. Does nothing if it is already open.
+	 */
+	public void tripOpen() {
+		for (;;) {
+			CircuitWindow window = this.current;
+			if (window.state == CircuitState.OPEN || transition(window, CircuitState.OPEN, false)) {
+				return;
+			}
+		}
+	}
+
 	/** Closes the circuit by hand, with fresh counts, from any state. Does nothing if it is closed. */
 	public void close() {
 		for (;;) {

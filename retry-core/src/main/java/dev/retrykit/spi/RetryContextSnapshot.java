@@ -1,6 +1,14 @@
 package dev.retrykit.spi;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -22,6 +30,10 @@ import org.jspecify.annotations.Nullable;
  * {@value #MAX_MESSAGE_LENGTH} characters. Attributes whose values are not {@link Serializable} are
  * left out. Immutable and thread-safe: the mutators of {@link RetryContext} throw
  * {@link UnsupportedOperationException} (the engine never changes a cached context).
+ *
+ * <p>{@link #toBytes()} and {@link #fromBytes(byte[])} give the form a distributed map stores, so that
+ * its servers need none of the application's classes (only an attribute's value needs its class, on
+ * the replicas that read it) and can compare stored values byte for byte in a compare-and-set.
  */
 public final class RetryContextSnapshot implements RetryContext, Serializable {
 
@@ -51,6 +63,9 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 	/** The context's serializable attributes. */
 	private final HashMap<String, Serializable> attributes;
 
+	/** The version of the {@link #toBytes()} form. */
+	private static final int FORMAT = 1;
+
 	/** The original failure, in the JVM that made the snapshot only. */
 	private final transient @Nullable Throwable lastThrowable;
 
@@ -73,6 +88,18 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 				this.attributes.put(attribute, value);
 			}
 		}
+	}
+
+	private RetryContextSnapshot(String name, int retryCount, boolean exhausted, @Nullable String lastFailureType,
+			@Nullable String lastFailureMessage, long firstFailureMillis, HashMap<String, Serializable> attributes) {
+		this.name = name;
+		this.retryCount = retryCount;
+		this.exhausted = exhausted;
+		this.lastFailureType = lastFailureType;
+		this.lastFailureMessage = lastFailureMessage;
+		this.firstFailureMillis = firstFailureMillis;
+		this.attributes = attributes;
+		this.lastThrowable = null;
 	}
 
 	/**
@@ -163,6 +190,74 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 	public String toString() {
 		return "RetryContextSnapshot[name=" + this.name + ", retryCount=" + this.retryCount + ", exhausted="
 				+ this.exhausted + ", lastFailureType=" + this.lastFailureType + "]";
+	}
+
+	/**
+	 * Encodes the snapshot: its fields in a fixed binary form, the attributes (if any) by Java
+	 * serialization.
+	 * @return the bytes
+	 * @throws UncheckedIOException if an attribute cannot be serialized after all
+	 */
+	public byte[] toBytes() {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+		try (DataOutputStream out = new DataOutputStream(bytes)) {
+			out.writeByte(FORMAT);
+			out.writeUTF(this.name);
+			out.writeInt(this.retryCount);
+			out.writeBoolean(this.exhausted);
+			writeNullable(out, this.lastFailureType);
+			writeNullable(out, this.lastFailureMessage);
+			out.writeLong(this.firstFailureMillis);
+			out.writeBoolean(!this.attributes.isEmpty());
+			if (!this.attributes.isEmpty()) {
+				ObjectOutputStream objects = new ObjectOutputStream(out);
+				objects.writeObject(this.attributes);
+				objects.flush();
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot encode " + this, ex);
+		}
+		return bytes.toByteArray();
+	}
+
+	/**
+	 * @param bytes bytes made by {@link #toBytes()}
+	 * @return the snapshot; its {@link #getLastThrowable()} is a {@link RecordedFailure}
+	 * @throws IllegalArgumentException if the bytes are not a snapshot, or an attribute's class is
+	 * missing in this JVM
+	 */
+	@SuppressWarnings("unchecked")
+	public static RetryContextSnapshot fromBytes(byte[] bytes) {
+		try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+			int format = in.readByte();
+			if (format != FORMAT) {
+				throw new IllegalArgumentException("Unknown retry context snapshot format " + format + ": expected " + FORMAT);
+			}
+			String name = in.readUTF();
+			int count = in.readInt();
+			boolean exhausted = in.readBoolean();
+			String type = readNullable(in);
+			String message = readNullable(in);
+			long first = in.readLong();
+			HashMap<String, Serializable> attributes = in.readBoolean()
+					? (HashMap<String, Serializable>) new ObjectInputStream(in).readObject() : new HashMap<>();
+			return new RetryContextSnapshot(name, count, exhausted, type, message, first, attributes);
+		}
+		catch (IOException | ClassNotFoundException | ClassCastException ex) {
+			throw new IllegalArgumentException("Cannot decode a retry context snapshot: " + ex, ex);
+		}
+	}
+
+	private static void writeNullable(DataOutputStream out, @Nullable String value) throws IOException {
+		out.writeBoolean(value != null);
+		if (value != null) {
+			out.writeUTF(value);
+		}
+	}
+
+	private static @Nullable String readNullable(DataInputStream in) throws IOException {
+		return in.readBoolean() ? in.readUTF() : null;
 	}
 
 	/**

@@ -268,6 +268,28 @@ public class RetryInstanceProperties {
 		/** Trial calls let through while half-open. Default 1. */
 		private @Nullable Integer maxRequests;
 
+		/** Whether the breaker is this replica's own (local) or shared by every replica (cluster, needs retry.cluster.enabled). Default local. */
+		private @Nullable Scope scope;
+
+		/** With scope cluster: how many replicas must trip within the open timeout before every replica opens. Default 1. */
+		private @Nullable Integer quorum;
+
+		public @Nullable Scope getScope() {
+			return this.scope;
+		}
+
+		public void setScope(@Nullable Scope scope) {
+			this.scope = scope;
+		}
+
+		public @Nullable Integer getQuorum() {
+			return this.quorum;
+		}
+
+		public void setQuorum(@Nullable Integer quorum) {
+			this.quorum = quorum;
+		}
+
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
@@ -328,6 +350,17 @@ public class RetryInstanceProperties {
 		/** Name under which the budget is shared by instances; unset = the instance's own name. */
 		private @Nullable String name;
 
+		/** Whether the budget is this replica's own (local) or one budget shared by every replica (cluster, needs retry.cluster.enabled). Default local. */
+		private @Nullable Scope scope;
+
+		public @Nullable Scope getScope() {
+			return this.scope;
+		}
+
+		public void setScope(@Nullable Scope scope) {
+			this.scope = scope;
+		}
+
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
@@ -359,6 +392,17 @@ public class RetryInstanceProperties {
 		public void setName(@Nullable String name) {
 			this.name = name;
 		}
+
+	}
+
+	/** Where a circuit breaker's or budget's state lives. */
+	public enum Scope {
+
+		/** In this replica only. */
+		LOCAL,
+
+		/** Shared by every replica through the retry cluster ({@code retry.cluster.enabled}). */
+		CLUSTER
 
 	}
 

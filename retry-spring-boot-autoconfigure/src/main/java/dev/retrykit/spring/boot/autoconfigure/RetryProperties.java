@@ -41,6 +41,9 @@ public class RetryProperties {
 	/** The stateful-retry context cache of each instance. */
 	private final ContextCache contextCache = new ContextCache();
 
+	/** State shared by the service's replicas through the application's HazelcastInstance. */
+	private final Cluster cluster = new Cluster();
+
 	/** The timing wheel behind async retries and background failback. */
 	private final Timer timer = new Timer();
 
@@ -86,6 +89,10 @@ public class RetryProperties {
 		return this.contextCache;
 	}
 
+	public Cluster getCluster() {
+		return this.cluster;
+	}
+
 	public Timer getTimer() {
 		return this.timer;
 	}
@@ -109,8 +116,20 @@ public class RetryProperties {
 	/** The stateful-retry context cache. */
 	public static class ContextCache {
 
-		/** Most contexts kept per instance; the eldest is evicted (and counted) when full. */
+		/** Most contexts kept per instance; the eldest is evicted (and counted) when full. With the cluster enabled: the bound per member of the shared map. */
 		private int capacity = 4096;
+
+		/** With the cluster enabled: how long a shared context is kept after its last write. */
+		@CompoundDuration
+		private Duration ttl = Duration.ofHours(1);
+
+		public Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
+		}
 
 		public int getCapacity() {
 			return this.capacity;
@@ -118,6 +137,57 @@ public class RetryProperties {
 
 		public void setCapacity(int capacity) {
 			this.capacity = capacity;
+		}
+
+	}
+
+	/** State shared by a service's replicas: stateful contexts, cluster-scoped budgets and circuit breakers. */
+	public static class Cluster {
+
+		/** Whether to share state through the application's HazelcastInstance bean; startup fails if there is none. */
+		private boolean enabled;
+
+		/** Start of the names of the engine's maps and topics. */
+		private String prefix = "retrykit";
+
+		/** Longest a call waits for the engine; past it the replica uses local state. */
+		@CompoundDuration
+		private Duration timeout = Duration.ofMillis(100);
+
+		/** How often a replica exchanges budget changes with the cluster. */
+		@CompoundDuration
+		private Duration syncInterval = Duration.ofMillis(100);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPrefix() {
+			return this.prefix;
+		}
+
+		public void setPrefix(String prefix) {
+			this.prefix = prefix;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public Duration getSyncInterval() {
+			return this.syncInterval;
+		}
+
+		public void setSyncInterval(Duration syncInterval) {
+			this.syncInterval = syncInterval;
 		}
 
 	}

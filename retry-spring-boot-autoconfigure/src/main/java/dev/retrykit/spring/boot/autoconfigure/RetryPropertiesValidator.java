@@ -8,6 +8,7 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.async.TimingWheelSchedulerBuilder;
 import dev.retrykit.spi.DelayHintExtractor;
+import dev.retrykit.spring.boot.autoconfigure.cluster.ClusterSettings;
 import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
 
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
@@ -61,6 +62,7 @@ final class RetryPropertiesValidator implements BeanFactoryPostProcessor, Ordere
 		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), List.of(),
 				retryAfter ? (DelayHintExtractor) failure -> null : null, false).applyTo(properties, registry);
 		RetryRegistryFactory.build(registry);
+		ClusterSettings.validate(properties);
 	}
 
 	/**

@@ -8,6 +8,9 @@ import java.util.Objects;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitState;
+import dev.retrykit.cluster.ClusterStatus;
+import dev.retrykit.cluster.RetryCluster;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -33,13 +36,27 @@ public class RetriesHealthIndicator implements HealthIndicator {
 
 	private final boolean downWhenOpen;
 
+	private final @Nullable RetryCluster cluster;
+
 	/**
 	 * @param registry the registry whose circuits are reported
 	 * @param downWhenOpen whether an open circuit makes the status {@code DOWN} (else it stays {@code UP})
 	 */
 	public RetriesHealthIndicator(RetryRegistry registry, boolean downWhenOpen) {
+		this(registry, downWhenOpen, null);
+	}
+
+	/**
+	 * @param registry the registry whose circuits are reported
+	 * @param downWhenOpen whether an open circuit makes the status {@code DOWN} (else it stays {@code UP})
+	 * @param cluster the cluster through which the replicas share state, or {@code null}; its engine's
+	 * reach is shown under the {@code cluster} detail and never changes the status: an unreachable engine
+	 * only makes the replica use local state
+	 */
+	public RetriesHealthIndicator(RetryRegistry registry, boolean downWhenOpen, @Nullable RetryCluster cluster) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
 		this.downWhenOpen = downWhenOpen;
+		this.cluster = cluster;
 	}
 
 	/** @return {@code UP} with the circuits that are not closed, or {@code DOWN} as described above */
@@ -68,6 +85,15 @@ public class RetriesHealthIndicator implements HealthIndicator {
 				}
 			}
 			details.put(name, circuit);
+		}
+		if (this.cluster != null) {
+			ClusterStatus status = this.cluster.status();
+			Map<String, Object> reach = new LinkedHashMap<>();
+			reach.put("engine", status.engine());
+			reach.put("reachable", status.reachable());
+			reach.put("members", status.members());
+			reach.put("fallbacks", status.fallbacks());
+			details.put("cluster", reach);
 		}
 		Health.Builder health = (anyOpen && this.downWhenOpen) ? Health.down() : Health.up();
 		return health.withDetails(details).build();

@@ -11,10 +11,12 @@ import dev.retrykit.RetryMetrics;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.failback.FailbackExecutor;
 import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
+import dev.retrykit.spi.RetryContextSnapshot;
 import dev.retrykit.spi.TimeSource;
 import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
@@ -30,13 +32,19 @@ final class RetriesDescriber {
 	/** The most cache entries, failback tasks and events a detailed response lists. */
 	static final int MAX_ENTRIES = 100;
 
+	/** The scope of a budget or circuit shared by the replicas. */
+	static final String CLUSTER_SCOPE = "cluster";
+
 	/** What a masked value shows. */
 	static final String MASK = "******";
 
 	private final TimeSource timeSource;
 
-	RetriesDescriber(TimeSource timeSource) {
+	private final @Nullable RetryCluster cluster;
+
+	RetriesDescriber(TimeSource timeSource, @Nullable RetryCluster cluster) {
 		this.timeSource = timeSource;
+		this.cluster = cluster;
 	}
 
 	/**
@@ -61,12 +69,17 @@ final class RetriesDescriber {
 				events, eventsOmitted, template.getReconfiguredAt().map(Object::toString).orElse(null));
 	}
 
-	private static RetryInstanceDescriptor.@Nullable Circuit circuit(@Nullable CircuitBreaker breaker) {
-		return (breaker != null) ? CircuitSnapshot.of(breaker).toDescriptor() : null;
+	private RetryInstanceDescriptor.@Nullable Circuit circuit(@Nullable CircuitBreaker breaker) {
+		if (breaker == null) {
+			return null;
+		}
+		RetryInstanceDescriptor.Circuit circuit = CircuitSnapshot.of(breaker).toDescriptor();
+		return (this.cluster != null && this.cluster.isShared(breaker)) ? circuit.withScope(CLUSTER_SCOPE) : circuit;
 	}
 
-	private static RetryInstanceDescriptor.@Nullable Budget budget(@Nullable RetryBudget budget) {
-		return (budget != null) ? new RetryInstanceDescriptor.Budget(budget.getTokens(), budget.getMaxTokens()) : null;
+	private RetryInstanceDescriptor.@Nullable Budget budget(@Nullable RetryBudget budget) {
+		return (budget != null) ? new RetryInstanceDescriptor.Budget(budget.getTokens(), budget.getMaxTokens(),
+				(this.cluster != null && this.cluster.isShared(budget)) ? CLUSTER_SCOPE : null) : null;
 	}
 
 	/**
@@ -90,7 +103,7 @@ final class RetriesDescriber {
 			RetryContext context = entry.context();
 			Throwable last = context.getLastThrowable();
 			entries.add(new RetryInstanceDescriptor.ContextCacheEntry(mask(String.valueOf(entry.key()), showValues),
-					context.getRetryCount(), (last != null) ? last.getClass().getName() : null,
+					context.getRetryCount(), errorType(last),
 					Instant.ofEpochMilli(entry.createdAtMillis()).toString(),
 					CompoundDurationConverter.format(Duration.ofMillis(Math.max(0, now - entry.createdAtMillis())))));
 		}
@@ -145,6 +158,14 @@ final class RetriesDescriber {
 					event.timestamp().toString()));
 		}
 		return events;
+	}
+
+	/** A context continued from another replica knows its last failure by type only. */
+	private static @Nullable String errorType(@Nullable Throwable last) {
+		if (last instanceof RetryContextSnapshot.RecordedFailure recorded) {
+			return recorded.getType();
+		}
+		return (last != null) ? last.getClass().getName() : null;
 	}
 
 	private static String mask(String value, boolean showValues) {

@@ -4,19 +4,45 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import org.jspecify.annotations.Nullable;
+
 /**
- * The response of {@code GET /actuator/retries}: every instance created so far, by name, in name order.
- * Immutable.
+ * The response of {@code GET /actuator/retries}: every instance created so far, by name, in name order,
+ * and, when the replicas share state, the cluster. Immutable.
  *
  * @param instances the instances by name
+ * @param cluster the engine shared with the other replicas, or {@code null} (left out) without a cluster
  */
-public record RetriesDescriptor(Map<String, RetryInstanceDescriptor> instances) {
+@JsonInclude(Include.NON_NULL)
+public record RetriesDescriptor(Map<String, RetryInstanceDescriptor> instances, @Nullable Cluster cluster) {
 
 	/**
 	 * @param instances the instances by name; copied, keeping its iteration order
+	 * @param cluster the engine shared with the other replicas, or {@code null}
 	 */
 	public RetriesDescriptor {
 		instances = Collections.unmodifiableMap(new LinkedHashMap<>(instances));
+	}
+
+	/**
+	 * The response of a replica that shares no state.
+	 * @param instances the instances by name; copied, keeping its iteration order
+	 */
+	public RetriesDescriptor(Map<String, RetryInstanceDescriptor> instances) {
+		this(instances, null);
+	}
+
+	/**
+	 * The engine through which the replicas share retry state.
+	 *
+	 * @param engine its name, e.g. {@code hazelcast}
+	 * @param members the members of its cluster as this replica sees them
+	 * @param reachable whether it answered the last operation within the timeout
+	 * @param fallbacks the operations that used local state because it was unreachable or slow
+	 */
+	public record Cluster(String engine, int members, boolean reachable, long fallbacks) {
 	}
 
 }

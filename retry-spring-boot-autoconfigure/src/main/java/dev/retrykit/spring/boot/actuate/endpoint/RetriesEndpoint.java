@@ -7,6 +7,8 @@ import java.util.Objects;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.cluster.ClusterStatus;
+import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -55,15 +57,30 @@ public class RetriesEndpoint {
 
 	private final RetriesDescriber describer;
 
+	private final @Nullable RetryCluster cluster;
+
 	/**
 	 * @param registry the registry whose instances are shown
 	 * @param showValues when cache keys, failback task keys and exception messages are shown unmasked
 	 * @param timeSource the clock of the registry, to compute the age of cache entries
 	 */
 	public RetriesEndpoint(RetryRegistry registry, Show showValues, TimeSource timeSource) {
+		this(registry, showValues, timeSource, null);
+	}
+
+	/**
+	 * @param registry the registry whose instances are shown
+	 * @param showValues when cache keys, failback task keys and exception messages are shown unmasked
+	 * @param timeSource the clock of the registry, to compute the age of cache entries
+	 * @param cluster the cluster through which the replicas share state, or {@code null}: shown as
+	 * {@code cluster}, and the budgets and circuits it shares carry {@code "scope": "cluster"}
+	 */
+	public RetriesEndpoint(RetryRegistry registry, Show showValues, TimeSource timeSource,
+			@Nullable RetryCluster cluster) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
 		this.showValues = Objects.requireNonNull(showValues, "showValues must not be null");
-		this.describer = new RetriesDescriber(Objects.requireNonNull(timeSource, "timeSource must not be null"));
+		this.describer = new RetriesDescriber(Objects.requireNonNull(timeSource, "timeSource must not be null"), cluster);
+		this.cluster = cluster;
 	}
 
 	/** @return every instance created so far, in name order */
@@ -122,7 +139,7 @@ public class RetriesEndpoint {
 			this.registry.find(name)
 				.ifPresent((template) -> instances.put(name, describe(template, false, showValues)));
 		}
-		return new RetriesDescriptor(instances);
+		return new RetriesDescriptor(instances, (this.cluster != null) ? cluster(this.cluster.status()) : null);
 	}
 
 	/**
@@ -167,6 +184,10 @@ public class RetriesEndpoint {
 	private RetryInstanceDescriptor describe(RetryTemplate template, boolean detailed, boolean showValues) {
 		return this.describer.describe(template, this.registry.findFailback(template.getName()).orElse(null), detailed,
 				showValues);
+	}
+
+	private static RetriesDescriptor.Cluster cluster(ClusterStatus status) {
+		return new RetriesDescriptor.Cluster(status.engine(), status.members(), status.reachable(), status.fallbacks());
 	}
 
 	private static CircuitBreaker circuitBreaker(RetryTemplate template, String action) {

@@ -66,10 +66,23 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	 * @param totalFailures failures in the current window
 	 * @param totalSuccesses successes in the current window
 	 * @param failureRate failures in percent of the calls in the current window
+	 * @param scope {@code cluster} when the breaker is shared by the service's replicas, else {@code null} (left out)
 	 */
 	@JsonInclude(Include.NON_NULL)
 	public record Circuit(String state, boolean forcedOpen, @Nullable String remainingOpen, long consecutiveFailures,
-			long totalFailures, long totalSuccesses, double failureRate) {
+			long totalFailures, long totalSuccesses, double failureRate, @Nullable String scope) {
+
+		/** A circuit of this replica only. */
+		public Circuit(String state, boolean forcedOpen, @Nullable String remainingOpen, long consecutiveFailures,
+				long totalFailures, long totalSuccesses, double failureRate) {
+			this(state, forcedOpen, remainingOpen, consecutiveFailures, totalFailures, totalSuccesses, failureRate, null);
+		}
+
+		Circuit withScope(@Nullable String scope) {
+			return new Circuit(this.state, this.forcedOpen, this.remainingOpen, this.consecutiveFailures,
+					this.totalFailures, this.totalSuccesses, this.failureRate, scope);
+		}
+
 	}
 
 	/**
@@ -77,8 +90,16 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	 *
 	 * @param tokens the tokens left; retries stop at {@code maxTokens / 2}
 	 * @param maxTokens the capacity of the bucket
+	 * @param scope {@code cluster} when the budget is shared by the service's replicas, else {@code null} (left out)
 	 */
-	public record Budget(double tokens, int maxTokens) {
+	@JsonInclude(Include.NON_NULL)
+	public record Budget(double tokens, int maxTokens, @Nullable String scope) {
+
+		/** A budget of this replica only. */
+		public Budget(double tokens, int maxTokens) {
+			this(tokens, maxTokens, null);
+		}
+
 	}
 
 	/**

@@ -4,6 +4,7 @@ import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpoint;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpointUnreadableBodyResolver;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpointWebExtension;
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.spi.TimeSource;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,9 +38,9 @@ public final class RetriesEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
 	RetriesEndpoint retriesEndpoint(RetryRegistry retryRegistry, RetriesEndpointProperties properties,
-			ObjectProvider<TimeSource> timeSource) {
+			ObjectProvider<TimeSource> timeSource, ObjectProvider<RetryCluster> cluster) {
 		return new RetriesEndpoint(retryRegistry, properties.getShowValues(),
-				timeSource.getIfUnique(() -> TimeSource.SYSTEM));
+				timeSource.getIfUnique(() -> TimeSource.SYSTEM), cluster.getIfAvailable());
 	}
 
 	@Bean

@@ -2,7 +2,9 @@ package dev.retrykit.spring.boot.autoconfigure.health;
 
 import dev.retrykit.spring.boot.health.RetriesHealthIndicator;
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.cluster.RetryCluster;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -28,8 +30,8 @@ public final class RetriesHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "retriesHealthIndicator")
 	RetriesHealthIndicator retriesHealthIndicator(RetryRegistry retryRegistry,
-			RetriesHealthIndicatorProperties properties) {
-		return new RetriesHealthIndicator(retryRegistry, properties.isDownWhenOpen());
+			RetriesHealthIndicatorProperties properties, ObjectProvider<RetryCluster> cluster) {
+		return new RetriesHealthIndicator(retryRegistry, properties.isDownWhenOpen(), cluster.getIfAvailable());
 	}
 
 }

@@ -1,0 +1,118 @@
+package dev.retrykit.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import dev.retrykit.RetryCallback;
+import dev.retrykit.RetryConfig;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.VirtualTime;
+import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.budget.RetryBudgetConfig;
+
+/**
+ * Replicas of a service calling one downstream, in virtual time: 500 calls per second per replica,
+ * the downstream failing every call for 60 s, then half of them for 60 s. Each call is a real
+ * {@link RetryTemplate} call (3 attempts, no backoff) with no budget, with a budget per replica, or
+ * with one budget shared by all replicas the way {@code budget.scope: cluster} shares it: every replica
+ * decides on its local view and exchanges its change every 100 ms ({@link RetryBudget#synchronise},
+ * the cluster's tokens kept and clamped as {@code HazelcastClusterEngine} keeps them), the replicas'
+ * exchanges staggered over the interval. Prints attempts per call and the extra load retries put on
+ * the downstream, for each phase. Deterministic (seeded).
+ *
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retrykit.benchmarks.ClusterBudgetSimulation}
+ */
+public final class ClusterBudgetSimulation {
+
+	static final int CALLS_PER_SECOND = 500;
+
+	static final int OUTAGE_MILLIS = 60_000;
+
+	static final int END_MILLIS = 120_000;
+
+	static final int SYNC_MILLIS = 100;
+
+	private static final RuntimeException FAILURE = new IllegalStateException("downstream failed") {
+
+		private static final long serialVersionUID = 1L;
+
+		@Override
+		public synchronized Throwable fillInStackTrace() {
+			return this;
+		}
+
+	};
+
+	enum Budgets {
+
+		NONE, PER_REPLICA, CLUSTER
+
+	}
+
+	private ClusterBudgetSimulation() {
+	}
+
+	public static void main(String[] args) {
+		System.out.println("| budgets | replicas | phase | calls | retries | attempts per call | extra load |");
+		System.out.println("|---|---|---|---|---|---|---|");
+		run(Budgets.NONE, 20);
+		run(Budgets.PER_REPLICA, 20);
+		run(Budgets.CLUSTER, 20);
+		run(Budgets.PER_REPLICA, 100);
+		run(Budgets.CLUSTER, 100);
+	}
+
+	static void run(Budgets budgets, int replicas) {
+		SplittableRandom random = new SplittableRandom(42);
+		long[] clusterMilliTokens = { RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L };
+		long[][] phase = new long[2][2];
+		int[] now = { 0 };
+		RetryCallback<String, RuntimeException> downstream = context -> {
+			phase[now[0] < OUTAGE_MILLIS ? 0 : 1][1]++;
+			if (now[0] < OUTAGE_MILLIS || random.nextBoolean()) {
+				throw FAILURE;
+			}
+			return "ok";
+		};
+		List<RetryTemplate> templates = new ArrayList<>();
+		VirtualTime time = new VirtualTime();
+		for (int replica = 0; replica < replicas; replica++) {
+			RetryConfig config = RetryConfig.builder().maxAttempts(3).backoff(BackoffPolicy.none())
+				.budget((budgets == Budgets.NONE) ? null : RetryBudgetConfig.ofDefaults(), null).build();
+			templates.add(RetryTemplate.builder().name("replica-" + replica).config(config).sleeper(time).timeSource(time)
+				.scheduler(time).build());
+		}
+		int interval = 1000 / CALLS_PER_SECOND;
+		for (int millis = 0; millis < END_MILLIS; millis++) {
+			now[0] = millis;
+			for (int replica = 0; replica < replicas; replica++) {
+				if ((millis + replica) % interval == 0) {
+					phase[millis < OUTAGE_MILLIS ? 0 : 1][0]++;
+					try {
+						templates.get(replica).execute(downstream);
+					}
+					catch (IllegalStateException expected) {
+						// the call failed after its attempts
+					}
+				}
+				RetryBudget budget = templates.get(replica).getBudget();
+				if (budgets == Budgets.CLUSTER && (millis + replica * SYNC_MILLIS / replicas) % SYNC_MILLIS == 0) {
+					budget.synchronise(delta -> clusterMilliTokens[0] = Math.max(0,
+							Math.min(RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L, clusterMilliTokens[0] + delta)));
+				}
+			}
+		}
+		print(budgets, replicas, "100 % failing, 60 s", phase[0]);
+		print(budgets, replicas, "50 % failing, 60 s", phase[1]);
+	}
+
+	private static void print(Budgets budgets, int replicas, String phase, long[] counts) {
+		long calls = counts[0];
+		long attempts = counts[1];
+		System.out.printf("| %s | %d | %s | %,d | %,d | %.4f | %.3f %% |%n", budgets.name().toLowerCase().replace('_', '-'),
+				replicas, phase, calls, attempts - calls, attempts / (double) calls, 100.0 * (attempts - calls) / calls);
+	}
+
+}

@@ -1,0 +1,134 @@
+package dev.retrykit.cluster;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Runs operations on the engine on two daemon threads of its own and bounds how long a caller waits
+ * for them: past the timeout, or when the engine throws, the caller takes its local fallback, a
+ * fallback is counted and the engine is marked unreachable. While unreachable, operations fall back at
+ * once without waiting, until {@link #probe} reaches the engine again. Thread-safe.
+ */
+final class EngineCalls implements AutoCloseable {
+
+	private static final System.Logger LOGGER = System.getLogger(EngineCalls.class.getName());
+
+	private final long timeoutNanos;
+
+	private final ThreadPoolExecutor executor;
+
+	private final AtomicLong fallbacks = new AtomicLong();
+
+	private volatile boolean reachable = true;
+
+	EngineCalls(long timeoutNanos) {
+		this.timeoutNanos = timeoutNanos;
+		AtomicInteger threads = new AtomicInteger();
+		// Bounded: an engine that hangs fills the queue, and further operations fall back at once.
+		this.executor = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1024), task -> {
+			Thread thread = new Thread(task, "retrykit-cluster-" + threads.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.executor.allowCoreThreadTimeOut(true);
+	}
+
+	/**
+	 * Runs an operation and waits for it at most the timeout; while the engine is unreachable, falls back at once.
+	 * @return the operation's result, or the fallback's
+	 */
+	<T> T call(Supplier<T> operation, Supplier<T> fallback) {
+		if (!this.reachable) {
+			this.fallbacks.incrementAndGet();
+			return fallback.get();
+		}
+		return await(operation, fallback);
+	}
+
+	/** Like {@link #call}, but tries the engine even while it is marked unreachable, so the replica rejoins. */
+	<T> T probe(Supplier<T> operation, Supplier<T> fallback) {
+		return await(operation, fallback);
+	}
+
+	/** Starts an operation without waiting for it; a failure counts as a fallback. */
+	void send(Runnable operation) {
+		if (!this.reachable) {
+			this.fallbacks.incrementAndGet();
+			return;
+		}
+		try {
+			this.executor.execute(() -> {
+				try {
+					operation.run();
+				}
+				catch (RuntimeException ex) {
+					failed(ex);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			failed(ex);
+		}
+	}
+
+	private <T> T await(Supplier<T> operation, Supplier<T> fallback) {
+		Future<T> future;
+		try {
+			future = this.executor.submit(operation::get);
+		}
+		catch (RejectedExecutionException ex) {
+			failed(ex);
+			return fallback.get();
+		}
+		try {
+			T result = future.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
+			this.reachable = true;
+			return result;
+		}
+		catch (InterruptedException ex) {
+			future.cancel(true);
+			Thread.currentThread().interrupt();
+			failed(ex);
+		}
+		catch (ExecutionException ex) {
+			failed(ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			future.cancel(true);
+			failed(ex);
+		}
+		return fallback.get();
+	}
+
+	private void failed(Throwable cause) {
+		this.fallbacks.incrementAndGet();
+		if (this.reachable) {
+			this.reachable = false;
+			LOGGER.log(Level.WARNING, "The retry cluster's engine is unreachable or slower than the timeout ("
+					+ cause + "); going on with local state until it is back");
+		}
+	}
+
+	boolean isReachable() {
+		return this.reachable;
+	}
+
+	long fallbacks() {
+		return this.fallbacks.get();
+	}
+
+	@Override
+	public void close() {
+		this.executor.shutdownNow();
+	}
+
+}

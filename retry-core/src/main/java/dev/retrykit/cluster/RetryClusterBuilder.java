@@ -1,0 +1,138 @@
+package dev.retrykit.cluster;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.retrykit.InMemoryRetryContextCache;
+import dev.retrykit.spi.ClusterEngine;
+import dev.retrykit.spi.TimeSource;
+
+/**
+ * Builds a {@link RetryCluster}. Each setter validates its value and names the rule it broke. Not
+ * thread-safe.
+ */
+public final class RetryClusterBuilder {
+
+	final ClusterEngine engine;
+
+	Duration timeout = Duration.ofMillis(100);
+
+	Duration syncInterval = Duration.ofMillis(100);
+
+	String replicaId = UUID.randomUUID().toString();
+
+	TimeSource timeSource = TimeSource.SYSTEM;
+
+	int contextCacheCapacity = InMemoryRetryContextCache.DEFAULT_CAPACITY;
+
+	final Set<String> clusterBudgets = new LinkedHashSet<>();
+
+	final Map<String, Integer> clusterCircuits = new LinkedHashMap<>();
+
+	RetryClusterBuilder(ClusterEngine engine) {
+		this.engine = Objects.requireNonNull(engine, "engine must not be null");
+	}
+
+	/**
+	 * @param timeout the longest a call waits for the engine before it uses local state (default 100ms)
+	 * @return this builder
+	 * @throws IllegalArgumentException if not positive
+	 */
+	public RetryClusterBuilder timeout(Duration timeout) {
+		this.timeout = positive("timeout", timeout);
+		return this;
+	}
+
+	/**
+	 * @param syncInterval how often {@link RetryCluster#start()} exchanges budget changes (default 100ms)
+	 * @return this builder
+	 * @throws IllegalArgumentException if not positive
+	 */
+	public RetryClusterBuilder syncInterval(Duration syncInterval) {
+		this.syncInterval = positive("syncInterval", syncInterval);
+		return this;
+	}
+
+	/**
+	 * @param replicaId this replica's id among the others (default a random UUID)
+	 * @return this builder
+	 * @throws IllegalArgumentException if blank or containing {@code '|'}
+	 */
+	public RetryClusterBuilder replicaId(String replicaId) {
+		Objects.requireNonNull(replicaId, "replicaId must not be null");
+		if (replicaId.isBlank() || replicaId.indexOf('|') >= 0) {
+			throw new IllegalArgumentException("Invalid replicaId '" + replicaId + "': must not be blank nor contain '|'");
+		}
+		this.replicaId = replicaId;
+		return this;
+	}
+
+	/**
+	 * @param timeSource the clock of the quorum window and of cached entries (default {@link TimeSource#SYSTEM})
+	 * @return this builder
+	 */
+	public RetryClusterBuilder timeSource(TimeSource timeSource) {
+		this.timeSource = Objects.requireNonNull(timeSource, "timeSource must not be null");
+		return this;
+	}
+
+	/**
+	 * @param capacity the capacity each context cache reports, and of the local cache it uses while the
+	 * engine is unreachable (default 4096)
+	 * @return this builder
+	 * @throws IllegalArgumentException if less than 1
+	 */
+	public RetryClusterBuilder contextCacheCapacity(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("Invalid context cache capacity (" + capacity + "): must be 1 or greater");
+		}
+		this.contextCacheCapacity = capacity;
+		return this;
+	}
+
+	/**
+	 * Shares a retry budget with the other replicas ({@code budget.scope: cluster}).
+	 * @param budgetName the budget's name (its instance's name when the instance names no budget)
+	 * @return this builder
+	 */
+	public RetryClusterBuilder clusterBudget(String budgetName) {
+		this.clusterBudgets.add(Objects.requireNonNull(budgetName, "budgetName must not be null"));
+		return this;
+	}
+
+	/**
+	 * Shares an instance's circuit breaker with the other replicas ({@code circuit-breaker.scope: cluster}).
+	 * @param instanceName the instance whose breaker it is
+	 * @param quorum how many replicas must trip within the open timeout before all open, 1 or more
+	 * @return this builder
+	 * @throws IllegalArgumentException if {@code quorum} is less than 1
+	 */
+	public RetryClusterBuilder clusterCircuit(String instanceName, int quorum) {
+		Objects.requireNonNull(instanceName, "instanceName must not be null");
+		if (quorum < 1) {
+			throw new IllegalArgumentException("Invalid quorum (" + quorum + ") of circuit '" + instanceName
+					+ "': must be 1 or greater");
+		}
+		this.clusterCircuits.put(instanceName, quorum);
+		return this;
+	}
+
+	/** @return the cluster; its engine is reached for the first time when first used */
+	public RetryCluster build() {
+		return new RetryCluster(this);
+	}
+
+	private static Duration positive(String name, Duration value) {
+		Objects.requireNonNull(value, name + " must not be null");
+		if (value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException("Invalid " + name + " (" + value + "): must be positive");
+		}
+		return value;
+	}
+
+}

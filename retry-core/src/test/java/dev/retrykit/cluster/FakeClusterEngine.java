@@ -1,0 +1,143 @@
+package dev.retrykit.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+
+import dev.retrykit.spi.CircuitSignal;
+import dev.retrykit.spi.ClusterEngine;
+import dev.retrykit.spi.RetryContextSnapshot;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An engine for tests: replicas made from the same {@link Store} share its maps and topic, delivered
+ * synchronously. A replica's engine can be taken down (every operation throws) or made to hang.
+ */
+final class FakeClusterEngine implements ClusterEngine {
+
+	/** What the replicas share. */
+	static final class Store {
+
+		final Map<String, byte[]> contexts = new ConcurrentHashMap<>();
+
+		final Map<String, Long> budgets = new ConcurrentHashMap<>();
+
+		final List<Consumer<CircuitSignal>> subscribers = new CopyOnWriteArrayList<>();
+
+		int members;
+
+	}
+
+	private final Store store;
+
+	volatile boolean down;
+
+	volatile @Nullable CountDownLatch hang;
+
+	FakeClusterEngine(Store store) {
+		this.store = store;
+		store.members++;
+	}
+
+	private void reach() {
+		if (this.down) {
+			throw new IllegalStateException("engine down");
+		}
+		CountDownLatch latch = this.hang;
+		if (latch != null) {
+			try {
+				latch.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+	}
+
+	@Override
+	public String engineName() {
+		return "fake";
+	}
+
+	@Override
+	public int members() {
+		reach();
+		return this.store.members;
+	}
+
+	@Override
+	public byte @Nullable [] getContext(String cache, String key) {
+		reach();
+		return this.store.contexts.get(cache + "/" + key);
+	}
+
+	@Override
+	public boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next) {
+		reach();
+		String stored = cache + "/" + key;
+		if (expected == null) {
+			return (next != null) ? this.store.contexts.putIfAbsent(stored, next) == null
+					: !this.store.contexts.containsKey(stored);
+		}
+		// Identity, as the engine hands out the stored array itself: another writer replaced it.
+		return (next != null) ? this.store.contexts.replace(stored, expected, next)
+				: this.store.contexts.remove(stored, expected);
+	}
+
+	@Override
+	public void removeContext(String cache, String key) {
+		reach();
+		this.store.contexts.remove(cache + "/" + key);
+	}
+
+	@Override
+	public int contextCount(String cache) {
+		reach();
+		return (int) this.store.contexts.keySet().stream().filter(k -> k.startsWith(cache + "/")).count();
+	}
+
+	@Override
+	public List<Entry> contexts(String cache, int limit) {
+		reach();
+		List<Entry> entries = new ArrayList<>();
+		this.store.contexts.forEach((k, v) -> {
+			if (k.startsWith(cache + "/") && entries.size() < limit) {
+				entries.add(new Entry(k.substring(cache.length() + 1), RetryContextSnapshot.fromBytes(v)));
+			}
+		});
+		return entries;
+	}
+
+	@Override
+	public void clearContexts(String cache) {
+		reach();
+		this.store.contexts.keySet().removeIf(k -> k.startsWith(cache + "/"));
+	}
+
+	@Override
+	public long exchangeBudget(String budget, long deltaMilliTokens, long maxMilliTokens) {
+		reach();
+		return this.store.budgets.merge(budget, Math.max(0, Math.min(maxMilliTokens, maxMilliTokens + deltaMilliTokens)),
+				(old, ignored) -> Math.max(0, Math.min(maxMilliTokens, old + deltaMilliTokens)));
+	}
+
+	@Override
+	public void publishCircuit(CircuitSignal signal) {
+		reach();
+		CircuitSignal decoded = CircuitSignal.decode(signal.encode());
+		this.store.subscribers.forEach(subscriber -> subscriber.accept(decoded));
+	}
+
+	@Override
+	public AutoCloseable subscribeCircuits(Consumer<CircuitSignal> consumer) {
+		reach();
+		this.store.subscribers.add(consumer);
+		return () -> this.store.subscribers.remove(consumer);
+	}
+
+}

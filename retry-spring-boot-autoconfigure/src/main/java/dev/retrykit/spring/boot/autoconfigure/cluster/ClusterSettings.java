@@ -1,0 +1,76 @@
+package dev.retrykit.spring.boot.autoconfigure.cluster;
+
+import java.time.Duration;
+
+import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
+import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties;
+import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties.Scope;
+import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Checks the cluster's part of {@code retry.*} before any bean is created, for the early validation of
+ * the properties: a {@code scope: cluster} needs {@code retry.cluster.enabled=true}, a quorum is 1 or
+ * more, and with the cluster enabled its timeout and sync interval are positive, its prefix not blank and
+ * the shared contexts' TTL at least a second (the rules of {@code RetryClusterBuilder} and
+ * {@code HazelcastClusterEngineBuilder}, which the auto-configuration applies again). Refers to no
+ * Hazelcast type, so that it runs without Hazelcast on the class path. Stateless.
+ */
+public final class ClusterSettings {
+
+	private ClusterSettings() {
+	}
+
+	/**
+	 * @param properties the bound {@code retry.*} properties
+	 * @throws InvalidRetryPropertyException naming the first invalid property
+	 */
+	public static void validate(RetryProperties properties) {
+		new ClusterScopes(properties);
+		RetryProperties.Cluster cluster = properties.getCluster();
+		if (!cluster.isEnabled()) {
+			refuseClusterScopes(properties);
+			return;
+		}
+		positive("retry.cluster.timeout", cluster.getTimeout());
+		positive("retry.cluster.sync-interval", cluster.getSyncInterval());
+		if (cluster.getPrefix().isBlank()) {
+			throw new InvalidRetryPropertyException("retry.cluster.prefix", cluster.getPrefix(), "it must not be blank",
+					"Update 'retry.cluster.prefix' to the start of the names of the engine's maps and topic.", null);
+		}
+		Duration ttl = properties.getContextCache().getTtl();
+		if (ttl == null || ttl.compareTo(Duration.ofSeconds(1)) < 0) {
+			throw new InvalidRetryPropertyException("retry.context-cache.ttl", ttl, "it must be 1s or longer",
+					"Update 'retry.context-cache.ttl' to how long a shared context is kept after its last write.", null);
+		}
+	}
+
+	private static void positive(String property, @Nullable Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			throw new InvalidRetryPropertyException(property, value, "it must be positive",
+					"Update '" + property + "' to a positive duration, e.g. 100ms.", null);
+		}
+	}
+
+	/** Without the cluster nothing can be shared: a cluster scope would silently stay local. */
+	private static void refuseClusterScopes(RetryProperties properties) {
+		refuse("retry.defaults", properties.getDefaults());
+		properties.getConfigs().forEach((name, config) -> refuse("retry.configs." + name, config));
+		properties.getInstances().forEach((name, instance) -> refuse("retry.instances." + name, instance));
+	}
+
+	private static void refuse(String prefix, RetryInstanceProperties level) {
+		refuse(prefix + ".budget.scope", level.getBudget().getScope());
+		refuse(prefix + ".circuit-breaker.scope", level.getCircuitBreaker().getScope());
+	}
+
+	private static void refuse(String property, @Nullable Scope scope) {
+		if (scope == Scope.CLUSTER) {
+			throw new InvalidRetryPropertyException(property, "cluster",
+					"scope cluster shares state through the retry cluster, but retry.cluster.enabled is false",
+					"Set retry.cluster.enabled=true (with a HazelcastInstance bean), or set '" + property + "' to local.",
+					null);
+		}
+	}
+
+}

@@ -1,0 +1,129 @@
+package dev.retrykit.spring.boot.autoconfigure.cluster;
+
+import java.util.function.Consumer;
+
+import com.hazelcast.core.HazelcastInstance;
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryTemplateCustomizer;
+import dev.retrykit.cluster.RetryCluster;
+import dev.retrykit.cluster.RetryClusterBuilder;
+import dev.retrykit.hazelcast.HazelcastClusterEngine;
+import dev.retrykit.hazelcast.HazelcastClusterEngineBuilder;
+import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
+import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
+import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
+import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Shares retry state among a service's replicas when {@code retry.cluster.enabled=true}: a
+ * {@link RetryCluster} on the application's {@code HazelcastInstance} bean (embedded member or client)
+ * holds every instance's stateful contexts, and the budgets and circuit breakers whose {@code scope} is
+ * {@code cluster}. Startup fails, naming {@code retry.cluster.enabled}, when there is no
+ * {@code HazelcastInstance} bean or Hazelcast and {@code retry-hazelcast} are not on the class path.
+ * Runs after Spring Boot's Hazelcast auto-configuration, named by class so that it is not needed at
+ * compile time.
+ */
+@AutoConfiguration(before = RetryAutoConfiguration.class,
+		afterName = { "org.springframework.boot.hazelcast.autoconfigure.HazelcastAutoConfiguration",
+				"org.springframework.boot.autoconfigure.hazelcast.HazelcastAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "retry.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty("retry.cluster.enabled")
+public final class RetryClusterAutoConfiguration {
+
+	/** The cluster on Hazelcast. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "com.hazelcast.core.HazelcastInstance", "dev.retrykit.hazelcast.HazelcastClusterEngine" })
+	static class HazelcastClusterConfiguration {
+
+		@Bean(initMethod = "start", destroyMethod = "close")
+		@ConditionalOnMissingBean
+		RetryCluster retryCluster(RetryProperties properties, ObjectProvider<HazelcastInstance> hazelcast,
+				ObjectProvider<TimeSource> timeSource) {
+			HazelcastInstance instance = hazelcast.getIfAvailable();
+			if (instance == null) {
+				throw missing("no HazelcastInstance bean is defined",
+						"Define a HazelcastInstance bean (an embedded member or a client) or set retry.cluster.enabled=false.");
+			}
+			RetryProperties.Cluster cluster = properties.getCluster();
+			RetryProperties.ContextCache cache = properties.getContextCache();
+			HazelcastClusterEngineBuilder engine = HazelcastClusterEngine.builder(instance);
+			set("retry.cluster.prefix", cluster.getPrefix(), engine::prefix);
+			set("retry.context-cache.ttl", cache.getTtl(), engine::contextTtl);
+			set("retry.context-cache.capacity", cache.getCapacity(), engine::contextCapacity);
+			RetryClusterBuilder builder = RetryCluster.builder(engine.build());
+			set("retry.cluster.timeout", cluster.getTimeout(), builder::timeout);
+			set("retry.cluster.sync-interval", cluster.getSyncInterval(), builder::syncInterval);
+			return builder.timeSource(timeSource.getIfAvailable(() -> TimeSource.SYSTEM))
+				.contextCacheCapacity(cache.getCapacity()).build();
+		}
+
+		/** Applies a setting, turning the builder's refusal into a startup failure that names the property. */
+		private static <T> void set(String property, T value, Consumer<T> setter) {
+			try {
+				setter.accept(value);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRetryPropertyException(property, value, String.valueOf(ex.getMessage()),
+						"Update '" + property + "' in your configuration.", ex);
+			}
+		}
+
+		/** Every instance keeps its stateful contexts in the cluster. */
+		@Bean
+		RetryTemplateCustomizer retryClusterContextCache(RetryCluster cluster) {
+			return (name, builder) -> builder.contextCache(cluster.contextCache(name));
+		}
+
+		/** Shares the cluster-scoped budgets and breakers of the instances, now and as they are created. */
+		@Bean
+		SmartInitializingSingleton retryClusterScopes(RetryProperties properties, RetryCluster cluster,
+				ObjectProvider<RetryRegistry> registry) {
+			ClusterScopes scopes = new ClusterScopes(properties);
+			return () -> registry.ifAvailable(r -> r.addListener(template -> scopes.attach(template, cluster)));
+		}
+
+		/** {@code retry.cluster.fallbacks} and {@code retry.cluster.members}. */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+		static class ClusterMetricsConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			RetryClusterMetricsBinder retryClusterMetricsBinder(RetryCluster cluster) {
+				return new RetryClusterMetricsBinder(cluster);
+			}
+
+		}
+
+	}
+
+	/** Fails startup: the cluster is enabled but its engine is not on the class path. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass({ "com.hazelcast.core.HazelcastInstance", "dev.retrykit.hazelcast.HazelcastClusterEngine" })
+	static class MissingEngineConfiguration {
+
+		@Bean
+		Object retryClusterEngineCheck() {
+			throw missing("Hazelcast or retry-hazelcast is not on the class path",
+					"Add dev.retrykit:retry-hazelcast and com.hazelcast:hazelcast, or set retry.cluster.enabled=false.");
+		}
+
+	}
+
+	private static InvalidRetryPropertyException missing(String reason, String action) {
+		return new InvalidRetryPropertyException("retry.cluster.enabled", true,
+				reason + "; the cluster shares retry state through the application's HazelcastInstance", action, null);
+	}
+
+}
