@@ -56,6 +56,13 @@ public @interface Retryable {
 	Class<? extends Throwable>[] noRetryFor() default {};
 
 	/**
+	 * @return the failure types that are never recovered (Spring Retry's {@code notRecoverable}): a call that ends
+	 * with a failure of one of them (subclasses match) rethrows it instead of calling a {@link Recover} method,
+	 * replacing the instance's {@code not-recoverable}; empty (default) keeps them
+	 */
+	Class<? extends Throwable>[] notRecoverable() default {};
+
+	/**
 	 * @return the name of the {@link Recover} method(s) to use; empty (default) considers every
 	 * {@code @Recover} method of the class that fits
 	 */

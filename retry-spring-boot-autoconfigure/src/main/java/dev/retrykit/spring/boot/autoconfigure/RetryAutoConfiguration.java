@@ -45,7 +45,8 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * <p>The timing wheel hands due retries and failback attempts to the application's task executor: the
  * {@code applicationTaskExecutor} bean (Boot's, on virtual threads with
  * {@code spring.threads.virtual.enabled=true}), or else the application's only {@link Executor} bean;
- * only an application with neither leaves them on the wheel's default executor.
+ * an application with neither gets a small pool the starter owns (threads {@code retry-attempt-N}), shut
+ * down with the context: never {@code ForkJoinPool.commonPool()}.
  *
  * <p>Tests provide a {@code dev.retrykit.VirtualTime} bean: it is a {@link Sleeper}, a
  * {@link TimeSource} and a {@link RetryScheduler}, so it replaces all three and backoff runs in
@@ -86,15 +87,24 @@ public final class RetryAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
+	FallbackTaskExecutor retryFallbackTaskExecutor() {
+		return new FallbackTaskExecutor();
+	}
+
+	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(RetryScheduler.class)
 	TimingWheelScheduler retryScheduler(RetryProperties properties, TimeSource timeSource,
-			ConfigurableListableBeanFactory beanFactory) {
+			FallbackTaskExecutor fallbackTaskExecutor, ConfigurableListableBeanFactory beanFactory) {
 		TimingWheelSchedulerBuilder builder = TimingWheelScheduler.builder().timeSource(timeSource);
 		String executor = taskExecutorName(beanFactory);
 		if (executor != null) {
 			// Destroyed after the wheel, so that no due task is handed to a stopped executor.
 			beanFactory.registerDependentBean(executor, "retryScheduler");
 			builder.executor(beanFactory.getBean(executor, Executor.class));
+		}
+		else {
+			// Never the wheel's default, the common pool; destroyed after the wheel, as it is a dependency.
+			builder.executor(fallbackTaskExecutor.executor());
 		}
 		RetryPropertiesMapper.set("retry.timer.tick", properties.getTimer().getTick(), builder::tick);
 		RetryPropertiesMapper.set("retry.timer.wheel-size", properties.getTimer().getWheelSize(), builder::wheelSize);

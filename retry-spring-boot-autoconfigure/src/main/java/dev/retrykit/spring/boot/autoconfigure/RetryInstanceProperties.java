@@ -39,6 +39,9 @@ public class RetryInstanceProperties {
 	/** Exception classes that are never retried; they win over retry-on. */
 	private @Nullable List<String> ignore;
 
+	/** Exception classes that are never recovered: a call ending with one (subclasses match) rethrows it instead of calling its recovery. */
+	private @Nullable List<String> notRecoverable;
+
 	/** Name of a Predicate<Object> bean: a result it accepts is retried like a failure. */
 	private @Nullable String retryOnResult;
 
@@ -110,6 +113,14 @@ public class RetryInstanceProperties {
 
 	public void setIgnore(@Nullable List<String> ignore) {
 		this.ignore = ignore;
+	}
+
+	public @Nullable List<String> getNotRecoverable() {
+		return this.notRecoverable;
+	}
+
+	public void setNotRecoverable(@Nullable List<String> notRecoverable) {
+		this.notRecoverable = notRecoverable;
 	}
 
 	public @Nullable String getRetryOnResult() {

@@ -1,5 +1,6 @@
 package dev.retrykit.spring.boot.autoconfigure;
 
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Registers, at AOT processing time, a reflection hint for every exception class that
- * {@code retry.defaults}, {@code retry.configs.*} or {@code retry.instances.*} name in {@code retry-on}
- * or {@code ignore}: the starter loads them by name when it builds the registry, which a native image
+ * {@code retry.defaults}, {@code retry.configs.*} or {@code retry.instances.*} name in {@code retry-on},
+ * {@code ignore} or {@code not-recoverable}: the starter loads them by name when it builds the registry, which a native image
  * allows only for registered types. The properties are read from the environment AOT processing runs
  * with, as Boot's own conditions are. Registered in {@code META-INF/spring/aot.factories}. Stateless and
  * thread-safe.
@@ -51,15 +52,16 @@ final class RetryPropertiesAotProcessor implements BeanFactoryInitializationAotP
 	 * The class names of one group of properties; every other key of the group is ignored here.
 	 * @param retryOn the {@code retry-on} names, or {@code null}
 	 * @param ignore the {@code ignore} names, or {@code null}
+	 * @param notRecoverable the {@code not-recoverable} names, or {@code null}
 	 */
-	record ExceptionNames(@Nullable List<String> retryOn, @Nullable List<String> ignore) {
+	record ExceptionNames(@Nullable List<String> retryOn, @Nullable List<String> ignore,
+			@Nullable List<String> notRecoverable) {
 
 		void addTo(Set<String> names) {
-			if (this.retryOn != null) {
-				this.retryOn.forEach(name -> names.add(name.trim()));
-			}
-			if (this.ignore != null) {
-				this.ignore.forEach(name -> names.add(name.trim()));
+			for (List<String> list : Arrays.asList(this.retryOn, this.ignore, this.notRecoverable)) {
+				if (list != null) {
+					list.forEach(name -> names.add(name.trim()));
+				}
 			}
 		}
 

@@ -134,6 +134,9 @@ public final class RetryPropertiesMapper {
 		if (properties.getIgnore() != null) {
 			builder.ignore(exceptionTypes(path + ".ignore", properties.getIgnore()));
 		}
+		if (properties.getNotRecoverable() != null) {
+			builder.notRecoverable(exceptionTypes(path + ".not-recoverable", properties.getNotRecoverable()));
+		}
 		if (properties.getRetryOnResult() != null) {
 			builder.retryOnResult(predicate(path + ".retry-on-result", properties.getRetryOnResult()));
 		}

@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure;
 
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -46,7 +47,8 @@ class RetryAotProcessingTests {
 	private static final Map<String, Object> PROPERTIES = Map.of("retry.instances.inventory.max-attempts", "3",
 			"retry.instances.inventory.retry-on-result", "emptyStock", "retry.instances.payments.max-attempts", "2",
 			"retry.instances.payments.retry-on", "java.util.concurrent.TimeoutException",
-			"retry.configs.slow.ignore", "java.lang.InterruptedException");
+			"retry.configs.slow.ignore", "java.lang.InterruptedException",
+			"retry.defaults.not-recoverable", "java.util.concurrent.CancellationException");
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RetryAutoConfiguration.class))
@@ -95,6 +97,9 @@ class RetryAotProcessingTests {
 			assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(TimeoutException.class))).accepts(hints);
 			assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(InterruptedException.class)))
 				.accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(CancellationException.class)))
+				.accepts(hints);
+			assertThat(RuntimeHintsPredicates.reflection().onType(UnsupportedOperationException.class)).accepts(hints);
 			assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(ReflectiveMethodInvocation.class,
 					"currentInterceptorIndex")).accepts(hints);
 		});
@@ -130,7 +135,8 @@ class RetryAotProcessingTests {
 
 		private final AtomicInteger calls = new AtomicInteger();
 
-		@Retryable(value = "inventory", retryFor = IllegalStateException.class)
+		@Retryable(value = "inventory", retryFor = IllegalStateException.class,
+				notRecoverable = UnsupportedOperationException.class)
 		public String stock(String sku) {
 			throw new IllegalStateException("down " + this.calls.incrementAndGet());
 		}

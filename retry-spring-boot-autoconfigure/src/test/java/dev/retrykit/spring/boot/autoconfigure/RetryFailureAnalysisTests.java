@@ -165,6 +165,17 @@ class RetryFailureAnalysisTests {
 	}
 
 	@Test
+	void anUnknownNotRecoverableClassFailsStartupNamingThePropertyTheValueAndWhatIsAllowed() {
+		this.runner.withPropertyValues("retry.configs.strict.not-recoverable[0]=java.io.FileNotFoundExcepton").run(context -> {
+			FailureAnalysis analysis = analysis(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("'retry.configs.strict.not-recoverable[0]'",
+					"'java.io.FileNotFoundExcepton'", "no class named 'java.io.FileNotFoundExcepton' is on the classpath");
+			assertThat(analysis.getAction()).contains("'retry.configs.strict.not-recoverable[0]'",
+					"fully qualified name of an exception class");
+		});
+	}
+
+	@Test
 	void aClassThatIsNotAThrowableIsRejected() {
 		this.runner.withPropertyValues("retry.instances.a.ignore=java.lang.String")
 			.run(context -> assertThat(analysis(context.getStartupFailure()).getDescription())

@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param backoff the backoff
  * @param retryOn failure types that are retried (empty = every exception)
  * @param ignore failure types that are never retried
+ * @param notRecoverable failure types that are never recovered, or {@code null} when there are none
  * @param traverseCauses whether types are matched against the cause chain too
  * @param httpStatus the HTTP status codes that are retried, or {@code null}
  * @param grpcStatus the gRPC status codes that are retried, or {@code null}
@@ -40,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  */
 @JsonInclude(Include.NON_NULL)
 public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuration, @Nullable String attemptTimeout,
-		Backoff backoff, List<String> retryOn, List<String> ignore, boolean traverseCauses,
+		Backoff backoff, List<String> retryOn, List<String> ignore, @Nullable List<String> notRecoverable,
+		boolean traverseCauses,
 		@Nullable String httpStatus, @Nullable String grpcStatus, @Nullable Boolean retryIf,
 		@Nullable Boolean retryOnResult, @Nullable Boolean policy, @Nullable Boolean honorDelayHint,
 		@Nullable String maxDelayHint, @Nullable CircuitBreaker circuitBreaker, @Nullable Budget budget,
@@ -55,7 +57,8 @@ public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuratio
 		boolean delayHint = config.getDelayHint() != null;
 		return new RetryConfigDescriptor(config.getMaxAttempts(), format(config.getMaxDuration()),
 				format(config.getAttemptTimeout()), Backoff.of(config.getBackoff()), names(config.getRetryOn()),
-				names(config.getIgnore()), config.isTraverseCauses(), text(config.getHttpStatus()),
+				names(config.getIgnore()), config.getNotRecoverable().isEmpty() ? null : names(config.getNotRecoverable()),
+				config.isTraverseCauses(), text(config.getHttpStatus()),
 				text(config.getGrpcStatus()), flag(config.getRetryIf()), flag(config.getRetryOnResult()),
 				flag(config.getPolicy()), delayHint ? Boolean.TRUE : null,
 				delayHint ? format(config.getMaxDelayHint()) : null, CircuitBreaker.of(config.getCircuitBreaker()),

@@ -42,7 +42,8 @@ final class InlineOverrides {
 		boolean backoffSet = backoff.delay() != Backoff.UNSET || backoff.maxDelay() != Backoff.UNSET
 				|| backoff.multiplier() >= 0 || backoff.jitter() >= 0 || !backoff.type().isEmpty();
 		if (retryable.maxAttempts() == Retryable.UNSET_ATTEMPTS && !backoffSet && retryable.retryFor().length == 0
-				&& retryable.noRetryFor().length == 0 && retryable.exceptionExpression().isEmpty()) {
+				&& retryable.noRetryFor().length == 0 && retryable.notRecoverable().length == 0
+				&& retryable.exceptionExpression().isEmpty()) {
 			return null;
 		}
 		RetryConfigBuilder builder = RetryConfig.builder(instance);
@@ -57,6 +58,9 @@ final class InlineOverrides {
 		}
 		if (retryable.noRetryFor().length > 0) {
 			builder.ignore(Arrays.asList(retryable.noRetryFor()));
+		}
+		if (retryable.notRecoverable().length > 0) {
+			builder.notRecoverable(Arrays.asList(retryable.notRecoverable()));
 		}
 		if (!retryable.exceptionExpression().isEmpty()) {
 			Expression expression = parse(parser, retryable.exceptionExpression(), method);

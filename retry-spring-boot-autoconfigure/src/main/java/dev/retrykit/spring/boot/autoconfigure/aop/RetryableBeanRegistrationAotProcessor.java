@@ -25,7 +25,7 @@ import org.springframework.util.ReflectionUtils;
  * Registers, at AOT processing time, the reflection hints a native image needs for the beans with
  * {@code @Retryable}, {@code @Failback} or {@code @Recover} methods: the retried methods (resolved
  * through reflection on the first call), the {@code @Recover} methods (invoked reflectively), the
- * exception types named in {@code retryFor}/{@code noRetryFor}, and the types the SpEL of
+ * exception types named in {@code retryFor}/{@code noRetryFor}/{@code notRecoverable}, and the types the SpEL of
  * {@code key} and {@code exceptionExpression} reads properties of (the method's parameter types, the
  * exception types). Registered in {@code META-INF/spring/aot.factories}; it plays no part at run time.
  * Stateless and thread-safe.
@@ -71,6 +71,9 @@ final class RetryableBeanRegistrationAotProcessor implements BeanRegistrationAot
 					hints.registerType(type);
 				}
 				for (Class<?> type : retryable.noRetryFor()) {
+					hints.registerType(type);
+				}
+				for (Class<?> type : retryable.notRecoverable()) {
 					hints.registerType(type);
 				}
 				if (!retryable.exceptionExpression().isEmpty()) {

@@ -10,11 +10,17 @@ import org.springframework.boot.diagnostics.FailureAnalyzedException;
  * A {@code @Retryable} or {@code @Recover} declaration that cannot work: a recover method that does
  * not exist, does not fit or is ambiguous, an invalid inline attribute, or an unsupported return type.
  * Thrown at startup; the failure analysis names the method, the problem and what to change.
+ * Serializable: the method itself is not kept by serialization, its description is.
  */
 public class RetryableMethodException extends FailureAnalyzedException {
 
-	/** The annotated method. */
-	private final Method method;
+	private static final long serialVersionUID = 1L;
+
+	/** The annotated method; a {@link Method} is not serializable, so a deserialized copy has none. */
+	private final transient @Nullable Method method;
+
+	/** The annotated method as {@code com.example.Type.method(String, int)}, kept by serialization. */
+	private final String methodDescription;
 
 	/**
 	 * @param method the annotated method
@@ -37,11 +43,20 @@ public class RetryableMethodException extends FailureAnalyzedException {
 			@Nullable Throwable cause) {
 		super("Invalid " + annotation + " method " + describe(method) + ": " + problem, action, cause);
 		this.method = method;
+		this.methodDescription = describe(method);
 	}
 
-	/** @return the annotated method */
-	public Method getMethod() {
+	/**
+	 * @return the annotated method, or {@code null} on a copy of this exception that was deserialized (a
+	 * {@link Method} cannot be serialized; {@link #getMethodDescription()} can)
+	 */
+	public @Nullable Method getMethod() {
 		return this.method;
+	}
+
+	/** @return the annotated method as {@code com.example.Type.method(String, int)}; kept by serialization */
+	public String getMethodDescription() {
+		return this.methodDescription;
 	}
 
 	static String describe(Method method) {

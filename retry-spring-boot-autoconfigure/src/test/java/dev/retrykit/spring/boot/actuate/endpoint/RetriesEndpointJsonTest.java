@@ -1,5 +1,6 @@
 package dev.retrykit.spring.boot.actuate.endpoint;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -38,6 +39,21 @@ class RetriesEndpointJsonTest {
 				+ "\"traverseCauses\":true,\"httpStatus\":\"429,500-599\",\"stateful\":false},\"calls\":{\"successfulWithoutRetry\":0,"
 				+ "\"successfulWithRetry\":0,\"failedWithoutRetry\":0,\"failedWithRetry\":0},\"attempts\":0,"
 				+ "\"recoveries\":0,\"rejections\":{\"circuitOpen\":0,\"budgetExhausted\":0}}");
+	}
+
+	@Test
+	void writesNotRecoverableAfterIgnoreOnlyWhenTheInstanceHasSome() {
+		RetryRegistry strict = RetryRegistry.builder().virtualTime(this.time)
+			.instance("strict", null, (config) -> config.backoff(BackoffPolicy.none()).ignore(IllegalArgumentException.class)
+				.notRecoverable(FileNotFoundException.class, IllegalStateException.class))
+			.build();
+		String config = this.json.writeValueAsString(
+				new RetriesEndpoint(strict, Show.NEVER, this.time).retries().instances().get("strict").config());
+
+		assertThat(config).contains("\"ignore\":[\"java.lang.IllegalArgumentException\"],\"notRecoverable\":"
+				+ "[\"java.io.FileNotFoundException\",\"java.lang.IllegalStateException\"],");
+		assertThat(this.json.writeValueAsString(this.endpoint.retries().instances().get("inventory").config()))
+			.doesNotContain("notRecoverable");
 	}
 
 	@Test

@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 
 import dev.retrykit.VirtualTime;
@@ -90,6 +93,40 @@ class AttemptExecutorAndContextTests {
 	}
 
 	@Test
+	void withoutAnyTaskExecutorRetriesAndFailbackAttemptsRunOnTheStartersOwnThreadsNeverOnTheCommonPool()
+			throws InterruptedException {
+		List<Thread> attemptThreads = new CopyOnWriteArrayList<>();
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RetryAutoConfiguration.class))
+			.withBean(Remote.class, Remote::new)
+			.withBean(Audit.class, Audit::new)
+			.withPropertyValues("retry.instances.remote.backoff.type=fixed", "retry.instances.remote.backoff.delay=1ms",
+					"retry.instances.audit.backoff.type=fixed", "retry.instances.audit.backoff.delay=1ms")
+			.run(context -> {
+				assertThat(context).doesNotHaveBean(Executor.class);
+				Remote remote = context.getBean(Remote.class);
+				Audit audit = context.getBean(Audit.class);
+				assertThat(remote.fetch().get(30, TimeUnit.SECONDS)).isEqualTo("ok");
+				audit.send("e-1");
+				assertThat(audit.delivered().get(30, TimeUnit.SECONDS)).isEqualTo("e-1");
+				assertThat(List.of(remote.seen().get(1), audit.seen().get(1))).allSatisfy(seen -> {
+					assertThat(seen.thread()).startsWith("retry-").doesNotContain("ForkJoinPool");
+					assertThat(seen.commonPool()).isFalse();
+				});
+				Thread.getAllStackTraces().keySet().stream()
+					.filter(thread -> thread.getName().equals(remote.seen().get(1).thread())
+							|| thread.getName().equals(audit.seen().get(1).thread()))
+					.forEach(attemptThreads::add);
+			});
+		// The starter owns these threads: closing the context shuts them down.
+		assertThat(attemptThreads).isNotEmpty();
+		for (Thread thread : attemptThreads) {
+			thread.join(Duration.ofSeconds(30).toMillis());
+			assertThat(thread.isAlive()).as(thread.getName()).isFalse();
+		}
+	}
+
+	@Test
 	@EnabledForJreRange(min = JRE.JAVA_21)
 	void withVirtualThreadsEnabledRetriesRunOnVirtualThreads() {
 		this.runner.withPropertyValues("spring.threads.virtual.enabled=true").run(context -> {
@@ -142,11 +179,12 @@ class AttemptExecutorAndContextTests {
 	}
 
 	/** What an attempt saw: its thread and its caller's request and tenant. */
-	record Seen(String thread, boolean virtual, String context) {
+	record Seen(String thread, boolean virtual, boolean commonPool, String context) {
 
 		static Seen now() {
 			Thread thread = Thread.currentThread();
-			return new Seen(thread.getName(), isVirtual(thread), MDC.get("request") + "/" + TENANT.get());
+			boolean commonPool = (thread instanceof ForkJoinWorkerThread worker) && worker.getPool() == ForkJoinPool.commonPool();
+			return new Seen(thread.getName(), isVirtual(thread), commonPool, MDC.get("request") + "/" + TENANT.get());
 		}
 
 		private static boolean isVirtual(Thread thread) {

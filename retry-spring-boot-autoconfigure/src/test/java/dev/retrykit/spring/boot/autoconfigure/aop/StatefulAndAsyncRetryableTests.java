@@ -109,12 +109,14 @@ class StatefulAndAsyncRetryableTests {
 	}
 
 	@Test
-	void aFluxIsRetriedAsAWhole() {
+	void aFluxThatFailsBeforeEmittingIsSubscribedAgainAfterTheBackoff() {
 		this.runner.withBean(AsyncClient.class, AsyncClient::new).run(context -> {
 			context.getBean(Counter.class).failuresLeft.set(1);
 			CompletableFuture<List<Integer>> result = context.getBean(AsyncClient.class).flux().collectList().toFuture();
+			assertThat(result).isNotDone();
 			context.getBean(VirtualTime.class).advance(Duration.ofMillis(100));
 			assertThat(result).isCompletedWithValue(List.of(1, 2, 3));
+			assertThat(context.getBean(Counter.class).calls).hasValue(2);
 		});
 	}
 
