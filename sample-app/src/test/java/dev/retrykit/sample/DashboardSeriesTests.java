@@ -1,10 +1,6 @@
 package dev.retrykit.sample;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.test.metrics.export=true")
-class DashboardSeriesTests {
+class DashboardSeriesTests extends SampleOverHttp {
 
 	private static final Path DASHBOARD = Path.of("..", "dashboards", "retrykit.json");
 
@@ -44,11 +39,6 @@ class DashboardSeriesTests {
 
 	/** Every meter of retrykit is exported under the {@code retry_} prefix; label names never start with it. */
 	private static final Pattern SERIES = Pattern.compile("\\bretry_[a-z0-9_]+\\b");
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	@LocalServerPort
-	int port;
 
 	@Autowired
 	FlakyDownstream downstream;
@@ -118,19 +108,6 @@ class DashboardSeriesTests {
 			}
 		}
 		return series;
-	}
-
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		return this.http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private HttpResponse<String> post(String path) throws IOException, InterruptedException {
-		return this.http.send(request(path).POST(HttpRequest.BodyPublishers.noBody()).build(),
-				HttpResponse.BodyHandlers.ofString());
-	}
-
-	private HttpRequest.Builder request(String path) {
-		return HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).timeout(Duration.ofSeconds(30));
 	}
 
 	@TestConfiguration

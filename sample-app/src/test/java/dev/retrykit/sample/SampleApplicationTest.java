@@ -1,9 +1,6 @@
 package dev.retrykit.sample;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +17,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,12 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.test.metrics.export=true")
-class SampleApplicationTest {
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	@LocalServerPort
-	int port;
+class SampleApplicationTest extends SampleOverHttp {
 
 	@Autowired
 	FlakyDownstream downstream;
@@ -226,23 +217,6 @@ class SampleApplicationTest {
 			.matcher(get("/actuator/retries/" + instance).body());
 		assertThat(matcher.find()).as("%s of %s", field, instance).isTrue();
 		return Long.parseLong(matcher.group(1));
-	}
-
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		return this.http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private CompletableFuture<HttpResponse<String>> getAsync(String path) {
-		return this.http.sendAsync(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private HttpResponse<String> post(String path) throws IOException, InterruptedException {
-		return this.http.send(request(path).POST(HttpRequest.BodyPublishers.noBody()).build(),
-				HttpResponse.BodyHandlers.ofString());
-	}
-
-	private HttpRequest.Builder request(String path) {
-		return HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).timeout(Duration.ofSeconds(30));
 	}
 
 	@TestConfiguration

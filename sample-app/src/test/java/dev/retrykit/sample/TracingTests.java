@@ -1,11 +1,5 @@
 package dev.retrykit.sample;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 
 import dev.retrykit.VirtualTime;
@@ -18,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,12 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * after the other: the gap between two attempt spans is the backoff.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class TracingTests {
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	@LocalServerPort
-	int port;
+class TracingTests extends SampleOverHttp {
 
 	@Autowired
 	FlakyDownstream downstream;
@@ -67,11 +55,6 @@ class TracingTests {
 		for (int i = 1; i < attempts.size(); i++) {
 			assertThat(attempts.get(i).getStartTimestamp()).isAfterOrEqualTo(attempts.get(i - 1).getEndTimestamp());
 		}
-	}
-
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
-			.timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	@TestConfiguration
