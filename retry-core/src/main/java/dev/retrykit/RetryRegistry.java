@@ -2,6 +2,7 @@ package dev.retrykit;
 
 import java.lang.System.Logger.Level;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -61,6 +62,13 @@ public final class RetryRegistry {
 
 	private final List<RetryRegistryListener> registryListeners = new CopyOnWriteArrayList<>();
 
+	/**
+	 * The instances announced to the registry listeners, in order. Guarded by itself: announcing a new
+	 * instance and adding a listener (which replays them) exclude each other, so that a listener hears
+	 * of every instance exactly once, whichever comes first.
+	 */
+	private final List<RetryTemplate> announced = new ArrayList<>();
+
 	private final ConcurrentMap<String, FailbackExecutor> failbacks = new ConcurrentHashMap<>();
 
 	private final Settings settings;
@@ -92,7 +100,15 @@ public final class RetryRegistry {
 	public RetryTemplate template(String name) {
 		Objects.requireNonNull(name, "name must not be null");
 		RetryTemplate existing = this.templates.get(name);
-		return (existing != null) ? existing : this.templates.computeIfAbsent(name, this::create);
+		if (existing != null) {
+			return existing;
+		}
+		RetryTemplate[] created = new RetryTemplate[1];
+		RetryTemplate template = this.templates.computeIfAbsent(name, key -> created[0] = create(key));
+		if (template == created[0]) {
+			announce(template);
+		}
+		return template;
 	}
 
 	/**
@@ -172,6 +188,9 @@ public final class RetryRegistry {
 			for (RetryRegistryListener listener : this.registryListeners) {
 				notifyReplaced(listener, template, previous[0]);
 			}
+		}
+		else {
+			announce(template);
 		}
 		return template;
 	}
@@ -284,8 +303,21 @@ public final class RetryRegistry {
 	 * @param listener the listener
 	 */
 	public void addListener(RetryRegistryListener listener) {
-		this.registryListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
-		this.templates.values().forEach(template -> notify(listener, template));
+		Objects.requireNonNull(listener, "listener must not be null");
+		synchronized (this.announced) {
+			this.registryListeners.add(listener);
+			this.announced.forEach(template -> notify(listener, template));
+		}
+	}
+
+	/** Tells the listeners of an instance just created (outside the map's lock, once per instance). */
+	private void announce(RetryTemplate template) {
+		synchronized (this.announced) {
+			this.announced.add(template);
+			for (RetryRegistryListener listener : this.registryListeners) {
+				notify(listener, template);
+			}
+		}
 	}
 
 	private RetryTemplate create(String name) {
@@ -302,11 +334,7 @@ public final class RetryRegistry {
 			builder.budget(sharedBudget((config.getBudgetName() != null) ? config.getBudgetName() : name, budgetConfig));
 		}
 		applyCustomizers(name, builder);
-		RetryTemplate template = builder.build();
-		for (RetryRegistryListener listener : this.registryListeners) {
-			notify(listener, template);
-		}
-		return template;
+		return builder.build();
 	}
 
 	private RetryTemplateBuilder customized(String name, RetryConfig config) {
