@@ -223,9 +223,14 @@ final class CallLifecycle {
 			return STOP_EXHAUSTED;
 		}
 		long delay = runtime.nextDelay(context, failure);
-		long now = (nowNanos != RetryRuntime.NOT_READ) ? nowNanos : runtime.timeSource.nanoTime();
-		if (runtime.isPastDeadline(context, delay, now)) {
-			return STOP_DEADLINE;
+		long now = nowNanos;
+		if (runtime.maxDurationNanos != 0) {
+			if (now == RetryRuntime.NOT_READ) {
+				now = runtime.timeSource.nanoTime();
+			}
+			if (runtime.isPastDeadline(context, delay, now)) {
+				return STOP_DEADLINE;
+			}
 		}
 		if (breaker != null && breaker.remainingOpenNanos() > delay) {
 			return STOP_CIRCUIT_OPEN;

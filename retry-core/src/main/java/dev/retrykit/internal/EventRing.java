@@ -22,10 +22,10 @@ import org.jspecify.annotations.Nullable;
  * Should more writers than there are slots race for one slot at once, its fields may mix; the ring
  * trades that for a recording path with no lock and no allocation.
  *
- * <p>Events are stamped with the monotonic clock ({@link dev.retrykit.spi.TimeSource#nanoTime()}), the one
- * the engine reads anyway (for a timer, a deadline), and turned into wall-clock time when they are read:
- * the reading's wall-clock time minus each event's age. A call whose retry waits on the scheduler
- * stamps its event and computes its deadline from one clock read.
+ * <p>Events are stamped with a monotonic clock and turned into wall-clock time when they are read: the
+ * reading's wall-clock time minus each event's age. An instance on the system time source stamps them
+ * with {@link CoarseClock#SYSTEM}, a field read to the millisecond; one on another time source (virtual
+ * time) with that source's {@link dev.retrykit.spi.TimeSource#nanoTime()}.
  */
 final class EventRing {
 
@@ -53,14 +53,24 @@ final class EventRing {
 	 */
 	private final long[] fields;
 
+	/** In a slot's packed type and attempt: the event has a failure, whose text is the slot's {@link #texts} entry. */
+	private static final long HAS_FAILURE = 1L << 62;
+
 	/**
 	 * Per slot, the failure's type name and bounded message ({@link FailureText}), never the failure:
 	 * a kept {@code Throwable} (stack trace, causes, a message carrying a whole response body) made the
-	 * ring bounded in count but not in bytes.
+	 * ring bounded in count but not in bytes. An event without a failure leaves its slot's entry as it
+	 * is (the {@link #HAS_FAILURE} bit tells), and an entry is replaced only by a different text: a
+	 * reference stored into this long-lived array costs a collector's write barrier, a memory fence
+	 * under G1, so a failure that keeps recurring is recorded with reads alone.
 	 */
-	private final @Nullable String[] failureTypes;
+	private final @Nullable Text[] texts;
 
-	private final @Nullable String[] failureMessages;
+	/**
+	 * The text of the last failure recorded, reused while failures keep the same type name and message
+	 * (the same strings). Written by any writer without synchronization: a {@link Text} is immutable.
+	 */
+	private @Nullable Text lastText;
 
 	EventRing(int capacity) {
 		// The builders refuse such a size first, with the property's name; this guards direct use.
@@ -73,8 +83,7 @@ final class EventRing {
 		int slots = (capacity == 1) ? 1 : Integer.highestOneBit(capacity - 1) << 1;
 		this.mask = slots - 1;
 		this.fields = new long[FIELDS * slots];
-		this.failureTypes = new String[slots];
-		this.failureMessages = new String[slots];
+		this.texts = new Text[slots];
 	}
 
 	void add(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos, long timeNanos) {
@@ -85,12 +94,29 @@ final class EventRing {
 		VarHandle.storeStoreFence();
 		this.fields[at + 1] = timeNanos;
 		this.fields[at + 2] = delayNanos;
-		this.fields[at + 3] = ((long) type.ordinal() << 32) | (attempt & 0xFFFF_FFFFL);
-		if (failure != null || this.failureTypes[slot] != null) {
-			this.failureTypes[slot] = FailureText.typeName(failure);
-			this.failureMessages[slot] = FailureText.boundedMessage(failure);
+		long typeAndAttempt = ((long) type.ordinal() << 32) | (attempt & 0xFFFF_FFFFL);
+		if (failure != null) {
+			Text text = text(failure);
+			if (this.texts[slot] != text) {
+				this.texts[slot] = text;
+			}
+			typeAndAttempt |= HAS_FAILURE;
 		}
+		this.fields[at + 3] = typeAndAttempt;
 		LONGS.setRelease(this.fields, at, 2 * sequence + 2);
+	}
+
+	/** The failure's text: the last one recorded when its strings are the same, else a new one. */
+	private Text text(Throwable failure) {
+		String type = failure.getClass().getName();
+		String message = FailureText.boundedMessage(failure);
+		Text last = this.lastText;
+		if (last != null && last.type() == type && last.message() == message) {
+			return last;
+		}
+		Text text = new Text(type, message);
+		this.lastText = text;
+		return text;
 	}
 
 	long recorded() {
@@ -131,18 +157,23 @@ final class EventRing {
 		long time = this.fields[at + 1];
 		long delay = this.fields[at + 2];
 		long typeAndAttempt = this.fields[at + 3];
-		String failureType = this.failureTypes[slot];
-		String failureMessage = this.failureMessages[slot];
+		Text text = ((typeAndAttempt & HAS_FAILURE) != 0) ? this.texts[slot] : null;
 		VarHandle.loadLoadFence();
 		if ((long) LONGS.getOpaque(this.fields, at) != version) {
 			return null;
 		}
-		RetryEventType type = TYPES[(int) (typeAndAttempt >>> 32)];
+		RetryEventType type = TYPES[(int) ((typeAndAttempt & ~HAS_FAILURE) >>> 32)];
+		String failureType = (text != null) ? text.type() : null;
+		String failureMessage = (text != null) ? text.message() : null;
 		int attempt = (int) typeAndAttempt;
 		// Wall-clock time to the millisecond: the reading's, less the event's age on the monotonic clock.
 		Instant timestamp = Instant.ofEpochMilli(nowMillis - Math.floorDiv(nowNanos - time, 1_000_000L));
 		return new Stamped(time, new RetryEvent(type, name, attempt, failureType, failureMessage, Duration.ofNanos(delay),
 				timestamp));
+	}
+
+	/** A failure's type name and bounded message. */
+	private record Text(String type, @Nullable String message) {
 	}
 
 	/** An event with the monotonic time it was recorded at, which orders events more finely than milliseconds. */

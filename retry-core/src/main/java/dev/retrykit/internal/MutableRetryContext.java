@@ -106,8 +106,13 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		if ((this.countAndFlag & COUNT_MASK) != COUNT_MASK) {
 			this.countAndFlag++;
 		}
-		this.lastThrowable = failure;
-		this.lastResult = result;
+		// Stored only when they differ, as in reset(): each reference store costs a write barrier.
+		if (this.lastThrowable != failure) {
+			this.lastThrowable = failure;
+		}
+		if (this.lastResult != result) {
+			this.lastResult = result;
+		}
 	}
 
 	/**

@@ -49,6 +49,13 @@ public final class RetryCounters implements RetryMetrics {
 
 	private final TimeSource timeSource;
 
+	/**
+	 * Whether events are stamped by {@link CoarseClock#SYSTEM} rather than by the time source: so they
+	 * are when the time source is the system's. Every event of an instance is stamped by one clock, so
+	 * that their order is the order they happened in.
+	 */
+	private final boolean coarse;
+
 	private final Queue<ThreadCounters> blocks = new ConcurrentLinkedQueue<>();
 
 	private final AtomicLongArray folded = new AtomicLongArray(ThreadCounters.COUNT);
@@ -75,6 +82,7 @@ public final class RetryCounters implements RetryMetrics {
 	public RetryCounters(String name, TimeSource timeSource, int eventCapacity) {
 		this.name = name;
 		this.timeSource = timeSource;
+		this.coarse = (timeSource == TimeSource.SYSTEM);
 		this.events = new EventRing(eventCapacity);
 	}
 
@@ -121,7 +129,8 @@ public final class RetryCounters implements RetryMetrics {
 	 * @param delayNanos the wait before the next attempt, 0 for none
 	 */
 	public void event(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos) {
-		this.events.add(type, attempt, failure, delayNanos, this.timeSource.nanoTime());
+		this.events.add(type, attempt, failure, delayNanos,
+				this.coarse ? CoarseClock.SYSTEM.nanoTime() : this.timeSource.nanoTime());
 	}
 
 	/**
@@ -130,10 +139,14 @@ public final class RetryCounters implements RetryMetrics {
 	 * @param attempt the attempt it is about (1-based)
 	 * @param failure the failure, or {@code null}
 	 * @param delayNanos the wait before the next attempt, 0 for none
-	 * @param nowNanos the time source's {@code nanoTime()}, read for this event
+	 * @param nowNanos the time source's {@code nanoTime()}, read for this decision, or
+	 * {@link RetryRuntime#NOT_READ}; an instance on the system time source stamps its events with
+	 * {@link CoarseClock#SYSTEM} all the same
 	 */
 	void eventAt(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos, long nowNanos) {
-		this.events.add(type, attempt, failure, delayNanos, nowNanos);
+		long time = this.coarse ? CoarseClock.SYSTEM.nanoTime()
+				: (nowNanos != RetryRuntime.NOT_READ) ? nowNanos : this.timeSource.nanoTime();
+		this.events.add(type, attempt, failure, delayNanos, time);
 	}
 
 	private synchronized long sum(int slot) {

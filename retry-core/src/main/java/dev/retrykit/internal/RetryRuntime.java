@@ -10,6 +10,7 @@ import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryListener;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.policy.RetryPolicy;
+import dev.retrykit.spi.BackoffCursor;
 import dev.retrykit.spi.BackoffStrategy;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spi.RetryContextCache;
@@ -41,7 +42,7 @@ public final class RetryRuntime {
 
 	final int maxAttempts;
 
-	private final long maxDurationNanos;
+	final long maxDurationNanos;
 
 	private final long attemptTimeoutNanos;
 
@@ -257,10 +258,16 @@ public final class RetryRuntime {
 
 	/** The backoff's delay before the next attempt, replaced by the failure's delay hint if it has one. */
 	long nextDelay(MutableRetryContext context, @Nullable Throwable failure) {
-		if (context.cursor == null) {
-			context.cursor = this.backoff.start();
+		BackoffCursor cursor = context.cursor;
+		if (cursor == null) {
+			cursor = this.backoff.start();
+			// A strategy that is its own cursor (every BackoffPolicy) keeps nothing per call: not storing
+			// it spares a write barrier per call, as the pooled context is long-lived.
+			if (cursor != this.backoff) {
+				context.cursor = cursor;
+			}
 		}
-		long delay = Math.max(0, context.cursor.nextDelayNanos(context.getRetryCount(), context.previousDelayNanos));
+		long delay = Math.max(0, cursor.nextDelayNanos(context.getRetryCount(), context.previousDelayNanos));
 		context.previousDelayNanos = delay;
 		if (this.delayHint != null && failure != null) {
 			Duration hint = FailureClassifier.delayHint(this.delayHint, failure);
