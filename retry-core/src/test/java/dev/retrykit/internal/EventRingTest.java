@@ -110,6 +110,44 @@ class EventRingTest {
 	}
 
 	@Test
+	void anEventWithoutAFailureInASlotThatHeldOneShowsNoFailure() {
+		EventRing ring = new EventRing(1);
+		ring.add(RetryEventType.RETRY, 1, new IOException("refused"), 0, NOW_NANOS);
+
+		ring.add(RetryEventType.SUCCESS_AFTER_RETRY, 2, null, 0, NOW_NANOS + 1);
+
+		RetryEvent event = ring.snapshot("inventory", NOW_NANOS + 2, NOW_MILLIS).get(0);
+		assertThat(event.type()).isEqualTo(RetryEventType.SUCCESS_AFTER_RETRY);
+		assertThat(event.exceptionType()).isNull();
+		assertThat(event.exceptionMessage()).isNull();
+	}
+
+	@Test
+	void eachEventKeepsItsOwnFailuresTextWhenFailuresAlternate() {
+		EventRing ring = new EventRing(8);
+		IOException refused = new IOException("refused");
+		for (int i = 0; i < 12; i++) {
+			Exception failure = (i % 3 == 2) ? new IllegalStateException("busy " + i) : refused;
+			ring.add(RetryEventType.RETRY, i + 1, failure, 0, NOW_NANOS + i);
+		}
+
+		List<RetryEvent> events = ring.snapshot("inventory", NOW_NANOS + 20, NOW_MILLIS);
+
+		assertThat(events).hasSize(8);
+		for (RetryEvent event : events) {
+			int i = event.attempt() - 1;
+			if (i % 3 == 2) {
+				assertThat(event.exceptionType()).isEqualTo(IllegalStateException.class.getName());
+				assertThat(event.exceptionMessage()).isEqualTo("busy " + i);
+			}
+			else {
+				assertThat(event.exceptionType()).isEqualTo(IOException.class.getName());
+				assertThat(event.exceptionMessage()).isEqualTo("refused");
+			}
+		}
+	}
+
+	@Test
 	void aTemplatesRecentEventsKeepTheTypeAndABoundedMessageOfEachFailure() {
 		RetryTemplate template = RetryTemplate.builder().name("inventory").virtualTime(new VirtualTime())
 			.maxAttempts(3).backoff(BackoffPolicy.fixed(Duration.ofMillis(10))).build();
