@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Run from the shaded jar: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.retrykit.benchmarks.PendingRetriesScale [count] [--forks N] [--gc default|parallel|both]
- * [--pre-touch]} (see {@link #FORKS}, {@link #GC} and {@link #PRE_TOUCH}). Each contender runs in JVMs of its own, forked with the same options
+ * [--pre-touch] [--only NAME,...]} (see {@link #FORKS}, {@link #GC}, {@link #PRE_TOUCH} and {@link #ONLY}). Each contender runs in JVMs of its own, forked with the same options
  * ({@link #CHILD_JVM_OPTIONS}), so no contender's garbage or threads count against another. In each,
  * after calls started and cancelled for {@link #WARMUP} (the JIT's warm-up), then
  * {@value #ROUNDS} times over:
@@ -142,6 +142,12 @@ public final class PendingRetriesScale {
 	 */
 	static final String PRE_TOUCH = "--pre-touch";
 
+	/**
+	 * The argument that runs only the named contenders ({@link ScaleContender} constant names, such as
+	 * {@code RETRYKIT,SCHEDULED_EXECUTOR}), in their usual order; by default every contender runs.
+	 */
+	static final String ONLY = "--only";
+
 	private PendingRetriesScale() {
 	}
 
@@ -165,9 +171,10 @@ public final class PendingRetriesScale {
 		}
 		int forks = takeForks(arguments);
 		List<Collector> collectors = Collector.named(takeValue(arguments, GC, Collector.DEFAULT.argument));
+		List<ScaleContender> contenders = ScaleContender.named(takeValue(arguments, ONLY, ""));
 		if (arguments.size() > 1) {
 			throw new IllegalArgumentException("Unexpected arguments " + arguments + ": expected [count] ["
-					+ FORKS + " N] [" + GC + " default|parallel|both] [" + PRE_TOUCH + "]");
+					+ FORKS + " N] [" + GC + " default|parallel|both] [" + PRE_TOUCH + "] [" + ONLY + " NAME,...]");
 		}
 		int count = arguments.isEmpty() ? DEFAULT_COUNT : Integer.parseInt(arguments.get(0));
 		for (Collector collector : collectors) {
@@ -179,7 +186,7 @@ public final class PendingRetriesScale {
 					+ System.getProperty("java.version") + ")");
 			List<Map<String, String>> rows = new ArrayList<>();
 			String collectorInUse = null;
-			for (ScaleContender contender : ScaleContender.values()) {
+			for (ScaleContender contender : contenders) {
 				List<Map<String, String>> runs = new ArrayList<>();
 				for (int run = 1; run <= forks; run++) {
 					System.out.println("Running " + contender.label + ", JVM " + run + " of " + forks + " ...");

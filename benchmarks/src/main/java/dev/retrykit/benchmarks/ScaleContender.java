@@ -1,6 +1,7 @@
 package dev.retrykit.benchmarks;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
@@ -121,6 +122,28 @@ enum ScaleContender {
 
 	ScaleContender(String label) {
 		this.label = label;
+	}
+
+	/**
+	 * @param names contender constant names separated by commas, or empty for all
+	 * @return the contenders named, in declaration order
+	 */
+	static List<ScaleContender> named(String names) {
+		if (names.isBlank()) {
+			return List.of(values());
+		}
+		java.util.Set<String> wanted = new java.util.HashSet<>(List.of(names.split(",")));
+		List<ScaleContender> chosen = new java.util.ArrayList<>();
+		for (ScaleContender contender : values()) {
+			if (wanted.remove(contender.name())) {
+				chosen.add(contender);
+			}
+		}
+		if (!wanted.isEmpty()) {
+			throw new IllegalArgumentException("Unknown contenders " + wanted + ": must be among "
+					+ java.util.Arrays.toString(values()));
+		}
+		return chosen;
 	}
 
 	/**
