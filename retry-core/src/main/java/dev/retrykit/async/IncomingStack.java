@@ -21,7 +21,7 @@ final class IncomingStack {
 	private final WheelTimeout closedMarker;
 
 	IncomingStack(TimingWheelScheduler owner) {
-		this.closedMarker = new WheelTimeout(owner, WheelTimeout.STOPPED, Long.MAX_VALUE);
+		this.closedMarker = new WheelTimeout(owner, WheelTimeout.STOPPED);
 	}
 
 	/**

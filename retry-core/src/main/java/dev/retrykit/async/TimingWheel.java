@@ -63,7 +63,7 @@ final class TimingWheel {
 	 * the next tick, so that it fires on that tick, never before its deadline.
 	 */
 	void add(WheelTimeout node) {
-		int index = (int) (Math.max(node.deadlineTick, this.nextTick) & this.mask);
+		int index = (int) (Math.max(node.deadlineTick(), this.nextTick) & this.mask);
 		node.next = null;
 		WheelTimeout tail = this.tails[index];
 		if (tail == null) {
@@ -91,7 +91,7 @@ final class TimingWheel {
 			WheelTimeout following = node.next;
 			node.next = null;
 			if (node.isPending()) {
-				if (goOn && node.deadlineTick < this.nextTick) {
+				if (goOn && node.deadlineTick() < this.nextTick) {
 					goOn = fire.test(node);
 				}
 				else {
@@ -147,7 +147,7 @@ final class TimingWheel {
 			while (node != null) {
 				WheelTimeout following = node.next;
 				if (node.isPending()) {
-					earliest = Math.min(earliest, node.deadlineTick);
+					earliest = Math.min(earliest, node.deadlineTick());
 					previous = node;
 				}
 				else {
@@ -173,7 +173,7 @@ final class TimingWheel {
 		WheelTimeout node = this.heads[index];
 		while (node != null) {
 			WheelTimeout following = node.next;
-			boolean due = node.deadlineTick <= tick;
+			boolean due = node.deadlineTick() <= tick;
 			if (due) {
 				unlink(index, previous, node, following);
 				if (!fire.test(node)) {

@@ -211,7 +211,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		if (this.worker != null && this.worker != Thread.currentThread()) {
 			joinUninterruptibly(this.worker);
 		}
-		left.sort(Comparator.comparingLong((WheelTimeout node) -> node.deadlineTick));
+		left.sort(Comparator.comparingLong((WheelTimeout node) -> node.deadlineTick()));
 		List<Runnable> tasks = new ArrayList<>(left.size());
 		for (WheelTimeout node : left) {
 			Runnable task = node.claim(WheelTimeout.STOPPED);

@@ -11,27 +11,32 @@ import org.jspecify.annotations.Nullable;
  * time, the intrusive list node the wheel links into its incoming stack and its buckets.
  *
  * <p>Kept deliberately small because a million of them may be pending: with compressed oops the
- * layout is a 12-byte header, {@code long deadlineTick} and three references ({@code owner},
+ * layout is a 12-byte header, {@code long tickAndState} and three references ({@code owner},
  * {@code task}, {@code next}) = 32 bytes, with no padding. There is no {@code prev} link: nodes only
  * leave a bucket while the timer walks it (cancelled nodes are unlinked lazily), so a singly linked
- * list is enough. There is no state field either: {@code task} holds the task while the node is
- * pending and one of the final-state markers afterwards. The owner reference lets {@link #cancel()}
- * keep the scheduler's counters exact.
+ * list is enough. The state shares a long with the deadline tick, so that ending a node (cancelling
+ * it, firing it) is a CAS on a primitive followed by clearing {@code task}: neither is a reference
+ * store that a collector's post-write barrier sees (under G1, a memory fence and a dirtied card for
+ * each of a million cancelled nodes). The owner reference lets {@link #cancel()} keep the
+ * scheduler's counters exact.
  *
- * <p>Thread-safety: {@link #task} is the only field written by several threads, always by CAS; the
- * thread whose CAS replaces the task with a marker owns the task. {@link #next} is written by the
- * scheduling thread before the node is published and afterwards only by the thread that drives the
- * wheel.
+ * <p>Thread-safety: {@link #tickAndState} is the only field written by several threads, always by
+ * CAS; the thread whose CAS ends the node owns the task and clears the reference. {@link #next} is
+ * written by the scheduling thread before the node is published and afterwards only by the thread
+ * that drives the wheel.
  */
 final class WheelTimeout implements ScheduledTask {
 
-	/** A final state, stored in {@link #task} in place of the task. */
+	/** A final state, kept in the high bits of {@link #tickAndState}. */
 	static final class State {
 
 		private final String name;
 
-		private State(String name) {
+		private final long bits;
+
+		private State(String name, long bits) {
 			this.name = name;
+			this.bits = bits;
 		}
 
 		@Override
@@ -41,16 +46,23 @@ final class WheelTimeout implements ScheduledTask {
 
 	}
 
-	static final State CANCELLED = new State("CANCELLED");
-	static final State EXPIRED = new State("EXPIRED");
-	/** Handed back by {@link TimingWheelScheduler#stop()} without having run. */
-	static final State STOPPED = new State("STOPPED");
+	/** The largest deadline tick a node keeps; later ones (ten-millisecond ticks: 700 million years) saturate to it. */
+	static final long MAX_TICK = (1L << 61) - 1;
 
-	private static final VarHandle TASK;
+	private static final long STATE_MASK = 3L << 61;
+
+	static final State CANCELLED = new State("CANCELLED", 1L << 61);
+	static final State EXPIRED = new State("EXPIRED", 2L << 61);
+	/** Handed back by {@link TimingWheelScheduler#stop()} without having run. */
+	static final State STOPPED = new State("STOPPED", 3L << 61);
+
+	private static final State[] STATES = { null, CANCELLED, EXPIRED, STOPPED };
+
+	private static final VarHandle TICK_AND_STATE;
 
 	static {
 		try {
-			TASK = MethodHandles.lookup().findVarHandle(WheelTimeout.class, "task", Object.class);
+			TICK_AND_STATE = MethodHandles.lookup().findVarHandle(WheelTimeout.class, "tickAndState", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -59,24 +71,43 @@ final class WheelTimeout implements ScheduledTask {
 
 	private final TimingWheelScheduler owner;
 
-	/** The first wheel tick at or after the deadline; the task fires when that tick is processed. */
-	final long deadlineTick;
+	/**
+	 * The first wheel tick at or after the deadline (the task fires when that tick is processed) in the
+	 * low 61 bits, and the state in the two above them: zero while pending, else a {@link State}'s bits
+	 * (via {@link #TICK_AND_STATE}).
+	 */
+	private volatile long tickAndState;
 
-	/** The {@link Runnable} while pending, then the {@link State} it ended in (via {@link #TASK}). */
-	private volatile Object task;
+	/** The task while pending; cleared by the thread that ended the node. */
+	private @Nullable Runnable task;
 
 	/** Link in the incoming stack, then in a bucket; owned by the thread driving the wheel. */
 	@Nullable WheelTimeout next;
 
 	/**
 	 * @param owner the scheduler
-	 * @param task the task, or a {@link State} for a node that is never pending (a marker)
-	 * @param deadlineTick the tick on which it fires
+	 * @param task the task
+	 * @param deadlineTick the tick on which it fires (saturating at {@link #MAX_TICK})
 	 */
-	WheelTimeout(TimingWheelScheduler owner, Object task, long deadlineTick) {
+	WheelTimeout(TimingWheelScheduler owner, Runnable task, long deadlineTick) {
 		this.owner = owner;
-		this.deadlineTick = deadlineTick;
-		TASK.set(this, task); // plain: published with the node itself
+		this.task = task;
+		TICK_AND_STATE.set(this, Math.min(deadlineTick, MAX_TICK)); // plain: published with the node itself
+	}
+
+	/**
+	 * A node that is never pending: a marker.
+	 * @param owner the scheduler
+	 * @param state its state
+	 */
+	WheelTimeout(TimingWheelScheduler owner, State state) {
+		this.owner = owner;
+		TICK_AND_STATE.set(this, MAX_TICK | state.bits);
+	}
+
+	/** @return the tick on which the task fires */
+	long deadlineTick() {
+		return this.tickAndState & MAX_TICK;
 	}
 
 	/**
@@ -85,11 +116,13 @@ final class WheelTimeout implements ScheduledTask {
 	 * @return the task, or {@code null} if the node had already left the pending state
 	 */
 	@Nullable Runnable claim(State newState) {
-		Object current = this.task;
-		while (current instanceof Runnable runnable) {
-			Object witness = TASK.compareAndExchange(this, current, newState);
+		long current = this.tickAndState;
+		while ((current & STATE_MASK) == 0) {
+			long witness = (long) TICK_AND_STATE.compareAndExchange(this, current, current | newState.bits);
 			if (witness == current) {
-				return runnable;
+				Runnable claimed = this.task;
+				this.task = null;
+				return claimed;
 			}
 			current = witness;
 		}
@@ -97,7 +130,11 @@ final class WheelTimeout implements ScheduledTask {
 	}
 
 	boolean isPending() {
-		return !(this.task instanceof State);
+		return (this.tickAndState & STATE_MASK) == 0;
+	}
+
+	private @Nullable State state() {
+		return STATES[(int) ((this.tickAndState & STATE_MASK) >>> 61)];
 	}
 
 	/**
@@ -115,19 +152,18 @@ final class WheelTimeout implements ScheduledTask {
 
 	@Override
 	public boolean isCancelled() {
-		return this.task == CANCELLED;
+		return state() == CANCELLED;
 	}
 
 	@Override
 	public boolean isExpired() {
-		return this.task == EXPIRED;
+		return state() == EXPIRED;
 	}
 
 	@Override
 	public String toString() {
-		Object current = this.task;
-		return "WheelTimeout[state=" + ((current instanceof State state) ? state : "PENDING") + ", deadlineTick="
-				+ this.deadlineTick + "]";
+		State state = state();
+		return "WheelTimeout[state=" + ((state != null) ? state : "PENDING") + ", deadlineTick=" + deadlineTick() + "]";
 	}
 
 }
