@@ -20,8 +20,11 @@ final class IncomingStack {
 
 	private final WheelTimeout closedMarker;
 
-	IncomingStack(TimingWheelScheduler owner) {
+	private final TickClock clock;
+
+	IncomingStack(TimingWheelScheduler owner, TickClock clock) {
 		this.closedMarker = new WheelTimeout(owner, WheelTimeout.STOPPED);
+		this.clock = clock;
 	}
 
 	/**
@@ -41,7 +44,11 @@ final class IncomingStack {
 		return true;
 	}
 
-	/** @return the nodes pushed since the last call, oldest first, linked through {@code next} */
+	/**
+	 * @return the nodes pushed since the last call, oldest first, linked through {@code next}; those
+	 * whose delay counts from this pass are resolved against one clock reading, taken after they were
+	 * pushed
+	 */
 	@Nullable WheelTimeout takeAll() {
 		return oldestFirst(this.head.getAndSet(null));
 	}
@@ -64,10 +71,19 @@ final class IncomingStack {
 		return pending;
 	}
 
-	private static @Nullable WheelTimeout oldestFirst(@Nullable WheelTimeout newestFirst) {
+	private @Nullable WheelTimeout oldestFirst(@Nullable WheelTimeout newestFirst) {
 		WheelTimeout reversed = null;
 		WheelTimeout node = newestFirst;
+		boolean read = false;
+		long now = 0;
 		while (node != null) {
+			if (node.isFromNextPass()) {
+				if (!read) {
+					now = this.clock.timeSource().nanoTime();
+					read = true;
+				}
+				node.resolve(this.clock, now);
+			}
 			WheelTimeout following = node.next;
 			node.next = reversed;
 			reversed = node;

@@ -71,7 +71,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private final TaskHandoff handoff;
 	private final @Nullable Thread worker;
 
-	private final IncomingStack incoming = new IncomingStack(this);
+	private final IncomingStack incoming;
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
 	/** Every schedule call that got past the stopped check; the pending count is derived from it. */
 	private final LongAdder scheduled = new LongAdder();
@@ -100,6 +100,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 
 	TimingWheelScheduler(TimingWheelSchedulerBuilder builder) {
 		this.clock = new TickClock(builder.timeSource, builder.tick.toNanos());
+		this.incoming = new IncomingStack(this, this.clock);
 		this.wheelSize = TimingWheelSchedulerBuilder.roundedWheelSize(builder.wheelSize);
 		this.handoff = new TaskHandoff(builder.executor, builder.rejectionHandler);
 		this.wheel = new TimingWheel(this.wheelSize);
@@ -140,9 +141,29 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		return enqueue(task, this.clock.deadlineTick(nowNanos, delayNanos));
 	}
 
+	/**
+	 * Schedules a task at least {@code delayNanos} from now without reading the clock: on the system
+	 * time source, in thread mode, the delay counts from the timer's next pass (within a tick), whose
+	 * one clock reading serves every task scheduled since the pass before, so the task may fire up to a
+	 * tick later than {@link #schedule}'s would. Otherwise (virtual time, which does not move by itself
+	 * between this call and that pass; manual mode, whose passes come when called) it reads the clock
+	 * now, as {@link #schedule} does. Reached through {@link ClockReadingScheduler}, not public API.
+	 */
+	private ScheduledTask scheduleFromNextPass(Runnable task, long delayNanos) {
+		Objects.requireNonNull(task, "task must not be null");
+		if (timeSource() != TimeSource.SYSTEM || isManual()) {
+			return enqueue(task, this.clock.deadlineTick(delayNanos));
+		}
+		startIfNeeded();
+		return push(WheelTimeout.fromNextPass(this, task, delayNanos));
+	}
+
 	private ScheduledTask enqueue(Runnable task, long deadlineTick) {
 		startIfNeeded();
-		WheelTimeout node = new WheelTimeout(this, task, deadlineTick);
+		return push(new WheelTimeout(this, task, deadlineTick));
+	}
+
+	private ScheduledTask push(WheelTimeout node) {
 		this.scheduled.increment();
 		if (!this.incoming.push(node)) {
 			this.scheduled.decrement();
@@ -517,6 +538,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		@Override
 		public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
 			return TimingWheelScheduler.this.scheduleFrom(task, nowNanos, delayNanos);
+		}
+
+		@Override
+		public ScheduledTask scheduleFromNextPass(Runnable task, long delayNanos) {
+			return TimingWheelScheduler.this.scheduleFromNextPass(task, delayNanos);
 		}
 
 	}

@@ -46,8 +46,14 @@ final class WheelTimeout implements ScheduledTask {
 
 	}
 
-	/** The largest deadline tick a node keeps; later ones (ten-millisecond ticks: 700 million years) saturate to it. */
-	static final long MAX_TICK = (1L << 61) - 1;
+	/** The largest deadline tick a node keeps; later ones (ten-millisecond ticks: 300 million years) saturate to it. */
+	static final long MAX_TICK = (1L << 60) - 1;
+
+	/**
+	 * In {@link #tickAndState}: the low bits hold a delay in nanoseconds, not yet a tick; the timer's
+	 * next pass counts it from its own clock reading ({@link #resolve}).
+	 */
+	private static final long FROM_NEXT_PASS = 1L << 60;
 
 	private static final long STATE_MASK = 3L << 61;
 
@@ -96,6 +102,19 @@ final class WheelTimeout implements ScheduledTask {
 	}
 
 	/**
+	 * A node whose delay counts from the timer's next pass ({@link #resolve}).
+	 * @param owner the scheduler
+	 * @param task the task
+	 * @param delayNanos the delay (saturating at {@link #MAX_TICK} nanoseconds, 36 years)
+	 * @return the node
+	 */
+	static WheelTimeout fromNextPass(TimingWheelScheduler owner, Runnable task, long delayNanos) {
+		WheelTimeout node = new WheelTimeout(owner, task, 0);
+		TICK_AND_STATE.set(node, FROM_NEXT_PASS | Math.min(Math.max(0, delayNanos), MAX_TICK)); // plain, as above
+		return node;
+	}
+
+	/**
 	 * A node that is never pending: a marker.
 	 * @param owner the scheduler
 	 * @param state its state
@@ -105,9 +124,32 @@ final class WheelTimeout implements ScheduledTask {
 		TICK_AND_STATE.set(this, MAX_TICK | state.bits);
 	}
 
-	/** @return the tick on which the task fires */
+	/** @return the tick on which the task fires; for a node not yet {@linkplain #resolve resolved}, its delay */
 	long deadlineTick() {
 		return this.tickAndState & MAX_TICK;
+	}
+
+	/**
+	 * For a node whose delay counts from the timer's next pass: fixes its deadline tick, keeping its
+	 * state (a concurrent cancel may have ended it). Called by the thread that drives the wheel.
+	 * @param clock the wheel's clock
+	 * @param nowNanos a reading of the clock's time source taken after the node was pushed
+	 */
+	void resolve(TickClock clock, long nowNanos) {
+		long current = this.tickAndState;
+		while ((current & FROM_NEXT_PASS) != 0) {
+			long tick = Math.min(clock.deadlineTick(nowNanos, current & MAX_TICK), MAX_TICK);
+			long witness = (long) TICK_AND_STATE.compareAndExchange(this, current, (current & STATE_MASK) | tick);
+			if (witness == current) {
+				return;
+			}
+			current = witness;
+		}
+	}
+
+	/** @return whether the node's delay still counts from the timer's next pass */
+	boolean isFromNextPass() {
+		return (this.tickAndState & FROM_NEXT_PASS) != 0;
 	}
 
 	/**

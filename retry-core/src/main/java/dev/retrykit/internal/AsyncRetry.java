@@ -166,7 +166,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 				// The predicate runs once per result: a rejected one goes straight to what the decision says.
 				continues = true;
 				AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 2);
-				call.proceed(block, decision, value, RetryRuntime.NOT_READ);
+				call.proceed(block, decision, value);
 				return call;
 			}
 			continues = true;
@@ -293,20 +293,18 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			return true;
 		}
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
-		// On a timing wheel of the instance's clock, one reading stamps the retry's event and starts its delay.
-		long now = (failure != null && this.runtime.wheel != null) ? this.runtime.timeSource.nanoTime()
-				: RetryRuntime.NOT_READ;
 		long decision = CallLifecycle.afterAttempt(this.runtime, this.context, block,
-				(failure != null) ? FailureClassifier.unwrap(failure) : null, value, now);
-		proceed(block, decision, value, now);
+				(failure != null) ? FailureClassifier.unwrap(failure) : null, value, RetryRuntime.NOT_READ);
+		proceed(block, decision, value);
 		return true;
 	}
 
 	/**
-	 * Does what the lifecycle decided after an attempt: complete, end, retry at once, or schedule the retry.
-	 * @param nowNanos the clock reading the decision used, or {@link RetryRuntime#NOT_READ}
+	 * Does what the lifecycle decided after an attempt: complete, end, retry at once, or schedule the
+	 * retry. On retrykit's timing wheel the retry is scheduled without a clock read on this thread: its
+	 * delay counts from the timer's next pass ({@link ClockReadingScheduler#scheduleFromNextPass}).
 	 */
-	private void proceed(ThreadCounters block, long decision, @Nullable T value, long nowNanos) {
+	private void proceed(ThreadCounters block, long decision, @Nullable T value) {
 		if (decision == CallLifecycle.ACCEPTED) {
 			complete(value);
 		}
@@ -319,7 +317,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		else {
 			ClockReadingScheduler wheel = this.runtime.wheel;
 			try {
-				this.pending = (wheel != null && nowNanos != RetryRuntime.NOT_READ) ? wheel.scheduleFrom(this, nowNanos, decision)
+				this.pending = (wheel != null) ? wheel.scheduleFromNextPass(this, decision)
 						: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException ex) {

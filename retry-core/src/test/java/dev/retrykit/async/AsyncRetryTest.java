@@ -141,16 +141,14 @@ class AsyncRetryTest {
 	}
 
 	@Test
-	void aRetryOnATimingWheelOfTheSameClockReadsItOnceForItsEventAndItsDelay() {
+	void aRetryOnATimingWheelOfAClockThatMovesOnlyWhenToldFiresExactlyAfterItsDelay() {
 		CountingTimeSource clock = new CountingTimeSource();
 		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10))
 			.timeSource(clock).executor(Runnable::run).build();
 		RetryTemplate template = RetryTemplate.builder().timeSource(clock).scheduler(wheel).maxAttempts(2)
 			.backoff(BackoffPolicy.fixed(Duration.ofMillis(50))).build();
-		int readsBefore = clock.reads.get();
 		CompletableFuture<String> result = template.executeAsync(() -> (this.attempts.incrementAndGet() < 2)
 				? CompletableFuture.failedFuture(new IOException("down")) : CompletableFuture.completedFuture("ok"));
-		assertThat(clock.reads.get() - readsBefore).isEqualTo(1);
 		clock.advance(Duration.ofMillis(49));
 		wheel.runDueTasks();
 		assertThat(result).isNotDone();
