@@ -186,19 +186,31 @@ public final class PendingRetriesScale {
 					+ System.getProperty("java.version") + ")");
 			List<Map<String, String>> rows = new ArrayList<>();
 			String collectorInUse = null;
+			List<String> failures = new ArrayList<>();
 			for (ScaleContender contender : contenders) {
 				List<Map<String, String>> runs = new ArrayList<>();
 				for (int run = 1; run <= forks; run++) {
 					System.out.println("Running " + contender.label + ", JVM " + run + " of " + forks + " ...");
-					Map<String, String> result = fork(contender, count, jvmOptions);
-					collectorInUse = result.get("collector");
-					runs.add(result);
+					try {
+						Map<String, String> result = fork(contender, count, jvmOptions);
+						collectorInUse = result.get("collector");
+						runs.add(result);
+					}
+					catch (IllegalStateException ex) {
+						// One contender's failed JVM must not cost the others' results: it is reported below.
+						failures.add(contender.label + ", JVM " + run + " of " + forks + ": " + ex.getMessage());
+					}
 				}
-				rows.add(ScaleTable.combine(contender.label, runs));
+				if (!runs.isEmpty()) {
+					rows.add(ScaleTable.combine(contender.label, runs));
+				}
 			}
 			System.out.println();
 			System.out.println("Collector: " + collector.argument + " (the contenders' JVMs ran " + collectorInUse + ")");
 			ScaleTable.print(rows, count, forks);
+			for (String failure : failures) {
+				System.out.println("FAILED (left out of the table): " + failure);
+			}
 		}
 	}
 

@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #schedule} is O(1) and lock-free: it allocates one node (the returned handle) and pushes it
  * onto a lock-free stack; the thread that drives the wheel moves new nodes into their buckets on each
- * tick, so buckets are never shared. {@link ScheduledTask#cancel()} is O(1): a CAS that drops the task
- * reference at once; the node (32 bytes) is unlinked when the timer next passes it, or on the timer's
+ * tick, so buckets are never shared. {@link ScheduledTask#cancel()} is O(1): a CAS on the node's state,
+ * which drops the task at once; the node (32 bytes) is unlinked when the timer next passes it, or on the timer's
  * next pass once cancelled nodes are half of those in the wheel (a mass cancellation). A task fires on
  * the first tick at or after its deadline: never early, at most about one tick late while the timer
  * keeps up; a task scheduled for a tick already processed fires on the timer's next pass.
@@ -57,13 +57,6 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private static final int STARTED = 1;
 	private static final int STOPPED = 2;
 
-	/**
-	 * Passes in a row that may fail before the timer thread gives up: about ten seconds at the default
-	 * tick, long enough to ride out a burst of memory pressure, short enough that a broken clock does not
-	 * leave work accepted that never fires.
-	 */
-	static final int MAX_CONSECUTIVE_TIMER_FAILURES = 1000;
-
 	private static final System.Logger LOGGER = System.getLogger(TimingWheelScheduler.class.getName());
 
 	private final TickClock clock;
@@ -91,7 +84,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private final Predicate<WheelTimeout> fireFunction = this::fire;
 
 	/** The engine's view of this wheel (see {@link ClockReadingScheduler}). */
-	private final ClockReadingScheduler clockReading = new ClockReading();
+	private final ClockReadingScheduler clockReading = new EngineView(this);
 
 	static {
 		ClockReadingScheduler.register(
@@ -136,7 +129,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 * read. The task is never due before {@code nowNanos + delayNanos}. Reached through
 	 * {@link ClockReadingScheduler}, not public API.
 	 */
-	private ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
+	ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
 		Objects.requireNonNull(task, "task must not be null");
 		return enqueue(task, this.clock.deadlineTick(nowNanos, delayNanos));
 	}
@@ -149,7 +142,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 * between this call and that pass; manual mode, whose passes come when called) it reads the clock
 	 * now, as {@link #schedule} does. Reached through {@link ClockReadingScheduler}, not public API.
 	 */
-	private ScheduledTask scheduleFromNextPass(Runnable task, long delayNanos) {
+	ScheduledTask scheduleFromNextPass(Runnable task, long delayNanos) {
 		Objects.requireNonNull(task, "task must not be null");
 		if (timeSource() != TimeSource.SYSTEM || isManual()) {
 			return enqueue(task, this.clock.deadlineTick(delayNanos));
@@ -224,23 +217,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		if (this.worker != null) {
 			LockSupport.unpark(this.worker);
 		}
-		List<WheelTimeout> left;
-		synchronized (this.driveLock) {
-			left = this.wheel.drainAll();
-			left.addAll(this.incoming.close());
-		}
+		List<WheelTimeout> left = drainWaiting();
 		if (this.worker != null && this.worker != Thread.currentThread()) {
 			joinUninterruptibly(this.worker);
 		}
-		left.sort(Comparator.comparingLong((WheelTimeout node) -> node.deadlineTick()));
-		List<Runnable> tasks = new ArrayList<>(left.size());
-		for (WheelTimeout node : left) {
-			Runnable task = node.claim(WheelTimeout.STOPPED);
-			if (task != null) {
-				tasks.add(task);
-			}
-		}
-		this.returnedByStop.addAndGet(tasks.size());
+		List<Runnable> tasks = claimStopped(left);
 		// Whatever waits on a task that will not run (an async call's future, a failback task) ends now.
 		RejectedExecutionException stopped = rejectedAfterStop();
 		for (Runnable task : tasks) {
@@ -337,7 +318,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	}
 
 	private Thread newWorker(TimingWheelSchedulerBuilder builder) {
-		Thread thread = builder.threadFactory.apply(this::runWorker);
+		Thread thread = builder.threadFactory.apply(new TimerThreadLoop(this));
 		thread.setName(builder.threadName);
 		thread.setDaemon(true);
 		return thread;
@@ -361,61 +342,34 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		}
 	}
 
-	private void runWorker() {
-		try {
-			driveUntilStopped();
-		}
-		catch (Throwable ex) {
-			// Containing a failure failed too: whatever happens, the scheduler must not look alive.
-			fail(ex);
+	/** The timer thread's first pass: the ticks between build() and the first schedule() had nothing to do. */
+	void skipTicksBeforeStart() {
+		synchronized (this.driveLock) {
+			this.wheel.skipIfEmpty(this.clock.currentTick() - 1);
 		}
 	}
 
 	/**
-	 * Drives the wheel until stopped. A pass that throws is counted and logged, and the thread goes on a
-	 * tick later; only {@link #MAX_CONSECUTIVE_TIMER_FAILURES} failing passes in a row make it give up.
+	 * One pass of the timer thread: processes every tick that has begun.
+	 * @return the nanoseconds until the next tick begins (zero or less: at once)
 	 */
-	private void driveUntilStopped() {
-		boolean started = false;
-		int consecutiveFailures = 0;
-		while (this.lifecycle.get() != STOPPED) {
-			try {
-				if (!started) {
-					synchronized (this.driveLock) {
-						// The ticks between build() and the first schedule() had nothing to do.
-						this.wheel.skipIfEmpty(this.clock.currentTick() - 1);
-					}
-					started = true;
-				}
-				driveOnePass();
-				consecutiveFailures = 0;
-			}
-			catch (Throwable ex) {
-				this.timerFailures.increment();
-				if (++consecutiveFailures >= MAX_CONSECUTIVE_TIMER_FAILURES) {
-					fail(ex);
-					return;
-				}
-				if (consecutiveFailures == 1) {
-					LOGGER.log(System.Logger.Level.ERROR, "Timer thread of " + this + " failed; it goes on", ex);
-				}
-				LockSupport.parkNanos(this, this.clock.tickNanos());
-			}
-			// Nobody should interrupt the timer; a pending interrupt would make parkNanos spin.
-			Thread.interrupted();
-		}
-	}
-
-	private void driveOnePass() {
+	long drivePass() {
 		long nextTick;
 		synchronized (this.driveLock) {
 			processUpTo(this.clock.currentTick());
 			nextTick = this.wheel.nextTick();
 		}
-		long wait = this.clock.nanosUntil(nextTick);
-		if (wait > 0 && this.lifecycle.get() != STOPPED) {
-			LockSupport.parkNanos(this, wait);
-		}
+		return this.clock.nanosUntil(nextTick);
+	}
+
+	/** Counts a pass of the timer thread that threw. */
+	void countTimerFailure() {
+		this.timerFailures.increment();
+	}
+
+	/** @return the tick in nanoseconds */
+	long tickNanos() {
+		return this.clock.tickNanos();
 	}
 
 	/**
@@ -423,27 +377,42 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 * rejects with the cause, and hands every task still waiting to the {@link RejectedTaskHandler}, so
 	 * that none is left to wait forever.
 	 */
-	private void fail(Throwable cause) {
+	void fail(Throwable cause) {
 		this.failure = cause;
 		if (this.lifecycle.getAndSet(STOPPED) == STOPPED) {
 			return;
 		}
-		List<WheelTimeout> left;
-		synchronized (this.driveLock) {
-			left = this.wheel.drainAll();
-			left.addAll(this.incoming.close());
-		}
+		List<Runnable> tasks = claimStopped(drainWaiting());
 		RejectedExecutionException reason = new RejectedExecutionException(
 				"TimingWheelScheduler's timer thread failed (" + cause + "); the task will not run", cause);
-		for (WheelTimeout node : left) {
+		for (Runnable task : tasks) {
+			this.handoff.handBack(task, reason);
+		}
+		LOGGER.log(System.Logger.Level.ERROR, "Timer thread of " + this + " gave up; " + tasks.size()
+				+ " task(s) were handed to the RejectedTaskHandler, and new tasks are refused", cause);
+	}
+
+	/** Empties the wheel and closes the incoming stack, so that no node is linked or pushed any more. */
+	private List<WheelTimeout> drainWaiting() {
+		synchronized (this.driveLock) {
+			List<WheelTimeout> left = this.wheel.drainAll();
+			left.addAll(this.incoming.close());
+			return left;
+		}
+	}
+
+	/** Takes the tasks of the nodes still pending, by deadline, and counts them as returned by stop. */
+	private List<Runnable> claimStopped(List<WheelTimeout> nodes) {
+		nodes.sort(Comparator.comparingLong(WheelTimeout::deadlineTick));
+		List<Runnable> tasks = new ArrayList<>(nodes.size());
+		for (WheelTimeout node : nodes) {
 			Runnable task = node.claim(WheelTimeout.STOPPED);
 			if (task != null) {
-				this.returnedByStop.incrementAndGet();
-				this.handoff.handBack(task, reason);
+				tasks.add(task);
 			}
 		}
-		LOGGER.log(System.Logger.Level.ERROR, "Timer thread of " + this + " gave up; " + left.size()
-				+ " task(s) were handed to the RejectedTaskHandler, and new tasks are refused", cause);
+		this.returnedByStop.addAndGet(tasks.size());
+		return tasks;
 	}
 
 	/** Processes ticks up to {@code targetTick}; the caller holds the drive lock. */
@@ -525,26 +494,6 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	/** Scheduling from the caller's clock reading, for retrykit's async engine. */
-	private final class ClockReading implements ClockReadingScheduler {
-
-		@Override
-		public TimeSource timeSource() {
-			return TimingWheelScheduler.this.timeSource();
-		}
-
-		@Override
-		public ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
-			return TimingWheelScheduler.this.scheduleFrom(task, nowNanos, delayNanos);
-		}
-
-		@Override
-		public ScheduledTask scheduleFromNextPass(Runnable task, long delayNanos) {
-			return TimingWheelScheduler.this.scheduleFromNextPass(task, delayNanos);
-		}
-
 	}
 
 }

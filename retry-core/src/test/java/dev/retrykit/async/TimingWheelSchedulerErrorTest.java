@@ -187,7 +187,7 @@ class TimingWheelSchedulerErrorTest {
 		assertThat(this.rejectedTasks).containsExactly(pending);
 		assertThat(this.causes.get(0)).hasMessageContaining("timer thread").hasCauseInstanceOf(InternalError.class);
 		assertThat(wheel.isStopped()).isTrue();
-		assertThat(wheel.timerFailureCount()).isEqualTo(TimingWheelScheduler.MAX_CONSECUTIVE_TIMER_FAILURES);
+		assertThat(wheel.timerFailureCount()).isEqualTo(TimerThreadLoop.MAX_CONSECUTIVE_FAILURES);
 		assertThat(wheel.pendingCount()).isZero();
 		broken.set(false);
 		assertThatExceptionOfType(RejectedExecutionException.class)
