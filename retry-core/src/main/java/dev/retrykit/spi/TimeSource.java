@@ -2,7 +2,10 @@ package dev.retrykit.spi;
 
 /**
  * Where the engine reads time: a monotonic clock for deadlines, delays and event times, and a wall
- * clock that turns event times into timestamps when the events are read.
+ * clock that turns event times into timestamps when the events are read. On {@link #SYSTEM}, events
+ * are stamped by a coarse copy of {@link System#nanoTime()} that a daemon thread keeps to the
+ * millisecond while events are recorded (a field read instead of a clock read); any other time
+ * source stamps them with its own {@link #nanoTime()}.
  *
  * <p>Injected into templates, circuit breakers and timers so that tests run in virtual time.
  * Implementations must be thread-safe.
