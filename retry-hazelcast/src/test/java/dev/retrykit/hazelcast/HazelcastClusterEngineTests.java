@@ -26,6 +26,7 @@ import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.spi.RetryContextSnapshot;
+import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -25,6 +25,7 @@ import dev.retrykit.spring.boot.autoconfigure.endpoint.RetriesEndpointAutoConfig
 import dev.retrykit.spring.boot.autoconfigure.health.RetriesHealthContributorAutoConfiguration;
 import dev.retrykit.spring.boot.health.RetriesHealthIndicator;
 import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
+import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

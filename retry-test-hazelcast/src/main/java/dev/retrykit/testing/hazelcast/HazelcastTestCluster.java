@@ -1,4 +1,4 @@
-package dev.retrykit.hazelcast;
+package dev.retrykit.testing.hazelcast;
 
 import java.io.IOException;
 import java.net.InetAddress;
