@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
-import dev.retrykit.internal.ClockReadingScheduler;
+import dev.retrykit.internal.NextPassScheduler;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
@@ -83,11 +83,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private boolean driving;
 	private final Predicate<WheelTimeout> fireFunction = this::fire;
 
-	/** The engine's view of this wheel (see {@link ClockReadingScheduler}). */
-	private final ClockReadingScheduler clockReading = new EngineView(this);
+	/** The engine's view of this wheel (see {@link NextPassScheduler}). */
+	private final NextPassScheduler clockReading = new EngineView(this);
 
 	static {
-		ClockReadingScheduler.register(
+		NextPassScheduler.register(
 				scheduler -> (scheduler instanceof TimingWheelScheduler wheel) ? wheel.clockReading : null);
 	}
 
@@ -123,24 +123,12 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	}
 
 	/**
-	 * Schedules a task {@code delayNanos} after {@code nowNanos}, a time the caller has just read from
-	 * this scheduler's {@linkplain #timeSource() time source}: for retrykit's async engine, which needs
-	 * the time anyway (it stamps the retry's event with it), this saves {@link #schedule}'s own clock
-	 * read. The task is never due before {@code nowNanos + delayNanos}. Reached through
-	 * {@link ClockReadingScheduler}, not public API.
-	 */
-	ScheduledTask scheduleFrom(Runnable task, long nowNanos, long delayNanos) {
-		Objects.requireNonNull(task, "task must not be null");
-		return enqueue(task, this.clock.deadlineTick(nowNanos, delayNanos));
-	}
-
-	/**
 	 * Schedules a task at least {@code delayNanos} from now without reading the clock: on the system
 	 * time source, in thread mode, the delay counts from the timer's next pass (within a tick), whose
 	 * one clock reading serves every task scheduled since the pass before, so the task may fire up to a
 	 * tick later than {@link #schedule}'s would. Otherwise (virtual time, which does not move by itself
 	 * between this call and that pass; manual mode, whose passes come when called) it reads the clock
-	 * now, as {@link #schedule} does. Reached through {@link ClockReadingScheduler}, not public API.
+	 * now, as {@link #schedule} does. Reached through {@link NextPassScheduler}, not public API.
 	 */
 	ScheduledTask scheduleFromNextPass(Runnable task, long delayNanos) {
 		Objects.requireNonNull(task, "task must not be null");

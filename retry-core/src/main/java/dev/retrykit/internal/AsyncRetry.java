@@ -159,7 +159,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			}
 			if (stage instanceof CompletableFuture<T> future && future.isDone() && !future.isCompletedExceptionally()) {
 				T value = future.getNow(null);
-				long decision = CallLifecycle.afterAttempt(runtime, pooled, block, null, value, RetryRuntime.NOT_READ);
+				long decision = CallLifecycle.afterAttempt(runtime, pooled, block, null, value);
 				if (decision == CallLifecycle.ACCEPTED) {
 					return future;
 				}
@@ -294,7 +294,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		}
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
 		long decision = CallLifecycle.afterAttempt(this.runtime, this.context, block,
-				(failure != null) ? FailureClassifier.unwrap(failure) : null, value, RetryRuntime.NOT_READ);
+				(failure != null) ? FailureClassifier.unwrap(failure) : null, value);
 		proceed(block, decision, value);
 		return true;
 	}
@@ -302,7 +302,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	/**
 	 * Does what the lifecycle decided after an attempt: complete, end, retry at once, or schedule the
 	 * retry. On retrykit's timing wheel the retry is scheduled without a clock read on this thread: its
-	 * delay counts from the timer's next pass ({@link ClockReadingScheduler#scheduleFromNextPass}).
+	 * delay counts from the timer's next pass ({@link NextPassScheduler#scheduleFromNextPass}).
 	 */
 	private void proceed(ThreadCounters block, long decision, @Nullable T value) {
 		if (decision == CallLifecycle.ACCEPTED) {
@@ -315,7 +315,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			trampoline();
 		}
 		else {
-			ClockReadingScheduler wheel = this.runtime.wheel;
+			NextPassScheduler wheel = this.runtime.wheel;
 			try {
 				this.pending = (wheel != null) ? wheel.scheduleFromNextPass(this, decision)
 						: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);

@@ -133,12 +133,11 @@ final class CallLifecycle {
 	 * Takes an attempt's outcome and decides what follows. Never throws for user code.
 	 * @param failure the attempt's failure, unwrapped from completion wrappers, or {@code null}
 	 * @param result the attempt's result when {@code failure} is {@code null}
-	 * @param nowNanos the time source's reading for this decision, or {@link RetryRuntime#NOT_READ}
 	 * @return {@link #ACCEPTED}, the delay before the next attempt (zero or more), or a negative
 	 * {@code STOP_*} reason to pass to {@link #end}
 	 */
 	static long afterAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable Throwable failure, @Nullable Object result, long nowNanos) {
+			@Nullable Throwable failure, @Nullable Object result) {
 		if (failure == null) {
 			boolean accepted;
 			try {
@@ -160,7 +159,7 @@ final class CallLifecycle {
 			return STOP_INTERRUPTED;
 		}
 		try {
-			return decide(runtime, context, failure, result, nowNanos);
+			return decide(runtime, context, failure, result);
 		}
 		catch (Throwable ex) {
 			return broken(runtime, context, ex, failure);
@@ -194,7 +193,7 @@ final class CallLifecycle {
 
 	/** Counts the failure into the context first, so that a hook that throws later still counts the attempt. */
 	private static long decide(RetryRuntime runtime, MutableRetryContext context, @Nullable Throwable failure,
-			@Nullable Object result, long nowNanos) {
+			@Nullable Object result) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
 		CircuitGate breaker = runtime.circuit;
@@ -223,11 +222,10 @@ final class CallLifecycle {
 			return STOP_EXHAUSTED;
 		}
 		long delay = runtime.nextDelay(context, failure);
-		long now = nowNanos;
+		// The time source is read only for a deadline; the event shares that reading when there is one.
+		long now = RetryRuntime.NOT_READ;
 		if (runtime.maxDurationNanos != 0) {
-			if (now == RetryRuntime.NOT_READ) {
-				now = runtime.timeSource.nanoTime();
-			}
+			now = runtime.timeSource.nanoTime();
 			if (runtime.isPastDeadline(context, delay, now)) {
 				return STOP_DEADLINE;
 			}

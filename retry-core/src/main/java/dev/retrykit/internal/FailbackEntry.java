@@ -71,7 +71,7 @@ final class FailbackEntry implements AbandonableTask {
 			return false;
 		}
 		Throwable failure = attempt();
-		long decision = CallLifecycle.afterAttempt(runtime, this.context, block, failure, null, RetryRuntime.NOT_READ);
+		long decision = CallLifecycle.afterAttempt(runtime, this.context, block, failure, null);
 		if (decision == CallLifecycle.ACCEPTED) {
 			return true;
 		}
@@ -113,7 +113,7 @@ final class FailbackEntry implements AbandonableTask {
 		}
 		this.awaitingCircuit = false;
 		Throwable failure = attempt();
-		long decision = CallLifecycle.afterAttempt(runtime, this.context, block, failure, null, RetryRuntime.NOT_READ);
+		long decision = CallLifecycle.afterAttempt(runtime, this.context, block, failure, null);
 		if (decision == CallLifecycle.ACCEPTED) {
 			this.engine.succeeded(this);
 			return;

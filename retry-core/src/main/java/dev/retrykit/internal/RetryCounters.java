@@ -129,8 +129,7 @@ public final class RetryCounters implements RetryMetrics {
 	 * @param delayNanos the wait before the next attempt, 0 for none
 	 */
 	public void event(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos) {
-		this.events.add(type, attempt, failure, delayNanos,
-				this.coarse ? CoarseClock.SYSTEM.nanoTime() : this.timeSource.nanoTime());
+		eventAt(type, attempt, failure, delayNanos, RetryRuntime.NOT_READ);
 	}
 
 	/**

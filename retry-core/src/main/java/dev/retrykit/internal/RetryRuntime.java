@@ -80,10 +80,10 @@ public final class RetryRuntime {
 	final RetryScheduler scheduler;
 
 	/**
-	 * The scheduler's clock-reading view when it has one (a timing wheel) on this instance's time source, else
-	 * {@code null}: an async retry then reads the clock once, for both its event and its deadline.
+	 * The scheduler's next-pass view when it has one (a timing wheel), else {@code null}: an async retry
+	 * is then scheduled without a clock read on the calling thread.
 	 */
-	final @Nullable ClockReadingScheduler wheel;
+	final @Nullable NextPassScheduler wheel;
 
 	/**
 	 * Whether a successful first attempt needs nothing but counting: no breaker, budget, listener,
@@ -140,8 +140,7 @@ public final class RetryRuntime {
 		this.circuit = (circuitBreaker != null) ? CircuitGate.of(circuitBreaker) : null;
 		this.budget = budget;
 		this.scheduler = scheduler;
-		ClockReadingScheduler clockReading = ClockReadingScheduler.of(scheduler);
-		this.wheel = (clockReading != null && clockReading.timeSource() == timeSource) ? clockReading : null;
+		this.wheel = NextPassScheduler.of(scheduler);
 		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
 				&& this.retryOnResult == null;
 		this.countersId = counters.id;

@@ -73,7 +73,7 @@ public final class StatefulRetry {
 				catch (Throwable ex) {
 					failure = ex;
 				}
-				decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result, RetryRuntime.NOT_READ);
+				decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result);
 				if (decision == CallLifecycle.ACCEPTED) {
 					runtime.cache.remove(state.key());
 					return result;

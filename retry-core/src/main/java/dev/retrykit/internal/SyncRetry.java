@@ -98,7 +98,7 @@ public final class SyncRetry {
 		try {
 			ThreadCounters block = stack.counters(runtime);
 			block.attempt();
-			long decision = CallLifecycle.afterAttempt(runtime, context, block, firstFailure, null, RetryRuntime.NOT_READ);
+			long decision = CallLifecycle.afterAttempt(runtime, context, block, firstFailure, null);
 			return attempts(runtime, attempt, argument, recovery, context, block, decision);
 		}
 		catch (Throwable failure) {
@@ -132,7 +132,7 @@ public final class SyncRetry {
 			catch (Throwable ex) {
 				failure = ex;
 			}
-			decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result, RetryRuntime.NOT_READ);
+			decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result);
 			if (decision == CallLifecycle.ACCEPTED) {
 				return result;
 			}

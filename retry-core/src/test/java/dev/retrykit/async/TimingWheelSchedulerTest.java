@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import dev.retrykit.internal.ClockReadingScheduler;
+import dev.retrykit.internal.NextPassScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import org.junit.jupiter.api.Test;
 
@@ -99,23 +99,8 @@ class TimingWheelSchedulerTest {
 	}
 
 	@Test
-	void aTaskScheduledFromAnEarlierReadingIsDueItsDelayAfterThatReading() {
-		TimingWheelScheduler wheel = manualWheel(16);
-		long readAt = this.clock.nanoTime();
-		this.clock.advanceMillis(15);
-		ClockReadingScheduler fromReading = ClockReadingScheduler.of(wheel);
-		assertThat(fromReading).isNotNull();
-		assertThat(fromReading.timeSource()).isSameAs(this.clock);
-		fromReading.scheduleFrom(label("from the reading"), readAt, Duration.ofMillis(40).toNanos());
-		wheel.schedule(label("from now"), 40, TimeUnit.MILLISECONDS);
-		stepTo(100, wheel);
-		assertThat(this.firedAt).containsExactly(entry("from the reading", 40L), entry("from now", 60L));
-		assertThat(wheel.timeSource()).isSameAs(this.clock);
-	}
-
-	@Test
-	void onlyATimingWheelSchedulesFromAClockReading() {
-		assertThat(ClockReadingScheduler.of(new dev.retrykit.VirtualTime())).isNull();
+	void onlyATimingWheelSchedulesFromTheTimersNextPass() {
+		assertThat(NextPassScheduler.of(new dev.retrykit.VirtualTime())).isNull();
 	}
 
 	@Test
