@@ -159,7 +159,8 @@ public final class RetryTemplate {
 	 * runs. Cancelling the returned future cancels the pending retry and the attempt in flight. The
 	 * future always completes: when the scheduler is stopped with a retry pending, or refuses the
 	 * retry, it completes with a {@link java.util.concurrent.RejectedExecutionException} that says so,
-	 * the last failure as its cause (no recovery); an attempt failing with {@link InterruptedException}
+	 * the last failure as its cause (no recovery); so it does when the scheduler stops with an attempt's
+	 * timeout pending, or refuses it, and that attempt is cancelled; an attempt failing with {@link InterruptedException}
 	 * ends the call with it, not retried.
 	 * @param supplier starts one attempt
 	 * @param <T> the result type

@@ -31,16 +31,15 @@ import org.jspecify.annotations.Nullable;
  * <p>Every decision is {@link CallLifecycle}'s; this class runs attempts and schedules waits. The call
  * always completes: also when a decision hook throws, when an attempt fails with an
  * {@link InterruptedException} (not retried; no thread's flag is set: a stage completes on any thread),
- * and when the scheduler is stopped, with a retry pending ({@link #abandon}) or to be scheduled.
+ * and when the scheduler is stopped with a retry or an attempt's timeout pending or to be scheduled.
  *
- * <p>A pending retry holds this object (48 bytes with compressed oops; 56 with a recovery function),
- * its {@link MutableRetryContext} (64) and the scheduler's task: the attempt counter and the settled
- * mark share one field, and the recovery function lives in a subclass only calls that have one pay for.
+ * <p>A pending retry holds this object (48 bytes with compressed oops; 56 with a recovery function,
+ * {@link AsyncRetryWithRecovery}), its {@link MutableRetryContext} (64) and the scheduler's task.
  *
  * @param <T> the result type
  */
 public sealed class AsyncRetry<T> extends CompletableFuture<T>
-		implements AbandonableTask, BiFunction<T, Throwable, Void> permits AsyncRetry.WithRecovery {
+		implements AbandonableTask, BiFunction<T, Throwable, Void> permits AsyncRetryWithRecovery {
 
 	private static final VarHandle WIP;
 
@@ -80,7 +79,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 
 	private volatile @Nullable CompletionStage<?> inFlight;
 
-	private AsyncRetry(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier, MutableRetryContext context) {
+	AsyncRetry(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier, MutableRetryContext context) {
 		this.runtime = runtime;
 		this.supplier = supplier;
 		this.context = context;
@@ -88,7 +87,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 
 	private static <T> AsyncRetry<T> create(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
-		return (recovery != null) ? new WithRecovery<>(runtime, supplier, recovery, context)
+		return (recovery != null) ? new AsyncRetryWithRecovery<>(runtime, supplier, recovery, context)
 				: new AsyncRetry<>(runtime, supplier, context);
 	}
 
@@ -234,11 +233,13 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		this.inFlight = stage;
 		cancelIfCancelled(stage);
 		try {
-			this.pending = this.runtime.scheduler.schedule(() -> timedOut(id, timeoutNanos), timeoutNanos,
+			this.pending = this.runtime.scheduler.schedule(new AttemptTimeout(this, id, timeoutNanos), timeoutNanos,
 					TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			// The scheduler is stopped: the attempt runs without its timeout, and the call ends when it does.
+			// The scheduler is stopped: nothing would end an attempt that never completes.
+			abandonAttempt(id);
+			return;
 		}
 		// With a timeout the next attempt may start while this one runs: its completion must name it.
 		stage.handle((value, failure) -> {
@@ -254,17 +255,14 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		}
 	}
 
-	/**
-	 * Takes the outcome of the attempt in flight when there is no attempt timeout, so that attempts
-	 * never overlap and the one completing is the current one.
-	 */
+	/** Takes the outcome of the attempt in flight when there is no attempt timeout (attempts never overlap). */
 	@Override
 	public Void apply(@Nullable T value, @Nullable Throwable failure) {
 		settle((this.phase + 1) >>> 1, value, failure);
 		return null;
 	}
 
-	private void timedOut(int id, long timeoutNanos) {
+	void timedOut(int id, long timeoutNanos) {
 		CompletionStage<?> stage = this.inFlight;
 		TimeoutException timeout = new TimeoutException("Attempt " + id + " of retry '" + this.runtime.name
 				+ "' timed out after " + Durations.formatNanos(timeoutNanos));
@@ -272,6 +270,26 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, id, timeout, 0);
 		}
 		if (settle(id, null, timeout) && stage instanceof Future<?> future) {
+			future.cancel(true);
+		}
+	}
+
+	/**
+	 * The timeout of attempt {@code id} will never run (its scheduler stopped or refused it): unless the
+	 * attempt's outcome was already taken, the call ends now, {@link CallLifecycle#STOP_ATTEMPT_ABANDONED},
+	 * and the attempt is cancelled, so that an attempt that never completes leaves no call waiting.
+	 */
+	void abandonAttempt(int id) {
+		CompletionStage<?> stage = this.inFlight;
+		if (!PHASE.compareAndSet(this, 2 * id - 1, 2 * id)) {
+			return;
+		}
+		this.inFlight = null;
+		CallLifecycle.releaseAttempt(this.runtime, this.context);
+		if (!isDone()) {
+			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_ATTEMPT_ABANDONED);
+		}
+		if (stage instanceof Future<?> future) {
 			future.cancel(true);
 		}
 	}
@@ -475,24 +493,6 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	public String toString() {
 		return "AsyncRetry[name=" + this.runtime.name + ", attempt=" + ((this.phase + 1) >>> 1) + ", "
 				+ super.toString() + "]";
-	}
-
-	/** A call with a fallback. */
-	static final class WithRecovery<T> extends AsyncRetry<T> {
-
-		private final Function<Throwable, ? extends CompletionStage<T>> recovery;
-
-		WithRecovery(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-				Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
-			super(runtime, supplier, context);
-			this.recovery = recovery;
-		}
-
-		@Override
-		Function<Throwable, ? extends CompletionStage<T>> recovery() {
-			return this.recovery;
-		}
-
 	}
 
 }

@@ -72,6 +72,12 @@ final class CallLifecycle {
 	/** The wait before the next attempt could not be scheduled: the scheduler is stopped. */
 	static final long STOP_SCHEDULER_STOPPED = -8;
 
+	/**
+	 * The scheduler stopped while it held the attempt's timeout, or refused it: nothing would end an
+	 * attempt that never completes, so the call ends now and the attempt is cancelled.
+	 */
+	static final long STOP_ATTEMPT_ABANDONED = -9;
+
 	/** {@link #rollback} result: the failure is rethrown for the caller to roll back; the next call continues. */
 	static final long ROLL_BACK = -101;
 
@@ -290,6 +296,15 @@ final class CallLifecycle {
 			block.outcome(false, retries >= 1);
 			return rejection;
 		}
+		if (reason == STOP_ATTEMPT_ABANDONED) {
+			// The attempt in flight is cancelled, not failed: it made the call one attempt longer.
+			block.outcome(false, retries >= 1);
+			RejectedExecutionException stopped = new RejectedExecutionException("Retry '" + runtime.name
+					+ "' could not time out attempt " + (retries + 1) + ": its scheduler is stopped, so the attempt"
+					+ " was cancelled" + ((last != null) ? "; the cause is the last failure" : ""), last);
+			runtime.counters.event(RetryEventType.EXHAUSTED, retries + 1, stopped, 0);
+			return stopped;
+		}
 		block.outcome(false, retries > 1);
 		if (reason == STOP_BUDGET) {
 			block.budgetRejection();
@@ -343,7 +358,7 @@ final class CallLifecycle {
 	 */
 	static boolean recovers(RetryRuntime runtime, long reason, @Nullable Throwable ending, boolean hasRecovery) {
 		return hasRecovery && reason != STOP_BROKEN && reason != STOP_INTERRUPTED && reason != STOP_SCHEDULER_STOPPED
-				&& !runtime.isNotRecoverable(ending);
+				&& reason != STOP_ATTEMPT_ABANDONED && !runtime.isNotRecoverable(ending);
 	}
 
 	/** Records a successful recovery and closes the call. */

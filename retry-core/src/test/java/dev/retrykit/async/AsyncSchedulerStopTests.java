@@ -65,6 +65,61 @@ class AsyncSchedulerStopTests {
 	}
 
 	@Test
+	void anAttemptWhoseTimeoutIsPendingWhenTheSchedulerStopsEndsTheCallAndIsCancelled() {
+		TimingWheelScheduler wheel = manualWheel();
+		RetryTemplate template = RetryTemplate.builder().timeSource(this.clock).scheduler(wheel).maxAttempts(3)
+			.attemptTimeout(Duration.ofSeconds(5)).build();
+		CompletableFuture<String> hanging = new CompletableFuture<>();
+		CompletableFuture<String> call = template.executeAsync(() -> hanging);
+		assertThat(call).isNotDone();
+
+		wheel.stop();
+
+		assertThat(call).isCompletedExceptionally();
+		assertThatThrownBy(call::join).cause().isInstanceOf(RejectedExecutionException.class)
+			.hasMessageContaining("could not time out attempt 1").hasMessageContaining("stopped");
+		assertThat(hanging).isCancelled();
+		assertThat(template.getMetrics().getFailedCallsWithoutRetry()).isEqualTo(1);
+		// The attempt's late outcome changes nothing.
+		hanging.complete("late");
+		assertThat(call).isCompletedExceptionally();
+	}
+
+	@Test
+	void anAttemptWhoseTimeoutIsPendingWhenTheSchedulerStopsKeepsTheLastFailureAsCause() {
+		TimingWheelScheduler wheel = manualWheel();
+		RetryTemplate template = RetryTemplate.builder().timeSource(this.clock).scheduler(wheel).maxAttempts(3)
+			.backoff(BackoffPolicy.none()).attemptTimeout(Duration.ofSeconds(5)).build();
+		AtomicInteger attempts = new AtomicInteger();
+		CompletableFuture<String> hanging = new CompletableFuture<>();
+		CompletableFuture<String> call = template.executeAsync(
+				() -> (attempts.incrementAndGet() == 1) ? CompletableFuture.failedFuture(this.down) : hanging);
+		assertThat(attempts).hasValue(2);
+
+		wheel.stop();
+
+		assertThatThrownBy(call::join).cause().isInstanceOf(RejectedExecutionException.class)
+			.hasMessageContaining("could not time out attempt 2").hasCause(this.down);
+		assertThat(hanging).isCancelled();
+	}
+
+	@Test
+	void anAttemptWhoseTimeoutCannotBeScheduledEndsTheCallAndIsCancelled() {
+		TimingWheelScheduler wheel = manualWheel();
+		RetryTemplate template = RetryTemplate.builder().timeSource(this.clock).scheduler(wheel).maxAttempts(3)
+			.attemptTimeout(Duration.ofSeconds(5)).build();
+		wheel.stop();
+		CompletableFuture<String> hanging = new CompletableFuture<>();
+
+		CompletableFuture<String> call = template.executeAsync(() -> hanging);
+
+		assertThat(call).isCompletedExceptionally();
+		assertThatThrownBy(call::join).cause().isInstanceOf(RejectedExecutionException.class)
+			.hasMessageContaining("stopped");
+		assertThat(hanging).isCancelled();
+	}
+
+	@Test
 	void aRetryPendingOnStoppedVirtualTimeCompletesTheCall() {
 		VirtualTime time = new VirtualTime();
 		RetryTemplate template = RetryTemplate.builder().virtualTime(time).maxAttempts(3).build();
