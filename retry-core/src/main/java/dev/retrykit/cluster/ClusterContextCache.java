@@ -2,6 +2,7 @@ package dev.retrykit.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.InMemoryRetryContextCache;
@@ -38,6 +39,9 @@ final class ClusterContextCache implements RetryContextCache {
 	private final InMemoryRetryContextCache local;
 
 	private volatile boolean used;
+
+	/** The most evictions the engine has reported: kept while it is unreachable, so the count never drops. */
+	private final AtomicLong sharedEvictions = new AtomicLong();
 
 	ClusterContextCache(String instance, ClusterEngine engine, EngineCalls calls, int capacity, TimeSource timeSource) {
 		this.instance = instance;
@@ -108,9 +112,14 @@ final class ClusterContextCache implements RetryContextCache {
 		return this.local.capacity();
 	}
 
+	/**
+	 * The evictions of the local fallback cache and those the engine counted on this replica for the
+	 * shared store ({@link ClusterEngine#contextEvictions}): summed over the replicas, every eviction.
+	 */
 	@Override
 	public long evictions() {
-		return this.local.evictions();
+		long shared = this.calls.call(() -> this.engine.contextEvictions(this.instance), () -> -1L);
+		return this.local.evictions() + this.sharedEvictions.accumulateAndGet(shared, Math::max);
 	}
 
 	@Override

@@ -71,6 +71,18 @@ public interface ClusterEngine {
 	void clearContexts(String cache);
 
 	/**
+	 * How many of an instance's contexts the store evicted because it was full, as far as this replica
+	 * can count them: an engine whose store is spread over the replicas counts on each replica the
+	 * evictions of the entries that replica held, so that the sum over the replicas is the total.
+	 * Never decreases. The default counts nothing: an engine that cannot tell returns 0.
+	 * @param cache the name of the instance whose cache it is
+	 * @return the evictions this replica counted
+	 */
+	default long contextEvictions(String cache) {
+		return 0;
+	}
+
+	/**
 	 * Adds a replica's unsynchronised change to a shared retry budget, atomically with every other
 	 * replica's, and clamps the result into {@code [0, maxMilliTokens]}. A budget that does not exist
 	 * yet starts full.

@@ -137,6 +137,21 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		contexts(cache).clear();
 	}
 
+	/**
+	 * Counted by Hazelcast's map statistics on each member, for the entries that member owns: the sum
+	 * over the members is the map's total. A client replica counts none (Hazelcast keeps no map
+	 * statistics on clients); the members it talks to count them.
+	 */
+	@Override
+	public long contextEvictions(String cache) {
+		try {
+			return contexts(cache).getLocalMapStats().getEvictionCount();
+		}
+		catch (UnsupportedOperationException ex) {
+			return 0;
+		}
+	}
+
 	@Override
 	public long exchangeBudget(String budget, long deltaMilliTokens, long maxMilliTokens) {
 		IMap<String, Long> budgets = this.hazelcast.getMap(this.prefix + ".budgets");

@@ -198,6 +198,51 @@ class HazelcastClusterEngineTests {
 	}
 
 	@Test
+	void contextsTheSharedMapEvictsWhenFullAreCountedByTheMembersThatOwnedThem() {
+		List<HazelcastClusterEngine> engines = new ArrayList<>();
+		for (int member = 0; member < 3; member++) {
+			engines.add(HazelcastClusterEngine.builder(hazelcast.member(member)).prefix("evict").contextCapacity(1).build());
+		}
+		HazelcastClusterEngine writer = engines.get(0);
+		int written = 600;
+		for (int key = 0; key < written; key++) {
+			assertThat(writer.compareAndSetContext("redelivered", "k-" + key, null, new byte[] { 1 })).isTrue();
+		}
+		int stored = writer.contextCount("redelivered");
+		long evicted = engines.stream().mapToLong(engine -> engine.contextEvictions("redelivered")).sum();
+		assertThat(stored).isLessThan(written);
+		assertThat(evicted).isEqualTo(written - stored);
+		assertThat(writer.contextEvictions("no-such-instance")).isZero();
+	}
+
+	@Test
+	void aReplicaCountsTheEvictionsOfTheSharedCacheWithItsOwn() {
+		List<RetryTemplate> templates = new ArrayList<>();
+		for (int member = 0; member < 3; member++) {
+			RetryCluster cluster = RetryCluster
+				.builder(HazelcastClusterEngine.builder(hazelcast.member(member)).prefix("evicting").contextCapacity(1).build())
+				.timeout(Duration.ofSeconds(5)).build();
+			this.replicas.add(cluster);
+			RetryRegistry registry = cluster.bind(RetryRegistry.builder())
+				.instance("redelivered", null, config -> config.maxAttempts(-1).backoff(BackoffPolicy.none()))
+				.build();
+			cluster.attach(registry);
+			templates.add(registry.template("redelivered"));
+		}
+		int keys = 300;
+		for (int key = 0; key < keys; key++) {
+			int k = key;
+			assertThatExceptionOfType(IOException.class).isThrownBy(() -> templates.get(0).execute(context -> {
+				throw new IOException("broken " + k);
+			}, RetryState.of("e-" + k)));
+		}
+		int stored = templates.get(0).getContextCache().size();
+		long evicted = templates.stream().mapToLong(template -> template.getContextCache().evictions()).sum();
+		assertThat(stored).isLessThan(keys);
+		assertThat(evicted).isEqualTo(keys - stored);
+	}
+
+	@Test
 	void aMemberThatLeavesLosesNoSharedState() {
 		HazelcastInstance leaving = hazelcast.startMember();
 		RetryTemplate onLeaving = replica(leaving, "leave").template("redelivered");
