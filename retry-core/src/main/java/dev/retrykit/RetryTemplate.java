@@ -156,7 +156,9 @@ public final class RetryTemplate {
 	 * unwrapped from {@link java.util.concurrent.CompletionException} and
 	 * {@link java.util.concurrent.ExecutionException} before classification; {@code attempt-timeout}
 	 * bounds each attempt. {@link RetryContext#current()} is the call's context while the supplier
-	 * runs. Cancelling the returned future cancels the pending retry and the attempt in flight. The
+	 * runs. The supplier may return any stage, a {@link CompletableFuture#minimalCompletionStage()
+	 * minimal} one included. Cancelling the returned future cancels the pending retry and the attempt in
+	 * flight, whose circuit permit is given back at once. The
 	 * future always completes: when the scheduler is stopped with a retry pending, or refuses the
 	 * retry, it completes with a {@link java.util.concurrent.RejectedExecutionException} that says so,
 	 * the last failure as its cause (no recovery); so it does when the scheduler stops with an attempt's

@@ -123,7 +123,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			thrown = ex;
 		}
 		ThreadCounters block = stack.counters(runtime);
-		if (stage instanceof CompletableFuture<T> future && future.isDone() && !future.isCompletedExceptionally()) {
+		CompletableFuture<T> future = AttemptStages.readable(stage);
+		if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
 			block.plainSuccess();
 			stack.popPooled(pooled);
 			return future;
@@ -156,7 +157,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			catch (Throwable ex) {
 				thrown = ex;
 			}
-			if (stage instanceof CompletableFuture<T> future && future.isDone() && !future.isCompletedExceptionally()) {
+			CompletableFuture<T> future = AttemptStages.readable(stage);
+			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
 				T value = future.getNow(null);
 				long decision = CallLifecycle.afterAttempt(runtime, pooled, block, null, value);
 				if (decision == CallLifecycle.ACCEPTED) {
@@ -185,7 +187,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			MutableRetryContext pooled, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
 		AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 1);
 		if (thrown != null || stage == null) {
-			call.settle(1, null, (thrown != null) ? thrown : nullStage(runtime));
+			call.settle(1, null, (thrown != null) ? thrown : AttemptStages.nullStage(runtime.name));
 		}
 		else {
 			call.await(stage, 1);
@@ -213,7 +215,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	private void await(CompletionStage<T> stage, int id) {
 		long timeoutNanos = this.runtime.attemptTimeoutNanos(this.context);
 		if (timeoutNanos <= 0) {
-			if (stage instanceof CompletableFuture<T> future && future.isDone()) {
+			CompletableFuture<T> future = AttemptStages.readable(stage);
+			if (future != null && future.isDone()) {
 				// Already complete: nothing in flight to cancel, and a success needs no completion attached.
 				if (future.isCompletedExceptionally()) {
 					future.handle(this);
@@ -250,8 +253,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 
 	/** {@link #cancel} completes, then reads {@link #inFlight}; this runs after setting it: one of them cancels. */
 	private void cancelIfCancelled(CompletionStage<?> stage) {
-		if (isCancelled() && stage instanceof Future<?> future) {
-			future.cancel(false);
+		if (isCancelled()) {
+			AttemptStages.cancel(stage, false, this.runtime.name);
 		}
 	}
 
@@ -269,8 +272,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		if (this.phase == 2 * id - 1) {
 			this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, id, timeout, 0);
 		}
-		if (settle(id, null, timeout) && stage instanceof Future<?> future) {
-			future.cancel(true);
+		if (settle(id, null, timeout)) {
+			AttemptStages.cancel(stage, true, this.runtime.name);
 		}
 	}
 
@@ -289,9 +292,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		if (!isDone()) {
 			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_ATTEMPT_ABANDONED);
 		}
-		if (stage instanceof Future<?> future) {
-			future.cancel(true);
-		}
+		AttemptStages.cancel(stage, true, this.runtime.name);
 	}
 
 	/** Takes the outcome of attempt {@code id}; returns {@code false} if it had already been taken. */
@@ -382,13 +383,16 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
 			return;
 		}
-		if (isDone()) {
-			// Cancelled meanwhile: once cancel() has returned no attempt starts.
-			CallLifecycle.releaseAttempt(this.runtime, this.context);
-			return;
-		}
 		int id = (this.phase >>> 1) + 1;
 		this.phase = 2 * id - 1;
+		if (isDone()) {
+			// Cancelled meanwhile: once cancel() has returned no attempt starts. cancel() reads the phase
+			// after completing, this reads completion after the phase: one of them takes the permit back.
+			if (PHASE.compareAndSet(this, 2 * id - 1, 2 * id)) {
+				CallLifecycle.releaseAttempt(this.runtime, this.context);
+			}
+			return;
+		}
 		CompletionStage<T> stage;
 		this.context.setParent(stack.top());
 		stack.push(this.context);
@@ -404,7 +408,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			stack.pop();
 		}
 		if (stage == null) {
-			settle(id, null, nullStage(this.runtime));
+			settle(id, null, AttemptStages.nullStage(this.runtime.name));
 		}
 		else {
 			await(stage, id);
@@ -458,22 +462,23 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	}
 
 	/**
-	 * Cancels the call: the pending retry never runs and the attempt in flight is cancelled when it is a
-	 * {@link Future}.
+	 * Cancels the call: the pending retry never runs, the attempt in flight gives its circuit permit
+	 * back at once (it may never complete) and is cancelled when its stage allows it.
 	 */
 	@Override
 	public boolean cancel(boolean mayInterruptIfRunning) {
-		// Completing with our own CancellationException, which skips its stack trace, both keeps
-		// cancelling cheap (the JDK's fills one in) and tells whether this call did it: the clean-up
-		// below runs once however often cancel is called.
+		// Our own CancellationException skips its stack trace (the JDK's fills one in), and completing with
+		// it tells whether this call did it: the clean-up below runs once however often cancel is called.
 		CallCancelledException cancellation = new CallCancelledException(this.runtime.name);
 		if (!completeExceptionally(cancellation)) {
 			return isCancelled();
 		}
 		cancelPending();
-		if (this.inFlight instanceof Future<?> future) {
-			future.cancel(mayInterruptIfRunning);
+		int phase = this.phase;
+		if ((phase & 1) == 1 && PHASE.compareAndSet(this, phase, phase + 1)) {
+			CallLifecycle.releaseAttempt(this.runtime, this.context);
 		}
+		AttemptStages.cancel(this.inFlight, mayInterruptIfRunning, this.runtime.name);
 		this.runtime.close(this.context, cancellation);
 		return true;
 	}
@@ -483,10 +488,6 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		if (task != null) {
 			task.cancel();
 		}
-	}
-
-	private static NullPointerException nullStage(RetryRuntime runtime) {
-		return new NullPointerException("The supplier of retry '" + runtime.name + "' returned null instead of a stage");
 	}
 
 	@Override
