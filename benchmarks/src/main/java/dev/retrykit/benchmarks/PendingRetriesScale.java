@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -230,11 +229,8 @@ public final class PendingRetriesScale {
 
 	/** @return the names of this JVM's collectors, joined without spaces (a result value has none) */
 	private static String collectorInUse() {
-		List<String> names = new ArrayList<>();
-		for (java.lang.management.GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
-			names.add(bean.getName().replace(' ', '_'));
-		}
-		return String.join(",", names);
+		return ManagementFactory.getGarbageCollectorMXBeans().stream().map(bean -> bean.getName().replace(' ', '_'))
+			.collect(java.util.stream.Collectors.joining(","));
 	}
 
 	/** Removes {@value #FORKS} and its value from the arguments; returns the value, or the default. */
@@ -343,13 +339,13 @@ public final class PendingRetriesScale {
 
 			result.put("collector", collectorInUse());
 			result.put("warmUpCalls", Long.toString(warmUpCalls));
-			result.put("callRounds", formatAll(callNanos));
-			result.put("scheduleRounds", formatAll(scheduleNanos));
-			result.put("cancelRounds", formatAll(cancelNanos));
+			result.put("callRounds", ScaleTable.formatAll(callNanos));
+			result.put("scheduleRounds", ScaleTable.formatAll(scheduleNanos));
+			result.put("cancelRounds", ScaleTable.formatAll(cancelNanos));
 			result.put("cancelledTrue", Integer.toString(cancelled));
-			result.put("bytesPending", format((heapPending - heapBefore) / (double) count));
-			result.put("bytesAfterCancel", format((heapCancelled - heapBefore) / (double) count));
-			result.put("bytesAfterCancelLater", format((heapCancelledLater - heapBefore) / (double) count));
+			result.put("bytesPending", ScaleTable.format((heapPending - heapBefore) / (double) count));
+			result.put("bytesAfterCancel", ScaleTable.format((heapCancelled - heapBefore) / (double) count));
+			result.put("bytesAfterCancelLater", ScaleTable.format((heapCancelledLater - heapBefore) / (double) count));
 			result.put("threads", Integer.toString(threadsPending - threadsBefore));
 		}
 		shortDelayCancellation(contender, result);
@@ -372,14 +368,6 @@ public final class PendingRetriesScale {
 		}
 		while (System.nanoTime() - end < 0);
 		return calls;
-	}
-
-	private static String formatAll(double[] values) {
-		StringBuilder all = new StringBuilder();
-		for (double value : values) {
-			all.append((all.length() == 0) ? "" : "/").append(format(value));
-		}
-		return all.toString();
 	}
 
 	/** Waits (a benchmark may) until the timer holds {@code pending} tasks and the first attempts ran. */
@@ -435,10 +423,6 @@ public final class PendingRetriesScale {
 			used = now;
 		}
 		return used;
-	}
-
-	static String format(double value) {
-		return String.format(Locale.ROOT, "%.1f", value);
 	}
 
 	/** The probe of the million calls: counts attempts, shared by every call so it adds no bytes per call. */

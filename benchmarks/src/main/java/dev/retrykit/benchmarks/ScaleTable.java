@@ -3,6 +3,7 @@ package dev.retrykit.benchmarks;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -38,7 +39,7 @@ final class ScaleTable {
 		row.put("scheduleNanos", medianOfRounds(runs, "scheduleRounds"));
 		row.put("cancelNanos", medianOfRounds(runs, "cancelRounds"));
 		for (String key : List.of("bytesPending", "bytesAfterCancel", "bytesAfterCancelLater")) {
-			row.put(key, PendingRetriesScale.format(median(values(runs, key))));
+			row.put(key, format(median(values(runs, key))));
 		}
 		row.put("threads", Long.toString((long) Arrays.stream(values(runs, "threads")).max().orElseThrow()));
 		for (String key : List.of("cancelledTrue", "smallCancelled", "smallRetries", "smallRetriesAfterCancel")) {
@@ -55,7 +56,7 @@ final class ScaleTable {
 			.flatMap(run -> Arrays.stream(run.get(key).split("/")))
 			.mapToDouble(Double::parseDouble)
 			.toArray();
-		return PendingRetriesScale.format(median(rounds));
+		return format(median(rounds));
 	}
 
 	private static double median(double[] values) {
@@ -102,6 +103,20 @@ final class ScaleTable {
 					+ " cancelled, " + row.get("smallRetries") + " retries ran, " + row.get("smallRetriesAfterCancel")
 					+ " of them after cancel");
 		}
+	}
+
+	/** @return one number to a tenth, as every table cell */
+	static String format(double value) {
+		return String.format(Locale.ROOT, "%.1f", value);
+	}
+
+	/** @return the rounds of one JVM, to a tenth, separated by slashes */
+	static String formatAll(double[] values) {
+		StringBuilder all = new StringBuilder();
+		for (double value : values) {
+			all.append((all.length() == 0) ? "" : "/").append(format(value));
+		}
+		return all.toString();
 	}
 
 }

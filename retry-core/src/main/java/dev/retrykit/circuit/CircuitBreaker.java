@@ -411,14 +411,6 @@ public final class CircuitBreaker {
 	}
 
 	/**
-	 * Describes why a call is being rejected now, for a caller whose permission was refused.
-	 * @return a new exception naming this breaker, its state and its remaining open time
-	 */
-	CircuitOpenException newCircuitOpenException() {
-		return newCircuitOpenException(null);
-	}
-
-	/**
 	 * Describes why a call is being rejected now, with the call's earlier failure as the cause.
 	 * @param cause the failure of the call's previous attempt, or {@code null} if it had none
 	 * @return a new exception naming this breaker, its state and its remaining open time
@@ -442,7 +434,7 @@ public final class CircuitBreaker {
 		Objects.requireNonNull(callable, "callable must not be null");
 		long permit = acquirePermission();
 		if (permit == NO_PERMISSION) {
-			throw newCircuitOpenException();
+			throw newCircuitOpenException(null);
 		}
 		T result;
 		try {

@@ -31,7 +31,7 @@ public final class CircuitOpenException extends RuntimeException {
 	private final long remainingOpenNanos;
 
 	/**
-	 * Creates the exception; {@link CircuitBreaker#newCircuitOpenException()} fills it in from a breaker.
+	 * Creates the exception; {@link CircuitBreaker#newCircuitOpenException(Throwable)} fills it in from a breaker.
 	 * @param name the name of the breaker
 	 * @param state its state when the call was rejected
 	 * @param remainingOpenNanos how long it will stay open, 0 when it is not open (or about to let

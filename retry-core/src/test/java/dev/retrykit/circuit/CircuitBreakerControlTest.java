@@ -133,7 +133,7 @@ class CircuitBreakerControlTest {
 	void rejectionNamesTheBreakerAndTheRemainingOpenTime() {
 		trip();
 		this.clock.advance(Duration.ofMillis(17_700));
-		CircuitOpenException ex = this.breaker.newCircuitOpenException();
+		CircuitOpenException ex = this.breaker.newCircuitOpenException(null);
 		assertThat(ex).hasMessage("Circuit breaker 'inventory' is OPEN; calls are rejected for another 12.3s");
 		assertThat(ex.getName()).isEqualTo("inventory");
 		assertThat(ex.getState()).isEqualTo(CircuitState.OPEN);
@@ -151,25 +151,25 @@ class CircuitBreakerControlTest {
 		longest.onFailure();
 		assertThat(longest.getState()).isEqualTo(CircuitState.OPEN);
 		assertThat(longest.getRemainingOpenNanos()).isLessThan(CircuitOpenException.FOREVER);
-		assertThat(longest.newCircuitOpenException().isForcedOpen()).isFalse();
+		assertThat(longest.newCircuitOpenException(null).isForcedOpen()).isFalse();
 		longest.forceOpen();
 		assertThat(longest.getRemainingOpenNanos()).isEqualTo(CircuitOpenException.FOREVER);
-		assertThat(longest.newCircuitOpenException().isForcedOpen()).isTrue();
+		assertThat(longest.newCircuitOpenException(null).isForcedOpen()).isTrue();
 	}
 
 	@Test
 	void rejectionMessagesForTheOtherStates() {
 		this.breaker.forceOpen();
-		CircuitOpenException forced = this.breaker.newCircuitOpenException();
+		CircuitOpenException forced = this.breaker.newCircuitOpenException(null);
 		assertThat(forced).hasMessage("Circuit breaker 'inventory' was forced OPEN; calls are rejected until it is closed");
 		assertThat(forced.isForcedOpen()).isTrue();
 		this.breaker.close();
 		trip();
 		this.clock.advance(Duration.ofSeconds(30));
-		assertThat(this.breaker.newCircuitOpenException())
+		assertThat(this.breaker.newCircuitOpenException(null))
 				.hasMessage("Circuit breaker 'inventory' is OPEN; its timeout has passed, the next call will be a trial call");
 		this.breaker.tryAcquirePermission();
-		CircuitOpenException halfOpen = this.breaker.newCircuitOpenException();
+		CircuitOpenException halfOpen = this.breaker.newCircuitOpenException(null);
 		assertThat(halfOpen).hasMessage("Circuit breaker 'inventory' is HALF_OPEN; calls are rejected while its trial calls are in progress");
 		assertThat(halfOpen.getRemainingOpen()).isZero();
 		assertThat(new CircuitOpenException("x", CircuitState.CLOSED, 0))
