@@ -3,6 +3,8 @@ package dev.retrykit.async;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.retrykit.spi.AbandonableTask;
+
 /**
  * Told about a due task that the {@link TimingWheelScheduler}'s executor refused (it threw from
  * {@code execute}, typically a {@link RejectedExecutionException} from a saturated or shut-down pool,
@@ -12,7 +14,8 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p>The scheduler never drops such a task silently: it counts it ({@link
  * TimingWheelScheduler#rejectedCount()}) and passes it here. A handler may run the task elsewhere,
- * complete a future exceptionally, or record the failure. It is called on the thread that drives the
+ * or end what waits on it ({@link AbandonableTask#abandonIfAbandonable}, as the default {@link #ABANDON}
+ * does), and record the failure. It is called on the thread that drives the
  * wheel, so it must be quick and must not run user code inline; an exception or error it throws is caught
  * and logged so that the timer keeps going.
  *
@@ -22,8 +25,10 @@ import java.util.concurrent.RejectedExecutionException;
 public interface RejectedTaskHandler {
 
 	/**
-	 * The default handler: logs the rejection at {@code WARNING} through {@link System.Logger}, with
-	 * the task and the executor's exception.
+	 * Logs the rejection at {@code WARNING} through {@link System.Logger}, with the task and the
+	 * executor's exception, and does nothing else: an async call waiting on the task is left waiting.
+	 * A handler that builds on it and does not run the task elsewhere should end such a call with
+	 * {@link AbandonableTask#abandonIfAbandonable}, as {@link #ABANDON} (the default) does.
 	 */
 	RejectedTaskHandler LOG = new RejectedTaskHandler() {
 		@Override
@@ -35,6 +40,25 @@ public interface RejectedTaskHandler {
 		@Override
 		public String toString() {
 			return "RejectedTaskHandler.LOG";
+		}
+	};
+
+	/**
+	 * The default handler: logs the rejection as {@link #LOG} does, then
+	 * {@linkplain AbandonableTask#abandon abandons} the task when it is an {@link AbandonableTask}, so
+	 * that what waits on it ends: an async call completes with a {@link RejectedExecutionException} that
+	 * repeats the executor's, its last failure as cause, and a failback task ends as exhausted.
+	 */
+	RejectedTaskHandler ABANDON = new RejectedTaskHandler() {
+		@Override
+		public void rejected(Runnable task, RejectedExecutionException cause) {
+			LOG.rejected(task, cause);
+			AbandonableTask.abandonIfAbandonable(task, cause);
+		}
+
+		@Override
+		public String toString() {
+			return "RejectedTaskHandler.ABANDON";
 		}
 	};
 

@@ -32,7 +32,7 @@ public final class TimingWheelSchedulerBuilder {
 
 	String threadName = "retrykit-timer";
 
-	RejectedTaskHandler rejectionHandler = RejectedTaskHandler.LOG;
+	RejectedTaskHandler rejectionHandler = RejectedTaskHandler.ABANDON;
 
 	boolean manual;
 
@@ -116,7 +116,8 @@ public final class TimingWheelSchedulerBuilder {
 
 	/**
 	 * Sets what happens to a due task the executor refuses. The task is always counted in
-	 * {@link TimingWheelScheduler#rejectedCount()} first. Default {@link RejectedTaskHandler#LOG}.
+	 * {@link TimingWheelScheduler#rejectedCount()} first. Default {@link RejectedTaskHandler#ABANDON}: logged,
+	 * and an async call or failback task waiting on it ends.
 	 * @param rejectionHandler the handler
 	 * @return this builder
 	 */

@@ -148,7 +148,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			}
 			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {
 				AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());
-				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
+				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
 				return call;
 			}
 			try {
@@ -241,7 +241,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		}
 		catch (RejectedExecutionException ex) {
 			// The scheduler is stopped: nothing would end an attempt that never completes.
-			abandonAttempt(id);
+			abandonAttempt(id, ex);
 			return;
 		}
 		// With a timeout the next attempt may start while this one runs: its completion must name it.
@@ -282,7 +282,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	 * attempt's outcome was already taken, the call ends now, {@link CallLifecycle#STOP_ATTEMPT_ABANDONED},
 	 * and the attempt is cancelled, so that an attempt that never completes leaves no call waiting.
 	 */
-	void abandonAttempt(int id) {
+	void abandonAttempt(int id, RejectedExecutionException refusal) {
 		CompletionStage<?> stage = this.inFlight;
 		if (!PHASE.compareAndSet(this, 2 * id - 1, 2 * id)) {
 			return;
@@ -290,7 +290,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		this.inFlight = null;
 		CallLifecycle.releaseAttempt(this.runtime, this.context);
 		if (!isDone()) {
-			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_ATTEMPT_ABANDONED);
+			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_ATTEMPT_ABANDONED, refusal);
 		}
 		AttemptStages.cancel(stage, true, this.runtime.name);
 	}
@@ -328,7 +328,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			complete(value);
 		}
 		else if (decision < 0) {
-			end(block, decision);
+			end(block, decision, null);
 		}
 		else if (decision == 0) {
 			trampoline();
@@ -340,7 +340,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 						: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException ex) {
-				end(block, CallLifecycle.STOP_SCHEDULER_STOPPED);
+				end(block, CallLifecycle.STOP_SCHEDULER_STOPPED, ex);
 				return;
 			}
 			if (isDone()) {
@@ -353,7 +353,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	@Override
 	public void abandon(RejectedExecutionException reason) {
 		if (!isDone()) {
-			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_SCHEDULER_STOPPED);
+			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_SCHEDULER_STOPPED, reason);
 		}
 	}
 
@@ -380,7 +380,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		ContextStack stack = ContextStack.get();
 		ThreadCounters block = stack.counters(this.runtime);
 		if (!CallLifecycle.acquireAttempt(this.runtime, this.context, block)) {
-			end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
+			end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
 			return;
 		}
 		int id = (this.phase >>> 1) + 1;
@@ -417,8 +417,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 
 	/** Ends a call that did not succeed, as {@link CallLifecycle#end} and {@link CallLifecycle#recovers} say. */
 	@SuppressWarnings("unchecked")
-	private void end(ThreadCounters block, long reason) {
-		Throwable ending = CallLifecycle.end(this.runtime, this.context, block, reason);
+	private void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
+		Throwable ending = CallLifecycle.end(this.runtime, this.context, block, reason, refusal);
 		if (recovery() != null && CallLifecycle.recovers(this.runtime, reason, ending, true)) {
 			recover(ending);
 		}

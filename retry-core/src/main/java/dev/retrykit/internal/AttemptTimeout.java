@@ -30,7 +30,7 @@ final class AttemptTimeout implements AbandonableTask {
 
 	@Override
 	public void abandon(RejectedExecutionException reason) {
-		this.call.abandonAttempt(this.id);
+		this.call.abandonAttempt(this.id, reason);
 	}
 
 }

@@ -288,6 +288,18 @@ final class CallLifecycle {
 	 */
 	static @Nullable Throwable end(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			long reason) {
+		return end(runtime, context, block, reason, null);
+	}
+
+	/**
+	 * Like {@link #end(RetryRuntime, MutableRetryContext, ThreadCounters, long)}, for the scheduler's
+	 * reasons ({@link #STOP_SCHEDULER_STOPPED}, {@link #STOP_ATTEMPT_ABANDONED}), with the scheduler's own
+	 * refusal, whose message the call's exception repeats (a stop, a saturated executor) and which it
+	 * keeps as suppressed.
+	 * @param refusal what the scheduler threw or abandoned the task with, or {@code null}
+	 */
+	static @Nullable Throwable end(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			long reason, @Nullable RejectedExecutionException refusal) {
 		int retries = context.getRetryCount();
 		Throwable last = context.getLastThrowable();
 		if (reason == STOP_CIRCUIT_OPEN) {
@@ -299,9 +311,8 @@ final class CallLifecycle {
 		if (reason == STOP_ATTEMPT_ABANDONED) {
 			// The attempt in flight is cancelled, not failed: it made the call one attempt longer.
 			block.outcome(false, retries >= 1);
-			RejectedExecutionException stopped = new RejectedExecutionException("Retry '" + runtime.name
-					+ "' could not time out attempt " + (retries + 1) + ": its scheduler is stopped, so the attempt"
-					+ " was cancelled" + ((last != null) ? "; the cause is the last failure" : ""), last);
+			RejectedExecutionException stopped = refused(runtime.name + "' could not time out attempt " + (retries + 1)
+					+ ": " + refusal(refusal) + ", so the attempt was cancelled", last, refusal);
 			runtime.counters.event(RetryEventType.EXHAUSTED, retries + 1, stopped, 0);
 			return stopped;
 		}
@@ -317,9 +328,8 @@ final class CallLifecycle {
 			runtime.counters.event(RetryEventType.INTERRUPTED, retries, last, 0);
 		}
 		else if (reason == STOP_SCHEDULER_STOPPED) {
-			RejectedExecutionException stopped = new RejectedExecutionException("Retry '" + runtime.name
-					+ "' could not wait for attempt " + (retries + 1) + ": its scheduler is stopped"
-					+ ((last != null) ? "; the cause is the last failure" : ""), last);
+			RejectedExecutionException stopped = refused(runtime.name + "' could not wait for attempt " + (retries + 1)
+					+ ": " + refusal(refusal), last, refusal);
 			runtime.counters.event(RetryEventType.EXHAUSTED, retries, stopped, 0);
 			return stopped;
 		}
@@ -349,6 +359,20 @@ final class CallLifecycle {
 		context.rejected(rejection);
 		runtime.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);
 		return rejection;
+	}
+
+	private static String refusal(@Nullable RejectedExecutionException refusal) {
+		return (refusal != null) ? "its scheduler refused it (" + refusal.getMessage() + ")" : "its scheduler is stopped";
+	}
+
+	private static RejectedExecutionException refused(String what, @Nullable Throwable last,
+			@Nullable RejectedExecutionException refusal) {
+		RejectedExecutionException refused = new RejectedExecutionException("Retry '" + what
+				+ ((last != null) ? "; the cause is the last failure" : ""), last);
+		if (refusal != null) {
+			refused.addSuppressed(refusal);
+		}
+		return refused;
 	}
 
 	/**

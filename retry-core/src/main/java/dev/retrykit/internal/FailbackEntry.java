@@ -128,7 +128,7 @@ final class FailbackEntry implements AbandonableTask {
 	@Override
 	public void abandon(RejectedExecutionException reason) {
 		if (!this.cancelled) {
-			stop(CallLifecycle.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread());
+			stop(CallLifecycle.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread(), reason);
 		}
 	}
 
@@ -166,9 +166,14 @@ final class FailbackEntry implements AbandonableTask {
 
 	/** Ends the task as exhausted, with what the lifecycle says it ends with. */
 	private void stop(long reason, ThreadCounters block) {
+		stop(reason, block, null);
+	}
+
+	/** The same, with the scheduler's refusal when the scheduler ended it. */
+	private void stop(long reason, ThreadCounters block, @Nullable RejectedExecutionException refusal) {
 		this.nextAttemptAt = null;
 		RetryRuntime runtime = this.engine.runtime;
-		Throwable ending = Objects.requireNonNull(CallLifecycle.end(runtime, this.context, block, reason));
+		Throwable ending = Objects.requireNonNull(CallLifecycle.end(runtime, this.context, block, reason, refusal));
 		if (reason == CallLifecycle.STOP_INTERRUPTED) {
 			// The attempt ran on this thread: the interrupt it met is this thread's.
 			Thread.currentThread().interrupt();
@@ -214,7 +219,7 @@ final class FailbackEntry implements AbandonableTask {
 			handle = this.engine.scheduler.schedule(this, delayNanos, TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			stop(CallLifecycle.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread());
+			stop(CallLifecycle.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread(), ex);
 			return;
 		}
 		synchronized (this) {

@@ -2,6 +2,8 @@ package dev.retrykit.async;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -11,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.spi.AbandonableTask;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -117,6 +120,68 @@ class AsyncSchedulerStopTests {
 		assertThatThrownBy(call::join).cause().isInstanceOf(RejectedExecutionException.class)
 			.hasMessageContaining("stopped");
 		assertThat(hanging).isCancelled();
+	}
+
+	@Test
+	void aRetryTheExecutorRefusesEndsTheCallWithTheRefusalAndTheLastFailure() {
+		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10)).wheelSize(8)
+			.timeSource(this.clock).executor(task -> {
+				throw new RejectedExecutionException("pool saturated");
+			}).build();
+		RetryTemplate template = template(wheel);
+		CompletableFuture<String> call = template.executeAsync(() -> CompletableFuture.failedFuture(this.down));
+
+		this.clock.advance(Duration.ofSeconds(2));
+		wheel.runDueTasks();
+
+		assertThat(wheel.rejectedCount()).isEqualTo(1);
+		assertThat(call).isCompletedExceptionally();
+		assertThatThrownBy(call::join).cause().isInstanceOf(RejectedExecutionException.class)
+			.hasMessageContaining("could not wait for attempt 2").hasMessageContaining("pool saturated")
+			.hasCause(this.down);
+	}
+
+	@Test
+	void anAttemptTimeoutTheExecutorRefusesEndsTheCallAndCancelsTheAttempt() {
+		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10)).wheelSize(8)
+			.timeSource(this.clock).executor(task -> {
+				throw new RejectedExecutionException("pool saturated");
+			}).build();
+		RetryTemplate template = RetryTemplate.builder().timeSource(this.clock).scheduler(wheel).maxAttempts(3)
+			.attemptTimeout(Duration.ofSeconds(1)).build();
+		CompletableFuture<String> hanging = new CompletableFuture<>();
+		CompletableFuture<String> call = template.executeAsync(() -> hanging);
+
+		this.clock.advance(Duration.ofSeconds(2));
+		wheel.runDueTasks();
+
+		assertThat(call).isCompletedExceptionally();
+		assertThatThrownBy(call::join).cause().isInstanceOf(RejectedExecutionException.class)
+			.hasMessageContaining("could not time out attempt 1").hasMessageContaining("pool saturated");
+		assertThat(hanging).isCancelled();
+	}
+
+	@Test
+	void theLogOnlyHandlerLeavesARefusedTaskToTheCaller() {
+		List<Runnable> refused = new ArrayList<>();
+		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10)).wheelSize(8)
+			.timeSource(this.clock).executor(task -> {
+				throw new RejectedExecutionException("pool saturated");
+			}).rejectionHandler((task, cause) -> {
+				RejectedTaskHandler.LOG.rejected(task, cause);
+				refused.add(task);
+			}).build();
+		RetryTemplate template = template(wheel);
+		CompletableFuture<String> call = template.executeAsync(() -> CompletableFuture.failedFuture(this.down));
+
+		this.clock.advance(Duration.ofSeconds(2));
+		wheel.runDueTasks();
+
+		assertThat(refused).hasSize(1);
+		assertThat(call).isNotDone();
+		AbandonableTask.abandonIfAbandonable(refused.get(0), new RejectedExecutionException("given up"));
+		assertThat(call).isCompletedExceptionally();
+		assertThatThrownBy(call::join).cause().hasMessageContaining("given up").hasCause(this.down);
 	}
 
 	@Test

@@ -3,15 +3,18 @@ package dev.retrykit.failback;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.VirtualTime;
+import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.spi.BackoffStrategy;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
+import dev.retrykit.spi.TimeSource;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -95,6 +98,48 @@ class FailbackSchedulingTest {
 		assertThat(failback.exhaustedTasks()).singleElement()
 			.satisfies(task -> assertThat(task.nextAttemptAt()).isNull());
 		assertThat(registry.template("audit").getMetrics().getFailedCallsWithoutRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void aTaskWhoseDueRetryTheExecutorRefusesIsExhausted() {
+		FakeClock clock = new FakeClock();
+		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10)).wheelSize(8)
+			.timeSource(clock).executor(task -> {
+				throw new RejectedExecutionException("pool saturated");
+			}).build();
+		FailbackExecutor failback = RetryRegistry.builder()
+			.instance("audit", null, config -> config.maxAttempts(3).backoff(BackoffPolicy.fixed(Duration.ofSeconds(1))))
+			.customizer(RetryTemplateCustomizer.forInstance("audit", builder -> builder.timeSource(clock).scheduler(wheel)))
+			.build()
+			.failback("audit");
+		failback.submit("k", failing(new AtomicInteger(), 99));
+		assertThat(failback.pendingCount()).isOne();
+
+		clock.nanos += Duration.ofSeconds(2).toNanos();
+		wheel.runDueTasks();
+
+		assertThat(wheel.rejectedCount()).isOne();
+		assertThat(failback.pendingCount()).isZero();
+		assertThat(failback.exhaustedCount()).isOne();
+		assertThat(failback.exhaustedTasks()).singleElement()
+			.satisfies(task -> assertThat(task.nextAttemptAt()).isNull());
+	}
+
+	/** A clock that moves only when told. */
+	private static final class FakeClock implements TimeSource {
+
+		long nanos = 1_000_000_000L;
+
+		@Override
+		public long nanoTime() {
+			return this.nanos;
+		}
+
+		@Override
+		public long currentTimeMillis() {
+			return this.nanos / 1_000_000L;
+		}
+
 	}
 
 	@Test
