@@ -312,7 +312,7 @@ final class CallLifecycle {
 			// The attempt in flight is cancelled, not failed: it made the call one attempt longer.
 			block.outcome(false, retries >= 1);
 			RejectedExecutionException stopped = refused(runtime.name + "' could not time out attempt " + (retries + 1)
-					+ ": " + refusal(refusal) + ", so the attempt was cancelled", last, refusal);
+					+ ": " + refusal(refusal, "the timeout") + ", so the attempt was cancelled", last, refusal);
 			runtime.counters.event(RetryEventType.EXHAUSTED, retries + 1, stopped, 0);
 			return stopped;
 		}
@@ -329,7 +329,7 @@ final class CallLifecycle {
 		}
 		else if (reason == STOP_SCHEDULER_STOPPED) {
 			RejectedExecutionException stopped = refused(runtime.name + "' could not wait for attempt " + (retries + 1)
-					+ ": " + refusal(refusal), last, refusal);
+					+ ": " + refusal(refusal, "it"), last, refusal);
 			runtime.counters.event(RetryEventType.EXHAUSTED, retries, stopped, 0);
 			return stopped;
 		}
@@ -361,8 +361,9 @@ final class CallLifecycle {
 		return rejection;
 	}
 
-	private static String refusal(@Nullable RejectedExecutionException refusal) {
-		return (refusal != null) ? "its scheduler refused it (" + refusal.getMessage() + ")" : "its scheduler is stopped";
+	private static String refusal(@Nullable RejectedExecutionException refusal, String task) {
+		return (refusal != null) ? "its scheduler did not run " + task + " (" + refusal.getMessage() + ")"
+				: "its scheduler is stopped";
 	}
 
 	private static RejectedExecutionException refused(String what, @Nullable Throwable last,

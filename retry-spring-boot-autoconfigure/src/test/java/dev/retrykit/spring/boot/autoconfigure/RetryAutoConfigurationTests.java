@@ -135,7 +135,7 @@ class RetryAutoConfigurationTests {
 			});
 		assertThat(calls.get(0)).isCompletedExceptionally();
 		assertThatThrownBy(calls.get(0)::join).cause().isInstanceOf(RejectedExecutionException.class)
-			.hasMessageContaining("scheduler is stopped").hasCause(down);
+			.hasMessageContaining("could not wait for attempt 2").hasMessageContaining("stopped").hasCause(down);
 	}
 
 	@Test
