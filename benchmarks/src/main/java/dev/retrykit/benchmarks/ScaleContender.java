@@ -2,9 +2,12 @@ package dev.retrykit.benchmarks;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -17,6 +20,7 @@ import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.backoff.BackoffPolicy;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The contenders of {@link PendingRetriesScale}: each starts calls whose first attempt fails at once
@@ -75,6 +79,26 @@ enum ScaleContender {
 				@Override
 				Future<?> call(Probe probe) {
 					return this.executor.schedule((Runnable) probe, delay.toNanos(), TimeUnit.NANOSECONDS);
+				}
+			};
+		}
+	},
+
+	/**
+	 * The floor of any retry API that returns a {@link CompletableFuture}: a future over a bare executor
+	 * task, which makes no attempt, and whose {@code cancel} completes it with a {@link CancellationException}
+	 * without a stack trace (as retrykit's does) and cancels the task. What it costs beyond the bare task
+	 * is what returning a {@code CompletableFuture} costs.
+	 */
+	COMPLETABLE_FUTURE_OVER_EXECUTOR("CompletableFuture over a bare STPE(1) task") {
+		@Override
+		Harness start(Duration delay) {
+			return new ExecutorHarness(false, false) {
+				@Override
+				Future<?> call(Probe probe) {
+					TaskFuture future = new TaskFuture(probe);
+					future.task = this.executor.schedule(future, delay.toNanos(), TimeUnit.NANOSECONDS);
+					return future;
 				}
 			};
 		}
@@ -195,6 +219,48 @@ enum ScaleContender {
 		@Override
 		public void close() {
 			this.executor.shutdownNow();
+		}
+
+	}
+
+	/** {@link #COMPLETABLE_FUTURE_OVER_EXECUTOR}'s future: the task it waits on is its "retry". */
+	static final class TaskFuture extends CompletableFuture<String> implements Runnable {
+
+		private final Runnable retry;
+
+		/** Set by the one thread that schedules and cancels, before it returns the future. */
+		@Nullable ScheduledFuture<?> task;
+
+		TaskFuture(Runnable retry) {
+			this.retry = retry;
+		}
+
+		@Override
+		public void run() {
+			if (!isDone()) {
+				this.retry.run();
+			}
+		}
+
+		@Override
+		public boolean cancel(boolean mayInterruptIfRunning) {
+			if (!completeExceptionally(new Cancelled())) {
+				return isCancelled();
+			}
+			Objects.requireNonNull(this.task).cancel(false);
+			return true;
+		}
+
+	}
+
+	/** A cancellation without a stack trace, as cheap as a cancellation can be. */
+	static final class Cancelled extends CancellationException {
+
+		private static final long serialVersionUID = 1L;
+
+		@Override
+		public synchronized Throwable fillInStackTrace() {
+			return this;
 		}
 
 	}
