@@ -142,19 +142,42 @@ final class TimingWheel {
 	long purgeCancelled() {
 		long earliest = Long.MAX_VALUE;
 		for (int index = 0; index < this.heads.length; index++) {
-			WheelTimeout previous = null;
+			// Rebuilt rather than unlinked node by node: a link is written only where it changes, once
+			// per run of cancelled nodes, since every reference store into a long-lived node costs a GC
+			// write barrier (after a mass cancellation most buckets end up empty in one store).
+			WheelTimeout last = null;
 			WheelTimeout node = this.heads[index];
 			while (node != null) {
 				WheelTimeout following = node.next;
 				if (node.isPending()) {
 					earliest = Math.min(earliest, node.deadlineTick());
-					previous = node;
+					if (last == null) {
+						if (this.heads[index] != node) {
+							this.heads[index] = node;
+						}
+					}
+					else if (last.next != node) {
+						last.next = node;
+					}
+					last = node;
 				}
 				else {
-					unlink(index, previous, node, following);
+					node.next = null;
+					this.linked--;
 					this.droppedCancelled++;
 				}
 				node = following;
+			}
+			if (last == null) {
+				if (this.heads[index] != null) {
+					this.heads[index] = null;
+				}
+			}
+			else if (last.next != null) {
+				last.next = null;
+			}
+			if (this.tails[index] != last) {
+				this.tails[index] = last;
 			}
 		}
 		return earliest;

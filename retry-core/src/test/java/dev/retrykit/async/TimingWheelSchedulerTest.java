@@ -217,6 +217,29 @@ class TimingWheelSchedulerTest {
 	}
 
 	@Test
+	void aPurgeKeepsThePendingNodesBetweenCancelledOnesInOrderAndTheBucketsTailRight() {
+		TimingWheelScheduler wheel = manualWheel(8);
+		List<ScheduledTask> handles = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			handles.add(wheel.schedule(label("t" + i), 1, TimeUnit.HOURS));
+		}
+		wheel.runDueTasks();
+		for (int i : new int[] { 0, 1, 3, 5, 8, 9 }) {
+			handles.get(i).cancel();
+		}
+		wheel.runDueTasks();
+		assertThat(wheel.linkedNodes()).as("purged: the head, a run and the tail were cancelled").isEqualTo(4);
+
+		// Appended after the bucket's new tail, t7.
+		wheel.schedule(label("late"), 1, TimeUnit.HOURS);
+		this.clock.advance(Duration.ofHours(1));
+		wheel.runDueTasks();
+		assertThat(this.firedAt.keySet()).containsExactly("t2", "t4", "t6", "t7", "late");
+		assertThat(wheel.linkedNodes()).isZero();
+		assertThat(wheel.pendingCount()).isZero();
+	}
+
+	@Test
 	void wheelOfOneBucketStillFiresEveryTaskOnTime() {
 		TimingWheelScheduler wheel = manualWheel(1);
 		wheel.schedule(label("b"), 30, TimeUnit.MILLISECONDS);
