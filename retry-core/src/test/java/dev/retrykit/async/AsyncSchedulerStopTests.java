@@ -34,6 +34,14 @@ class AsyncSchedulerStopTests {
 			.timeSource(this.clock).executor(Runnable::run).build();
 	}
 
+	/** A manual wheel whose executor refuses every task, as a saturated pool does. */
+	private TimingWheelSchedulerBuilder refusingWheel() {
+		return TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10)).wheelSize(8)
+			.timeSource(this.clock).executor(task -> {
+				throw new RejectedExecutionException("pool saturated");
+			});
+	}
+
 	private RetryTemplate template(TimingWheelScheduler wheel) {
 		return RetryTemplate.builder().timeSource(this.clock).scheduler(wheel).maxAttempts(3)
 			.backoff(BackoffPolicy.fixed(Duration.ofSeconds(1))).build();
@@ -124,10 +132,7 @@ class AsyncSchedulerStopTests {
 
 	@Test
 	void aRetryTheExecutorRefusesEndsTheCallWithTheRefusalAndTheLastFailure() {
-		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10)).wheelSize(8)
-			.timeSource(this.clock).executor(task -> {
-				throw new RejectedExecutionException("pool saturated");
-			}).build();
+		TimingWheelScheduler wheel = refusingWheel().build();
 		RetryTemplate template = template(wheel);
 		CompletableFuture<String> call = template.executeAsync(() -> CompletableFuture.failedFuture(this.down));
 
@@ -143,10 +148,7 @@ class AsyncSchedulerStopTests {
 
 	@Test
 	void anAttemptTimeoutTheExecutorRefusesEndsTheCallAndCancelsTheAttempt() {
-		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10)).wheelSize(8)
-			.timeSource(this.clock).executor(task -> {
-				throw new RejectedExecutionException("pool saturated");
-			}).build();
+		TimingWheelScheduler wheel = refusingWheel().build();
 		RetryTemplate template = RetryTemplate.builder().timeSource(this.clock).scheduler(wheel).maxAttempts(3)
 			.attemptTimeout(Duration.ofSeconds(1)).build();
 		CompletableFuture<String> hanging = new CompletableFuture<>();
@@ -164,13 +166,10 @@ class AsyncSchedulerStopTests {
 	@Test
 	void theLogOnlyHandlerLeavesARefusedTaskToTheCaller() {
 		List<Runnable> refused = new ArrayList<>();
-		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().tick(Duration.ofMillis(10)).wheelSize(8)
-			.timeSource(this.clock).executor(task -> {
-				throw new RejectedExecutionException("pool saturated");
-			}).rejectionHandler((task, cause) -> {
-				RejectedTaskHandler.LOG.rejected(task, cause);
-				refused.add(task);
-			}).build();
+		TimingWheelScheduler wheel = refusingWheel().rejectionHandler((task, cause) -> {
+			RejectedTaskHandler.LOG.rejected(task, cause);
+			refused.add(task);
+		}).build();
 		RetryTemplate template = template(wheel);
 		CompletableFuture<String> call = template.executeAsync(() -> CompletableFuture.failedFuture(this.down));
 
