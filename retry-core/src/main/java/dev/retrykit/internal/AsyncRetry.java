@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -25,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * one call run one at a time; a retry without delay after an attempt that completed synchronously
  * runs in a trampoline loop, so unlimited retries keep a constant stack depth, and each attempt only
  * attaches one completion to the caller's stage, so memory stays constant too. Cancelling this future
- * cancels the pending retry and, when it is a {@link Future}, the attempt in flight (also one that was
- * starting while {@code cancel} ran); no attempt starts once {@code cancel} has returned.
+ * cancels the pending retry and, when its stage allows it ({@link AttemptStages#cancel}), the attempt in
+ * flight, whose circuit permit is given back at once (also one that was starting while {@code cancel}
+ * ran); no attempt starts once {@code cancel} has returned.
  *
  * <p>Every decision is {@link CallLifecycle}'s; this class runs attempts and schedules waits. The call
  * always completes: also when a decision hook throws, when an attempt fails with an
