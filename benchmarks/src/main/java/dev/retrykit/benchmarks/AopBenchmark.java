@@ -1,5 +1,9 @@
 package dev.retrykit.benchmarks;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +36,8 @@ import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -53,6 +59,14 @@ import org.springframework.retry.annotation.EnableRetry;
  * library's, annotated the same way, must make a call that fails twice succeed on attempt 3; and the
  * measured bean must be a proxy carrying the same advisor. Every bean here is a class without
  * interfaces, so every proxy is a CGLIB subclass.
+ *
+ * <p>Two floors. {@code baselineNoOpInterceptorProxy} is a {@link ProxyFactory} proxy in a JVM that
+ * never starts an application context. {@code baselineNoOpAdvisorInContext} is the proxy a user's bean
+ * gets: made by the same auto-proxy creator, in an application context started exactly as retrykit's
+ * (the same auto-configurations, properties and self-check), with one no-op advisor instead of
+ * retrykit's. The difference between the two floors is what running in an application context costs
+ * the same kind of proxy; the difference between the second floor and {@code retrykit} is retrykit's
+ * own work.
  *
  * <p>Five forks, not two: how the JIT compiles a proxied call (which of the proxy's frames it inlines
  * into which) differs from one JVM to the next, and on a 2-core machine the floor alone measured
@@ -76,6 +90,11 @@ public class AopBenchmark {
 	@Benchmark
 	public void baselineNoOpInterceptorProxy(Floor floor, Blackhole bh) {
 		bh.consume(floor.proxy.call());
+	}
+
+	@Benchmark
+	public void baselineNoOpAdvisorInContext(FloorInContext floor, Blackhole bh) {
+		bh.consume(floor.bean.call());
 	}
 
 	@Benchmark
@@ -117,6 +136,80 @@ public class AopBenchmark {
 			if (!AopUtils.isCglibProxy(this.proxy) || !"ok".equals(this.proxy.call())) {
 				throw new IllegalStateException("The no-op interceptor proxy is not a working CGLIB proxy: " + this.proxy);
 			}
+		}
+
+	}
+
+	/**
+	 * The second floor: a no-op advisor on a bean of retrykit's application context, which starts and
+	 * self-checks as {@link RetrykitAop}'s does.
+	 */
+	@State(Scope.Benchmark)
+	public static class FloorInContext {
+
+		AnnotationConfigApplicationContext context;
+
+		NoOpAdvisedService bean;
+
+		@Setup
+		public void start() {
+			this.context = startContext(Map.of("retry.instances." + INSTANCE + ".max-attempts", "3",
+					"retry.instances." + INSTANCE + ".backoff.type", "none"), NoOpAdvisorConfig.class);
+			this.bean = this.context.getBean(NoOpAdvisedService.class);
+			RetrykitCheck check = this.context.getBean(RetrykitCheck.class);
+			SelfCheck.requireThreeAttempts("retrykit @Retryable (the no-op advisor's context)", check::run);
+			List<Class<?>> advisors = advisorTypes(this.bean);
+			if (!AopUtils.isCglibProxy(this.bean) || !advisors.equals(List.of(DefaultPointcutAdvisor.class))
+					|| !"ok".equals(this.bean.call())) {
+				throw new IllegalStateException("The no-op advisor's bean is not a working CGLIB proxy with that advisor only: "
+						+ this.bean.getClass() + ", " + advisors);
+			}
+		}
+
+		@TearDown
+		public void stop() {
+			this.context.close();
+		}
+
+	}
+
+	/** Marks the methods that the second floor's no-op advisor applies to. */
+	@Retention(RetentionPolicy.RUNTIME)
+	@Target(ElementType.METHOD)
+	public @interface NoOpAdvised {
+	}
+
+	/** The second floor's bean. */
+	public static class NoOpAdvisedService {
+
+		String payload = "ok";
+
+		@NoOpAdvised
+		public String call() {
+			return this.payload;
+		}
+
+	}
+
+	/** retrykit's configuration ({@link RetrykitConfig}), with a no-op advisor's bean instead of retrykit's. */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, RetryAutoConfiguration.class })
+	static class NoOpAdvisorConfig {
+
+		@Bean
+		static DefaultPointcutAdvisor noOpAdvisor() {
+			return new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(NoOpAdvised.class),
+					(MethodInterceptor) invocation -> invocation.proceed());
+		}
+
+		@Bean
+		NoOpAdvisedService noOpAdvisedService() {
+			return new NoOpAdvisedService();
+		}
+
+		@Bean
+		RetrykitCheck retrykitCheck() {
+			return new RetrykitCheck();
 		}
 
 	}

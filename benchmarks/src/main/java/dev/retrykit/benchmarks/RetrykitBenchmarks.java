@@ -7,6 +7,7 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.backoff.BackoffPolicy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.CompilerControl;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -34,6 +35,33 @@ public class RetrykitBenchmarks {
 	@Benchmark
 	public void successfulCall(Retrykit retrykit, Blackhole bh) {
 		bh.consume(retrykit.template.execute(retrykit.successfulCallback));
+	}
+
+	/**
+	 * The call of {@link #successfulCall} made from a method the JIT may not inline into the benchmark's
+	 * loop, so that nothing of the call is hoisted out of the loop or merged across calls: each call
+	 * pays every load and store, as a call from a proxy or a service method does. Next to
+	 * {@link #baselineDirectCallNotInlined}; the difference is what retrykit costs such a call.
+	 */
+	@Benchmark
+	public void successfulCallNotInlined(Retrykit retrykit, Blackhole bh) {
+		bh.consume(retried(retrykit));
+	}
+
+	/** The floor of {@link #successfulCallNotInlined}: the same method, calling the operation directly. */
+	@Benchmark
+	public void baselineDirectCallNotInlined(Retrykit retrykit, Blackhole bh) {
+		bh.consume(direct(retrykit));
+	}
+
+	@CompilerControl(CompilerControl.Mode.DONT_INLINE)
+	private static String retried(Retrykit retrykit) {
+		return retrykit.template.execute(retrykit.successfulCallback);
+	}
+
+	@CompilerControl(CompilerControl.Mode.DONT_INLINE)
+	private static String direct(Retrykit retrykit) {
+		return retrykit.call();
 	}
 
 	/** Next to {@link RetryAfterFailuresBenchmark}. */
