@@ -122,6 +122,20 @@ public final class MethodListeners {
 		}
 
 		@Override
+		public void beforeAttempt(RetryContext context) {
+			Throwable failed = null;
+			for (RetryListener listener : listeners(context)) {
+				try {
+					listener.beforeAttempt(context);
+				}
+				catch (Throwable ex) {
+					failed = (failed != null) ? failed : ex;
+				}
+			}
+			rethrow(failed);
+		}
+
+		@Override
 		public void onSuccess(RetryContext context, @Nullable Object result) {
 			Throwable failed = null;
 			for (RetryListener listener : listeners(context)) {

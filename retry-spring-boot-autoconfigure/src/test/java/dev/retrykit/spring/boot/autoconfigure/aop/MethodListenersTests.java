@@ -84,6 +84,26 @@ class MethodListenersTests {
 	}
 
 	@Test
+	void listenerBeansHearEveryAttemptStartOfTheMethodsTheyListenTo() {
+		this.runner.withBean("attemptListener", AttemptRecording.class, AttemptRecording::new)
+			.withBean(Client.class, Client::new)
+			.run(context -> {
+				Client client = context.getBean(Client.class);
+				assertThatThrownBy(() -> client.everyone("sku-1", 2)).isInstanceOf(IOException.class);
+				assertThat(client.audited("a")).isEqualTo("ok a");
+				CompletableFuture<String> later = client.later("x");
+				context.getBean(VirtualTime.class).advance(Duration.ofSeconds(1));
+				assertThat(later).isCompletedWithValue("later x");
+				// audited and later name auditListener only; every global listener hears everyone's attempts.
+				assertThat(context.getBean("attemptListener", AttemptRecording.class).events).containsExactly(
+						"before attempt 1 of everyone", "error everyone", "before attempt 2 of everyone", "error everyone",
+						"before attempt 3 of everyone", "error everyone");
+				assertThat(context.getBean("auditListener", Recording.class).attempts)
+					.containsExactly("everyone 1", "everyone 2", "everyone 3", "audited 1", "later 1");
+			});
+	}
+
+	@Test
 	void anUnknownListenerNameFailsStartupNamingTheMethodAndTheName() {
 		this.runner.withBean(Misnamed.class, Misnamed::new).run(context -> {
 			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
@@ -179,8 +199,18 @@ class MethodListenersTests {
 
 		final List<String> events = new CopyOnWriteArrayList<>();
 
+		/** The attempts that started, as "method attempt-number". */
+		final List<String> attempts = new CopyOnWriteArrayList<>();
+
 		Recording(String name) {
 			this.name = name;
+		}
+
+		@Override
+		public void beforeAttempt(RetryContext context) {
+			MethodInvocation invocation = MethodListeners.invocation(context);
+			this.attempts.add(((invocation != null) ? invocation.getMethod().getName() : "-") + " "
+					+ (context.getRetryCount() + 1));
 		}
 
 		@Override
@@ -208,6 +238,39 @@ class MethodListenersTests {
 			MethodInvocation invocation = MethodListeners.invocation(context);
 			this.events.add(event + " " + ((invocation != null)
 					? invocation.getMethod().getName() + java.util.Arrays.toString(invocation.getArguments()) : "-"));
+		}
+
+	}
+
+	/** Records each attempt's start and each failure, in order. */
+	public static class AttemptRecording extends Recording {
+
+		AttemptRecording() {
+			super("attempts");
+		}
+
+		@Override
+		public boolean open(RetryContext context) {
+			return true;
+		}
+
+		@Override
+		public void beforeAttempt(RetryContext context) {
+			this.events.add("before attempt " + (context.getRetryCount() + 1) + " of " + method(context));
+		}
+
+		@Override
+		public void onError(RetryContext context, @Nullable Throwable failure) {
+			this.events.add("error " + method(context));
+		}
+
+		@Override
+		public void close(RetryContext context, @Nullable Throwable failure) {
+		}
+
+		private static String method(RetryContext context) {
+			MethodInvocation invocation = MethodListeners.invocation(context);
+			return (invocation != null) ? invocation.getMethod().getName() : "-";
 		}
 
 	}
