@@ -7,11 +7,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Callbacks around a retried call. Every method is a no-op by default.
  *
- * <p>Order for one call: {@link #open} once, then per attempt {@link #beforeAttempt} and then
- * {@link #onError} (failed attempt, with {@link #onRetry} when another attempt follows) or
- * {@link #onSuccess}, then {@link #close} once. An attempt refused by an open circuit gets no
- * {@code beforeAttempt}. Listeners are called in registration order for {@code open}/{@code beforeAttempt}/
- * {@code onSuccess}/{@code onError} and in reverse order for {@code close}. An exception thrown by a listener never breaks the call: it is
+ * <p>Order for one call: {@link #open} once, then per attempt {@link #beforeAttempt},
+ * {@link #attemptReturned} and then {@link #onError} (failed attempt, with {@link #onRetry} when another
+ * attempt follows) or {@link #onSuccess}, then {@link #close} once. An attempt refused by an open circuit
+ * gets no {@code beforeAttempt}. Listeners are called in registration order for {@code open}/{@code beforeAttempt}/
+ * {@code onSuccess}/{@code onError} and in reverse order for {@code attemptReturned} and {@code close}. An exception thrown by a listener never breaks the call: it is
  * caught, counted in {@link RetryMetrics#getListenerFailures()} and logged. Implementations must be
  * thread-safe: one listener serves every call of every instance it is registered on.
  */
@@ -36,6 +36,20 @@ public interface RetryListener {
 	 * attempt minus one
 	 */
 	default void beforeAttempt(RetryContext context) {
+	}
+
+	/**
+	 * Called after every {@link #beforeAttempt}, on the same thread, as soon as the attempt's code has
+	 * returned to the engine, whether it returned or threw, and before its outcome is reported: for a
+	 * synchronous attempt when the operation returned; for an asynchronous attempt when its supplier
+	 * returned the attempt's stage, which may still be running. Also called, right away, for an async
+	 * attempt that was cancelled between {@code beforeAttempt} and its start and so did not run (the
+	 * call may then already be closed). A listener that puts something in scope on the attempt's thread
+	 * in {@code beforeAttempt} (an observation, a log context) takes it out here, so that the attempt's
+	 * own code runs inside it and nothing stays behind on the thread.
+	 * @param context the call's context
+	 */
+	default void attemptReturned(RetryContext context) {
 	}
 
 	/**

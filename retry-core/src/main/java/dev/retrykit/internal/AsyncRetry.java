@@ -157,6 +157,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			catch (Throwable ex) {
 				thrown = ex;
 			}
+			CallLifecycle.attemptReturned(runtime, pooled);
 			CompletableFuture<T> future = AttemptStages.readable(stage);
 			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
 				T value = future.getNow(null);
@@ -186,12 +187,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
 			MutableRetryContext pooled, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
 		AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 1);
-		if (thrown != null || stage == null) {
-			call.settle(1, null, (thrown != null) ? thrown : AttemptStages.nullStage(runtime.name));
-		}
-		else {
-			call.await(stage, 1);
-		}
+		call.started(stage, thrown, 1);
 		return call;
 	}
 
@@ -391,24 +387,30 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			if (PHASE.compareAndSet(this, 2 * id - 1, 2 * id)) {
 				CallLifecycle.releaseAttempt(this.runtime, this.context);
 			}
+			CallLifecycle.attemptReturned(this.runtime, this.context);
 			return;
 		}
-		CompletionStage<T> stage;
+		CompletionStage<T> stage = null;
+		Throwable thrown = null;
 		this.context.setParent(stack.top());
 		stack.push(this.context);
 		try {
 			stage = this.supplier.get();
 		}
 		catch (Throwable ex) {
-			stage = null;
-			settle(id, null, ex);
-			return;
+			thrown = ex;
 		}
 		finally {
 			stack.pop();
 		}
-		if (stage == null) {
-			settle(id, null, AttemptStages.nullStage(this.runtime.name));
+		CallLifecycle.attemptReturned(this.runtime, this.context);
+		started(stage, thrown, id);
+	}
+
+	/** Takes over attempt {@code id} once its supplier returned {@code stage} or threw {@code thrown}. */
+	private void started(@Nullable CompletionStage<T> stage, @Nullable Throwable thrown, int id) {
+		if (thrown != null || stage == null) {
+			settle(id, null, (thrown != null) ? thrown : AttemptStages.nullStage(this.runtime.name));
 		}
 		else {
 			await(stage, id);
@@ -467,8 +469,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	 */
 	@Override
 	public boolean cancel(boolean mayInterruptIfRunning) {
-		// Our own CancellationException skips its stack trace (the JDK's fills one in), and completing with
-		// it tells whether this call did it: the clean-up below runs once however often cancel is called.
+		// Our CancellationException has no stack trace; completing with it tells whether this call cancelled.
 		CallCancelledException cancellation = new CallCancelledException(this.runtime.name);
 		if (!completeExceptionally(cancellation)) {
 			return isCancelled();

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  *  │
  *  ▼
  * acquireAttempt ──refused──▶ end(STOP_CIRCUIT_OPEN)
- *  │ (listeners' beforeAttempt; engine runs the attempt)
+ *  │ (listeners' beforeAttempt; engine runs the attempt; attemptReturned)
  *  ▼
  * afterAttempt ──ACCEPTED──▶ done (success recorded)
  *  │        └──STOP_*──▶ end ──▶ recover, if {@link #recovers}; else fail with what end returned
@@ -123,6 +123,17 @@ final class CallLifecycle {
 			runtime.listeners.beforeAttempt(context);
 		}
 		return true;
+	}
+
+	/**
+	 * Tells the listeners that the attempt's code has returned to the engine
+	 * ({@link dev.retrykit.RetryListener#attemptReturned}); the engine calls it on the thread that called
+	 * {@link #acquireAttempt}, after every attempt that acquired, before {@link #afterAttempt}.
+	 */
+	static void attemptReturned(RetryRuntime runtime, MutableRetryContext context) {
+		if (!runtime.listeners.isEmpty()) {
+			runtime.listeners.attemptReturned(context);
+		}
 	}
 
 	/** Gives back the permit of an attempt whose outcome no longer matters; a no-op once reported. */

@@ -137,16 +137,18 @@ final class FailbackEntry implements AbandonableTask {
 		ContextStack stack = ContextStack.get();
 		this.context.setParent(stack.top());
 		stack.push(this.context);
+		Throwable failure = null;
 		try {
 			this.task.run();
-			return null;
 		}
 		catch (Throwable ex) {
-			return ex;
+			failure = ex;
 		}
 		finally {
 			stack.pop();
 		}
+		CallLifecycle.attemptReturned(this.engine.runtime, this.context);
+		return failure;
 	}
 
 	private void after(long decision, ThreadCounters block) {

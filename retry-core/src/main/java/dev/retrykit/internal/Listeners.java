@@ -56,6 +56,17 @@ final class Listeners {
 		}
 	}
 
+	void attemptReturned(RetryContext context) {
+		for (int i = this.listeners.length - 1; i >= 0; i--) {
+			try {
+				this.listeners[i].attemptReturned(context);
+			}
+			catch (Throwable ex) {
+				failed(this.listeners[i], "attemptReturned", ex);
+			}
+		}
+	}
+
 	void onSuccess(RetryContext context, @Nullable Object result) {
 		for (RetryListener listener : this.listeners) {
 			try {

@@ -73,6 +73,7 @@ public final class StatefulRetry {
 				catch (Throwable ex) {
 					failure = ex;
 				}
+				CallLifecycle.attemptReturned(runtime, context);
 				decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result);
 				if (decision == CallLifecycle.ACCEPTED) {
 					runtime.cache.remove(state.key());

@@ -132,6 +132,7 @@ public final class SyncRetry {
 			catch (Throwable ex) {
 				failure = ex;
 			}
+			CallLifecycle.attemptReturned(runtime, context);
 			decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result);
 			if (decision == CallLifecycle.ACCEPTED) {
 				return result;
