@@ -17,9 +17,11 @@ import org.jspecify.annotations.Nullable;
  * calling thread, and is kept in the call's {@link RetryContext} attributes; each attempt's starts in
  * {@link #beforeAttempt} with the call's as its explicit parent, so an async retry or a failback task
  * whose attempt runs on an executor's thread is still a child of its call. The call is in scope only
- * while an attempt's observation starts (tracing handlers take the span in scope as the parent), and
- * neither stays in scope while an attempt runs: an async attempt's stage completes on another thread
- * than the one it started on, where a scope could not be closed. An attempt ends in {@link #onSuccess} or {@link #onError}, the call in {@link #close},
+ * while an attempt's observation starts (tracing handlers take the span in scope as the parent). The
+ * attempt is in scope on its thread while its code runs, from {@link #beforeAttempt} to
+ * {@link #attemptReturned}, so that what the code observes (an HTTP client's request, a query) hangs
+ * under the attempt; for an async attempt that is while its supplier starts it, since its stage
+ * completes on another thread. An attempt ends in {@link #onSuccess} or {@link #onError}, the call in {@link #close},
  * which removes the attribute and empties its holder: a stateful call's context is copied into the
  * context cache before it is closed, and that copy then keeps only the empty holder, no observation.
  *
@@ -99,8 +101,24 @@ public final class RetryObservationListener implements RetryListener {
 		Observation call = state.call;
 		// Tracing handlers prefer the span in scope on this thread (e.g. the HTTP request's) to the parent
 		// observation's: the call is in scope only while its attempt starts, opened and closed right here.
+		Observation attempt;
 		try (Observation.Scope scope = call.openScope()) {
-			state.attempt = attemptObservation(attemptContext).parentObservation(call).start();
+			attempt = attemptObservation(attemptContext).parentObservation(call).start();
+		}
+		state.attempt = attempt;
+		state.attemptScope = attempt.openScope();
+	}
+
+	@Override
+	public void attemptReturned(RetryContext context) {
+		CallObservation state = state(context);
+		if (state == null) {
+			return;
+		}
+		Observation.Scope scope = state.attemptScope;
+		if (scope != null) {
+			state.attemptScope = null;
+			scope.close();
 		}
 	}
 
@@ -193,6 +211,9 @@ public final class RetryObservationListener implements RetryListener {
 		@Nullable Observation attempt;
 
 		@Nullable RetryAttemptObservationContext attemptContext;
+
+		/** The attempt's scope, open on its thread from beforeAttempt to attemptReturned. */
+		Observation.@Nullable Scope attemptScope;
 
 		int attempts;
 

@@ -211,6 +211,76 @@ class RetryObservationListenerTests {
 	}
 
 	@Test
+	void eachAttemptIsInScopeWhileItsCodeRunsSoThatWhatItObservesHangsUnderIt() throws Exception {
+		List<Observation.ContextView> current = new CopyOnWriteArrayList<>();
+		AtomicInteger runs = new AtomicInteger();
+		Observation request = Observation.start("http.server.requests", this.registry);
+		try (Observation.Scope scope = request.openScope()) {
+			template().build().execute(context -> {
+				current.add(this.registry.getCurrentObservation().getContextView());
+				// What the attempt's code observes (an HTTP client call) takes the attempt as its parent.
+				Observation.createNotStarted("http.client.requests", this.registry).observe(() -> { });
+				return failTwice(runs);
+			});
+			assertThat(this.registry.getCurrentObservation()).isSameAs(request);
+		}
+		request.stop();
+		assertThat(this.registry.getCurrentObservation()).isNull();
+		assertThat(this.registry).hasHandledContextsThatSatisfy(contexts -> {
+			List<Observation.Context> attempts = contexts.stream()
+				.filter(RetryAttemptObservationContext.class::isInstance).toList();
+			assertThat(current).hasSize(3).containsExactlyElementsOf(attempts);
+			List<Observation.ContextView> clientParents = contexts.stream()
+				.filter(context -> "http.client.requests".equals(context.getName()))
+				.map(context -> context.getParentObservation().getContextView()).toList();
+			assertThat(clientParents).containsExactlyElementsOf(attempts);
+		});
+	}
+
+	@Test
+	void anAsyncAttemptIsInScopeWhileItsSupplierRunsOnEachThreadAndLeavesNothingThere() throws Exception {
+		List<Observation.ContextView> current = new CopyOnWriteArrayList<>();
+		List<Observation> afterOnTimer = new CopyOnWriteArrayList<>();
+		AtomicInteger runs = new AtomicInteger();
+		CompletableFuture<String> result = template().build().executeAsync(() -> {
+			current.add(this.registry.getCurrentObservation().getContextView());
+			return (runs.incrementAndGet() < 2) ? CompletableFuture.failedFuture(new IllegalStateException("down"))
+					: CompletableFuture.completedFuture("ok");
+		});
+		assertThat(this.registry.getCurrentObservation()).isNull();
+		Thread timer = new Thread(() -> {
+			this.time.advance(Duration.ofMillis(100));
+			afterOnTimer.add(java.util.Objects.requireNonNullElse(this.registry.getCurrentObservation(), Observation.NOOP));
+		}, "retry-timer");
+		timer.start();
+		timer.join(TimeUnit.SECONDS.toMillis(10));
+		assertThat(result).isCompletedWithValue("ok");
+		assertThat(afterOnTimer).containsExactly(Observation.NOOP);
+		assertThat(this.registry).hasHandledContextsThatSatisfy(contexts -> assertThat(current)
+			.containsExactlyElementsOf(contexts.stream().filter(RetryAttemptObservationContext.class::isInstance).toList()));
+	}
+
+	@Test
+	void aFailbackTasksAttemptsAreInScopeWhileTheyRun() throws Exception {
+		RetryRegistry retries = RetryRegistry.builder().virtualTime(this.time)
+			.instance("audit", null, config -> config.maxAttempts(3).backoff(BackoffPolicy.fixed(Duration.ofSeconds(1))))
+			.listener(new RetryObservationListener(this.registry)).build();
+		List<Observation.ContextView> current = new CopyOnWriteArrayList<>();
+		AtomicInteger runs = new AtomicInteger();
+		retries.failback("audit").submit("event-1", () -> {
+			current.add(this.registry.getCurrentObservation().getContextView());
+			if (runs.incrementAndGet() < 2) {
+				throw new IllegalStateException("down");
+			}
+		});
+		assertThat(this.registry.getCurrentObservation()).isNull();
+		this.time.advance(Duration.ofSeconds(1));
+		assertThat(this.registry.getCurrentObservation()).isNull();
+		assertThat(this.registry).hasHandledContextsThatSatisfy(contexts -> assertThat(current)
+			.containsExactlyElementsOf(contexts.stream().filter(RetryAttemptObservationContext.class::isInstance).toList()));
+	}
+
+	@Test
 	void customConventionsRenameAndRetag() throws Exception {
 		RetryObservationConvention call = new DefaultRetryObservationConvention() {
 			@Override

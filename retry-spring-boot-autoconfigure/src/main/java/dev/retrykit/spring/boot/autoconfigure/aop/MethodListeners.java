@@ -136,6 +136,21 @@ public final class MethodListeners {
 		}
 
 		@Override
+		public void attemptReturned(RetryContext context) {
+			RetryListener[] listeners = listeners(context);
+			Throwable failed = null;
+			for (int i = listeners.length - 1; i >= 0; i--) {
+				try {
+					listeners[i].attemptReturned(context);
+				}
+				catch (Throwable ex) {
+					failed = (failed != null) ? failed : ex;
+				}
+			}
+			rethrow(failed);
+		}
+
+		@Override
 		public void onSuccess(RetryContext context, @Nullable Object result) {
 			Throwable failed = null;
 			for (RetryListener listener : listeners(context)) {

@@ -84,7 +84,7 @@ class MethodListenersTests {
 	}
 
 	@Test
-	void listenerBeansHearEveryAttemptStartOfTheMethodsTheyListenTo() {
+	void listenerBeansHearEveryAttemptOfTheMethodsTheyListenTo() {
 		this.runner.withBean("attemptListener", AttemptRecording.class, AttemptRecording::new)
 			.withBean(Client.class, Client::new)
 			.run(context -> {
@@ -96,8 +96,9 @@ class MethodListenersTests {
 				assertThat(later).isCompletedWithValue("later x");
 				// audited and later name auditListener only; every global listener hears everyone's attempts.
 				assertThat(context.getBean("attemptListener", AttemptRecording.class).events).containsExactly(
-						"before attempt 1 of everyone", "error everyone", "before attempt 2 of everyone", "error everyone",
-						"before attempt 3 of everyone", "error everyone");
+						"before attempt 1 of everyone", "returned everyone", "error everyone",
+						"before attempt 2 of everyone", "returned everyone", "error everyone",
+						"before attempt 3 of everyone", "returned everyone", "error everyone");
 				assertThat(context.getBean("auditListener", Recording.class).attempts)
 					.containsExactly("everyone 1", "everyone 2", "everyone 3", "audited 1", "later 1");
 			});
@@ -257,6 +258,11 @@ class MethodListenersTests {
 		@Override
 		public void beforeAttempt(RetryContext context) {
 			this.events.add("before attempt " + (context.getRetryCount() + 1) + " of " + method(context));
+		}
+
+		@Override
+		public void attemptReturned(RetryContext context) {
+			this.events.add("returned " + method(context));
 		}
 
 		@Override
