@@ -21,40 +21,52 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link RetryListener#beforeAttempt}: called by every engine right before each attempt runs, after
- * the wait and the circuit's permit, and contained when it throws.
+ * the wait and the circuit's permit, and contained when it throws; and {@link RetryListener#attemptReturned}:
+ * after every {@code beforeAttempt}, on the same thread, as soon as the attempt's code has returned to the
+ * engine (before its outcome is reported), also when an attempt that was told it starts does not run.
  */
-class BeforeAttemptListenerTests {
+class AttemptListenerTests {
 
 	private final VirtualTime time = new VirtualTime();
 
 	private final List<String> calls = new CopyOnWriteArrayList<>();
 
+	/** The threads of each beforeAttempt and attemptReturned, in order. */
+	private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
 	private final RetryListener recording = new RetryListener() {
 		@Override
 		public boolean open(RetryContext context) {
-			BeforeAttemptListenerTests.this.calls.add("open");
+			AttemptListenerTests.this.calls.add("open");
 			return true;
 		}
 
 		@Override
 		public void beforeAttempt(RetryContext context) {
-			BeforeAttemptListenerTests.this.calls.add("before" + (context.getRetryCount() + 1) + "@"
-					+ BeforeAttemptListenerTests.this.time.elapsed().toMillis());
+			AttemptListenerTests.this.calls.add("before" + (context.getRetryCount() + 1) + "@"
+					+ AttemptListenerTests.this.time.elapsed().toMillis());
+			AttemptListenerTests.this.threads.add(Thread.currentThread());
+		}
+
+		@Override
+		public void attemptReturned(RetryContext context) {
+			AttemptListenerTests.this.calls.add("returned");
+			AttemptListenerTests.this.threads.add(Thread.currentThread());
 		}
 
 		@Override
 		public void onSuccess(RetryContext context, @Nullable Object result) {
-			BeforeAttemptListenerTests.this.calls.add("success");
+			AttemptListenerTests.this.calls.add("success");
 		}
 
 		@Override
 		public void onError(RetryContext context, @Nullable Throwable failure) {
-			BeforeAttemptListenerTests.this.calls.add("error");
+			AttemptListenerTests.this.calls.add("error");
 		}
 
 		@Override
 		public void close(RetryContext context, @Nullable Throwable failure) {
-			BeforeAttemptListenerTests.this.calls.add("close");
+			AttemptListenerTests.this.calls.add("close");
 		}
 	};
 
@@ -73,8 +85,9 @@ class BeforeAttemptListenerTests {
 			return "ok";
 		});
 		assertThat(result).isEqualTo("ok");
-		assertThat(this.calls).containsExactly("open", "before1@0", "error", "before2@100", "error", "before3@200",
-				"success", "close");
+		assertThat(this.calls).containsExactly("open", "before1@0", "returned", "error", "before2@100", "returned",
+				"error", "before3@200", "returned", "success", "close");
+		assertThat(this.threads).containsOnly(Thread.currentThread());
 	}
 
 	@Test
@@ -84,7 +97,7 @@ class BeforeAttemptListenerTests {
 		assertThatThrownBy(() -> template.execute(context -> {
 			throw new IOException("down");
 		}, state)).isInstanceOf(IOException.class);
-		assertThat(this.calls).containsExactly("open", "before1@0", "error", "close");
+		assertThat(this.calls).containsExactly("open", "before1@0", "returned", "error", "close");
 	}
 
 	@Test
@@ -123,7 +136,8 @@ class BeforeAttemptListenerTests {
 		});
 		this.time.advance(Duration.ofSeconds(1));
 		assertThat(runs).hasValue(2);
-		assertThat(this.calls).containsExactly("open", "before1@0", "error", "before2@1000", "success", "close");
+		assertThat(this.calls).containsExactly("open", "before1@0", "returned", "error", "before2@1000", "returned",
+				"success", "close");
 	}
 
 	@Test
@@ -150,6 +164,81 @@ class BeforeAttemptListenerTests {
 		assertThat(result).isEqualTo("ok");
 		assertThat(template.getMetrics().getListenerFailures()).isEqualTo(1);
 		assertThat(template.getMetrics().getSuccessfulCallsWithoutRetry()).isEqualTo(1);
+	}
+
+	@Test
+	void anAttemptReturnsAfterItsCodeRanEvenWhenItThrowsAnError() {
+		assertThatThrownBy(() -> template().maxAttempts(1).build().execute(context -> {
+			this.calls.add("attempt");
+			throw new AssertionError("boom");
+		})).isInstanceOf(AssertionError.class);
+		assertThat(this.calls).containsExactly("open", "before1@0", "attempt", "returned", "error", "close");
+	}
+
+	@Test
+	void anAsyncAttemptReturnsOnItsThreadOnceItsSupplierReturnedWhileItsStageStillRuns() {
+		AtomicInteger runs = new AtomicInteger();
+		CompletableFuture<String> second = new CompletableFuture<>();
+		CompletableFuture<String> result = template().build().executeAsync(() -> {
+			this.calls.add("started");
+			return (runs.incrementAndGet() < 2) ? CompletableFuture.failedFuture(new IOException("down")) : second;
+		});
+		this.time.advance(Duration.ofMillis(100));
+		assertThat(this.calls).containsExactly("open", "before1@0", "started", "returned", "error", "before2@100",
+				"started", "returned");
+		second.complete("ok");
+		assertThat(result).isCompletedWithValue("ok");
+		assertThat(this.calls).endsWith("returned", "success", "close");
+		assertThat(this.threads).hasSize(4);
+		assertThat(this.threads.get(2)).isSameAs(this.threads.get(3));
+	}
+
+	@Test
+	void anAsyncSupplierThatThrowsReturnsBeforeItsFailureIsReported() {
+		CompletableFuture<String> result = template().maxAttempts(1).build().executeAsync(() -> {
+			throw new IllegalStateException("no connection");
+		});
+		assertThat(result).isCompletedExceptionally();
+		assertThat(this.calls).containsExactly("open", "before1@0", "returned", "error", "close");
+	}
+
+	@Test
+	void anAsyncAttemptCancelledBetweenItsStartAndItsRunStillReturns() {
+		AtomicInteger runs = new AtomicInteger();
+		CompletableFuture<?>[] call = new CompletableFuture<?>[1];
+		RetryTemplate template = template().listener(new RetryListener() {
+			@Override
+			public void beforeAttempt(RetryContext context) {
+				if (context.getRetryCount() == 1) {
+					call[0].cancel(false);
+				}
+			}
+		}).build();
+		call[0] = template.executeAsync(() -> {
+			runs.incrementAndGet();
+			return CompletableFuture.failedFuture(new IOException("down"));
+		});
+		this.time.advance(Duration.ofMillis(100));
+		assertThat(call[0]).isCancelled();
+		assertThat(runs).hasValue(1);
+		// cancel() closes the call at once, from within beforeAttempt; the attempt that did not run then returns.
+		assertThat(this.calls).containsExactly("open", "before1@0", "returned", "error", "before2@100", "close",
+				"returned");
+	}
+
+	@Test
+	void listenersReturnInReverseOrderAndAThrowingOneIsContained() throws Exception {
+		RetryTemplate template = template().listener(new RetryListener() {
+			@Override
+			public void attemptReturned(RetryContext context) {
+				AttemptListenerTests.this.calls.add("inner returned");
+				throw new IllegalStateException("listener broke");
+			}
+		}).build();
+		String result = template.execute(context -> "ok");
+		assertThat(result).isEqualTo("ok");
+		assertThat(this.calls).containsExactly("open", "before1@0", "inner returned", "returned", "success", "close");
+		assertThat(template.getMetrics().getListenerFailures()).isEqualTo(1);
 	}
 
 }
