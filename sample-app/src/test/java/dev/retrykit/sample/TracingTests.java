@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * With Micrometer Tracing (here its {@link SimpleTracer}), a retried call of the running sample is a
  * span {@code retry inventory} under the HTTP request's span, and each attempt a span under it, one
- * after the other: the gap between two attempt spans is the backoff.
+ * after the other (the gap between two attempt spans is the backoff), with the attempt's own request to
+ * the downstream under the attempt.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class TracingTests extends SampleOverHttp {
@@ -54,6 +55,12 @@ class TracingTests extends SampleOverHttp {
 			.containsExactly("ServiceUnavailable", "ServiceUnavailable", "none");
 		for (int i = 1; i < attempts.size(); i++) {
 			assertThat(attempts.get(i).getStartTimestamp()).isAfterOrEqualTo(attempts.get(i - 1).getEndTimestamp());
+		}
+		// Each attempt is in scope while it runs: its request to the downstream is a client span under it.
+		for (SimpleSpan attempt : attempts) {
+			assertThat(spans).filteredOn(span -> attempt.getSpanId().equals(span.getParentId()))
+				.singleElement()
+				.satisfies(client -> assertThat(client.getTags()).containsEntry("uri", "/downstream/inventory/{sku}"));
 		}
 	}
 

@@ -9,18 +9,23 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
 
 /**
- * The HTTP client of the flaky downstream. The sample serves the downstream itself, so the base URL
- * uses the port the server actually listens on (random in tests), resolved on first use.
+ * The HTTP client of the flaky downstream, from Boot's {@link RestClient.Builder}, so that each request is
+ * observed (a client span, under the retry attempt that makes it). The sample serves the downstream
+ * itself, so the base URL uses the port the server actually listens on (random in tests), resolved on
+ * first use.
  */
 @Component
 public class Downstream {
 
 	private final Environment environment;
 
+	private final RestClient.Builder builder;
+
 	private volatile RestClient client;
 
-	Downstream(Environment environment) {
+	Downstream(Environment environment, RestClient.Builder builder) {
 		this.environment = environment;
+		this.builder = builder;
 	}
 
 	/** @return a client whose base URL is the downstream's */
@@ -32,7 +37,7 @@ public class Downstream {
 			JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(
 					HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build());
 			requests.setReadTimeout(Duration.ofSeconds(2));
-			current = RestClient.builder().baseUrl("http://localhost:" + port + "/downstream")
+			current = this.builder.baseUrl("http://localhost:" + port + "/downstream")
 				.requestFactory(requests).build();
 			this.client = current;
 		}
