@@ -10,9 +10,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Order for one call: {@link #open} once, then per attempt {@link #beforeAttempt},
  * {@link #attemptReturned} and then {@link #onError} (failed attempt, with {@link #onRetry} when another
  * attempt follows) or {@link #onSuccess}, then {@link #close} once. An attempt refused by an open circuit
- * gets no {@code beforeAttempt}. Listeners are called in registration order for {@code open}/{@code beforeAttempt}/
- * {@code onSuccess}/{@code onError} and in reverse order for {@code attemptReturned} and {@code close}. An exception thrown by a listener never breaks the call: it is
- * caught, counted in {@link RetryMetrics#getListenerFailures()} and logged. Implementations must be
+ * gets no {@code beforeAttempt}. Listeners are called in registration order for {@code open},
+ * {@code beforeAttempt}, {@code onSuccess}, {@code onError} and {@code onRetry}, and in reverse order for
+ * {@code attemptReturned} and {@code close}. An exception thrown by a listener never breaks the call: it
+ * is caught, counted in {@link RetryMetrics#getListenerFailures()} and logged. Implementations must be
  * thread-safe: one listener serves every call of every instance it is registered on.
  */
 public interface RetryListener {

@@ -21,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  * attempt is in scope on its thread while its code runs, from {@link #beforeAttempt} to
  * {@link #attemptReturned}, so that what the code observes (an HTTP client's request, a query) hangs
  * under the attempt; for an async attempt that is while its supplier starts it, since its stage
- * completes on another thread. An attempt ends in {@link #onSuccess} or {@link #onError}, the call in {@link #close},
- * which removes the attribute and empties its holder: a stateful call's context is copied into the
- * context cache before it is closed, and that copy then keeps only the empty holder, no observation.
+ * completes on another thread. An attempt ends in {@link #onSuccess} or {@link #onError}, the call in
+ * {@link #close}, which removes the attribute and empties its holder: a stateful call's context is copied
+ * into the context cache before it is closed, and that copy then keeps only the empty holder, no
+ * observation.
  *
  * <p>Thread-safe: it holds no per-call state; a call's state lives in its context, used by one attempt
  * at a time. Registered only on instances whose observations are on (see {@link #isObserving}), so an

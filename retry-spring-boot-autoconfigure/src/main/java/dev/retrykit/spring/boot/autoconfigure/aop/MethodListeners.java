@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
@@ -123,82 +124,44 @@ public final class MethodListeners {
 
 		@Override
 		public void beforeAttempt(RetryContext context) {
-			Throwable failed = null;
-			for (RetryListener listener : listeners(context)) {
-				try {
-					listener.beforeAttempt(context);
-				}
-				catch (Throwable ex) {
-					failed = (failed != null) ? failed : ex;
-				}
-			}
-			rethrow(failed);
+			tell(context, false, listener -> listener.beforeAttempt(context));
 		}
 
 		@Override
 		public void attemptReturned(RetryContext context) {
-			RetryListener[] listeners = listeners(context);
-			Throwable failed = null;
-			for (int i = listeners.length - 1; i >= 0; i--) {
-				try {
-					listeners[i].attemptReturned(context);
-				}
-				catch (Throwable ex) {
-					failed = (failed != null) ? failed : ex;
-				}
-			}
-			rethrow(failed);
+			tell(context, true, listener -> listener.attemptReturned(context));
 		}
 
 		@Override
 		public void onSuccess(RetryContext context, @Nullable Object result) {
-			Throwable failed = null;
-			for (RetryListener listener : listeners(context)) {
-				try {
-					listener.onSuccess(context, result);
-				}
-				catch (Throwable ex) {
-					failed = (failed != null) ? failed : ex;
-				}
-			}
-			rethrow(failed);
+			tell(context, false, listener -> listener.onSuccess(context, result));
 		}
 
 		@Override
 		public void onError(RetryContext context, @Nullable Throwable failure) {
-			Throwable failed = null;
-			for (RetryListener listener : listeners(context)) {
-				try {
-					listener.onError(context, failure);
-				}
-				catch (Throwable ex) {
-					failed = (failed != null) ? failed : ex;
-				}
-			}
-			rethrow(failed);
+			tell(context, false, listener -> listener.onError(context, failure));
 		}
 
 		@Override
 		public void onRetry(RetryContext context, Duration delay) {
-			Throwable failed = null;
-			for (RetryListener listener : listeners(context)) {
-				try {
-					listener.onRetry(context, delay);
-				}
-				catch (Throwable ex) {
-					failed = (failed != null) ? failed : ex;
-				}
-			}
-			rethrow(failed);
+			tell(context, false, listener -> listener.onRetry(context, delay));
 		}
 
 		@Override
 		public void close(RetryContext context, @Nullable Throwable failure) {
+			tell(context, true, listener -> listener.close(context, failure));
+		}
+
+		/**
+		 * Tells every listener of the call, in order or in reverse; one that throws does not keep the
+		 * others from being told, and the first failure is rethrown once all were.
+		 */
+		private void tell(RetryContext context, boolean reverse, Consumer<RetryListener> callback) {
 			RetryListener[] listeners = listeners(context);
 			Throwable failed = null;
-			for (int i = listeners.length - 1; i >= 0; i--) {
+			for (int i = 0; i < listeners.length; i++) {
 				try {
-					listeners[i].close(context, failure);
+					callback.accept(listeners[reverse ? listeners.length - 1 - i : i]);
 				}
 				catch (Throwable ex) {
 					failed = (failed != null) ? failed : ex;
