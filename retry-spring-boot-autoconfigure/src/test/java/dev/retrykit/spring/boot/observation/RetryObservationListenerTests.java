@@ -17,11 +17,13 @@ import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitOpenException;
+import dev.retrykit.reactor.RetryOperator;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -256,6 +258,24 @@ class RetryObservationListenerTests {
 		timer.join(TimeUnit.SECONDS.toMillis(10));
 		assertThat(result).isCompletedWithValue("ok");
 		assertThat(afterOnTimer).containsExactly(Observation.NOOP);
+		assertThat(this.registry).hasHandledContextsThatSatisfy(contexts -> assertThat(current)
+			.containsExactlyElementsOf(contexts.stream().filter(RetryAttemptObservationContext.class::isInstance).toList()));
+	}
+
+	@Test
+	void aMonosAttemptIsInScopeWhileItIsSubscribed() {
+		List<Observation.ContextView> current = new CopyOnWriteArrayList<>();
+		AtomicInteger runs = new AtomicInteger();
+		Mono<String> source = Mono.defer(() -> {
+			current.add(this.registry.getCurrentObservation().getContextView());
+			return (runs.incrementAndGet() < 2) ? Mono.error(new IOException("down"))
+					: Mono.just("ok");
+		});
+		RetryTemplate template = template().backoff(BackoffPolicy.none()).build();
+		String result = Mono.from(RetryOperator.<String>of(template).apply(source))
+			.block(Duration.ofSeconds(10));
+		assertThat(result).isEqualTo("ok");
+		assertThat(this.registry.getCurrentObservation()).isNull();
 		assertThat(this.registry).hasHandledContextsThatSatisfy(contexts -> assertThat(current)
 			.containsExactlyElementsOf(contexts.stream().filter(RetryAttemptObservationContext.class::isInstance).toList()));
 	}
