@@ -82,6 +82,10 @@ public class AopBenchmark {
 	/** Instance name of retrykit's and Resilience4j's configurations. */
 	static final String INSTANCE = "bench";
 
+	/** retrykit's instance: 3 attempts, no delay. */
+	static final Map<String, Object> RETRYKIT_PROPERTIES = Map.of("retry.instances." + INSTANCE + ".max-attempts", "3",
+			"retry.instances." + INSTANCE + ".backoff.type", "none");
+
 	@Benchmark
 	public void baselineDirectCall(Floor floor, Blackhole bh) {
 		bh.consume(floor.direct.call());
@@ -153,8 +157,7 @@ public class AopBenchmark {
 
 		@Setup
 		public void start() {
-			this.context = startContext(Map.of("retry.instances." + INSTANCE + ".max-attempts", "3",
-					"retry.instances." + INSTANCE + ".backoff.type", "none"), NoOpAdvisorConfig.class);
+			this.context = startContext(RETRYKIT_PROPERTIES, NoOpAdvisorConfig.class);
 			this.bean = this.context.getBean(NoOpAdvisedService.class);
 			RetrykitCheck check = this.context.getBean(RetrykitCheck.class);
 			SelfCheck.requireThreeAttempts("retrykit @Retryable (the no-op advisor's context)", check::run);
@@ -191,9 +194,9 @@ public class AopBenchmark {
 
 	}
 
-	/** retrykit's configuration ({@link RetrykitConfig}), with a no-op advisor's bean instead of retrykit's. */
+	/** retrykit's configuration ({@link RetrykitConfig}), its beans included, and a no-op advisor's bean. */
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ AopAutoConfiguration.class, RetryAutoConfiguration.class })
+	@Import(RetrykitConfig.class)
 	static class NoOpAdvisorConfig {
 
 		@Bean
@@ -205,11 +208,6 @@ public class AopBenchmark {
 		@Bean
 		NoOpAdvisedService noOpAdvisedService() {
 			return new NoOpAdvisedService();
-		}
-
-		@Bean
-		RetrykitCheck retrykitCheck() {
-			return new RetrykitCheck();
 		}
 
 	}
@@ -238,8 +236,7 @@ public class AopBenchmark {
 
 		@Setup
 		public void start() {
-			this.context = startContext(Map.of("retry.instances." + INSTANCE + ".max-attempts", "3",
-					"retry.instances." + INSTANCE + ".backoff.type", "none"), RetrykitConfig.class);
+			this.context = startContext(RETRYKIT_PROPERTIES, RetrykitConfig.class);
 			this.bean = this.context.getBean(RetrykitService.class);
 			RetrykitCheck check = this.context.getBean(RetrykitCheck.class);
 			requireRetryingProxy("retrykit @Retryable", this.bean, check, check::run);
