@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.function.LongUnaryOperator;
+import java.util.random.RandomGenerator;
 
 /**
  * A retry budget with gRPC's retry-throttling semantics (gRFC A6). The bucket starts full at
@@ -28,10 +29,13 @@ public final class RetryBudget {
 
 	private static final VarHandle UNSYNCHRONISED;
 
+	private static final VarHandle SPENDABLE;
+
 	static {
 		try {
 			MILLI_TOKENS = MethodHandles.lookup().findVarHandle(RetryBudget.class, "milliTokens", int.class);
 			UNSYNCHRONISED = MethodHandles.lookup().findVarHandle(RetryBudget.class, "unsynchronisedMilliTokens", long.class);
+			SPENDABLE = MethodHandles.lookup().findVarHandle(RetryBudget.class, "spendableMilliTokens", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -59,6 +63,17 @@ public final class RetryBudget {
 	 * takes a token from the cluster, so clamping each replica's view never turns an outage into a gain.
 	 */
 	private volatile long unsynchronisedMilliTokens;
+
+	/**
+	 * While shared: what this replica may still take before the next exchange, in thousandths of a token:
+	 * its grant from the cluster's headroom at the last exchange, plus what its successes gave back since,
+	 * less what its failures took. A retry may start only while it is not negative, so that between two
+	 * exchanges the replicas together spend about the cluster's headroom, not each replica its own view's.
+	 */
+	private volatile long spendableMilliTokens;
+
+	/** While shared: this replica's accumulated part of the cluster's headroom that is not granted yet. */
+	private long headroomCredit = -1;
 
 	private RetryBudget(String name, RetryBudgetConfig config) {
 		this.name = name;
@@ -102,6 +117,7 @@ public final class RetryBudget {
 	public void onFailure() {
 		if (this.shared) {
 			UNSYNCHRONISED.getAndAdd(this, (long) -ONE_TOKEN);
+			SPENDABLE.getAndAdd(this, (long) -ONE_TOKEN);
 		}
 		for (;;) {
 			int current = this.milliTokens;
@@ -124,6 +140,7 @@ public final class RetryBudget {
 			if (MILLI_TOKENS.compareAndSet(this, current, Math.min(this.maxMilliTokens, current + this.ratioMilliTokens))) {
 				if (this.shared) {
 					UNSYNCHRONISED.getAndAdd(this, (long) this.ratioMilliTokens);
+					SPENDABLE.getAndAdd(this, (long) this.ratioMilliTokens);
 				}
 				return;
 			}
@@ -132,11 +149,13 @@ public final class RetryBudget {
 
 	/**
 	 * Asks whether a retry may start: true only while the tokens are strictly greater than
-	 * {@code maxTokens / 2}. Consumes nothing and allocates nothing.
+	 * {@code maxTokens / 2} and, for a budget shared with a cluster, while this replica has not spent
+	 * more than its part of the cluster's headroom since the last exchange (see
+	 * {@link #synchronise(LongUnaryOperator, int, RandomGenerator)}). Consumes nothing and allocates nothing.
 	 * @return whether the retry may start
 	 */
 	public boolean tryAcquireRetry() {
-		return this.milliTokens > this.thresholdMilliTokens;
+		return this.milliTokens > this.thresholdMilliTokens && (!this.shared || this.spendableMilliTokens >= 0);
 	}
 
 	/**
@@ -146,10 +165,28 @@ public final class RetryBudget {
 	 * which adds it to the cluster's tokens and returns them; the budget then decides on those tokens plus
 	 * the changes made here meanwhile. Calls in progress are never blocked: they keep deciding on the local
 	 * tokens while the exchange runs. If {@code exchange} throws, nothing is lost: the change is handed over
-	 * again next time. Calls to this method are serialised.
+	 * again next time. Calls to this method are serialised. The same as
+	 * {@link #synchronise(LongUnaryOperator, int, RandomGenerator)} for a cluster of one replica.
 	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
 	 */
-	public synchronized void synchronise(LongUnaryOperator exchange) {
+	public void synchronise(LongUnaryOperator exchange) {
+		synchronise(exchange, 1, RandomGenerator.getDefault());
+	}
+
+	/**
+	 * Exchanges this budget's unsynchronised change with a cluster of {@code replicas} that share the
+	 * budget (see {@link #synchronise(LongUnaryOperator)}), and grants this replica its part of the
+	 * cluster's headroom (the tokens above {@code maxTokens / 2}) until the next exchange: the headroom
+	 * divided by the replicas. A part smaller than a token accumulates from exchange to exchange until it
+	 * makes a whole one, from a random starting point, so that in each exchange interval about the
+	 * headroom's worth of replicas may retry once, not every replica: when a downstream fails for
+	 * every replica at once, the fleet's first retries add up to about one budget's headroom. Tokens
+	 * that this replica's successes give back between exchanges are its to spend too.
+	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
+	 * @param replicas how many replicas share the budget, as the engine last counted them (at least 1)
+	 * @param random chooses the starting point of this replica's accumulated part, at its first exchange
+	 */
+	public synchronized void synchronise(LongUnaryOperator exchange, int replicas, RandomGenerator random) {
 		long taken;
 		if (this.shared) {
 			taken = (long) UNSYNCHRONISED.getAndSet(this, 0L);
@@ -168,6 +205,15 @@ public final class RetryBudget {
 			UNSYNCHRONISED.getAndAdd(this, taken);
 			throw ex;
 		}
+		if (this.headroomCredit < 0) {
+			this.headroomCredit = random.nextInt(ONE_TOKEN);
+		}
+		long headroom = Math.max(0, Math.min(this.maxMilliTokens, cluster) - this.thresholdMilliTokens);
+		this.headroomCredit += headroom / Math.max(1, replicas);
+		long grant = this.headroomCredit - this.headroomCredit % ONE_TOKEN;
+		this.headroomCredit -= grant;
+		// A retry may start while this is not negative, after the failure that calls for it took its token.
+		this.spendableMilliTokens = grant;
 		for (;;) {
 			int now = this.milliTokens;
 			long next = Math.max(0, Math.min(this.maxMilliTokens, cluster + this.unsynchronisedMilliTokens));

@@ -14,6 +14,7 @@ import dev.retrykit.spi.BackoffCursor;
 import dev.retrykit.spi.BackoffStrategy;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.RetryContextSnapshot.RecordedFailure;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
@@ -287,7 +288,7 @@ public final class RetryRuntime {
 			return false;
 		}
 		for (Class<?> type : this.notRecoverable) {
-			if (type.isInstance(failure)) {
+			if (RecordedFailure.isInstance(type, failure)) {
 				return true;
 			}
 		}

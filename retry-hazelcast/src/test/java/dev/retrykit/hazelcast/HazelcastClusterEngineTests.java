@@ -26,6 +26,7 @@ import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.spi.RetryContextSnapshot;
+import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -151,7 +152,7 @@ class HazelcastClusterEngineTests {
 		HazelcastClusterEngine reader = HazelcastClusterEngine.builder(hazelcast.member(1)).prefix("stress").build();
 		int total = 0;
 		for (int key = 0; key < keys; key++) {
-			int count = RetryContextSnapshot.fromBytes(reader.getContext("redelivered", "message-" + key)).getRetryCount();
+			int count = SnapshotCodec.jdkValuesOnly().decode(reader.getContext("redelivered", "message-" + key)).getRetryCount();
 			assertThat(count).as("failures of message-" + key).isEqualTo(delivered.get(key));
 			total += count;
 		}
