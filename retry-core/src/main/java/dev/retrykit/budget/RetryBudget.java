@@ -25,6 +25,9 @@ public final class RetryBudget {
 
 	private static final int ONE_TOKEN = 1000;
 
+	/** What a retry takes from a failing downstream's budget: the failed attempt that calls for it, and itself. */
+	private static final int RETRY_COST = 2 * ONE_TOKEN;
+
 	private static final VarHandle MILLI_TOKENS;
 
 	private static final VarHandle UNSYNCHRONISED;
@@ -139,6 +142,7 @@ public final class RetryBudget {
 			}
 			if (MILLI_TOKENS.compareAndSet(this, current, Math.min(this.maxMilliTokens, current + this.ratioMilliTokens))) {
 				if (this.shared) {
+					// Only a token the budget takes back funds a retry: at a full budget, it funds nothing.
 					UNSYNCHRONISED.getAndAdd(this, (long) this.ratioMilliTokens);
 					SPENDABLE.getAndAdd(this, (long) this.ratioMilliTokens);
 				}
@@ -177,10 +181,11 @@ public final class RetryBudget {
 	 * Exchanges this budget's unsynchronised change with a cluster of {@code replicas} that share the
 	 * budget (see {@link #synchronise(LongUnaryOperator)}), and grants this replica its part of the
 	 * cluster's headroom (the tokens above {@code maxTokens / 2}) until the next exchange: the headroom
-	 * divided by the replicas. A part smaller than a token accumulates from exchange to exchange until it
-	 * makes a whole one, from a random starting point, so that in each exchange interval about the
-	 * headroom's worth of replicas may retry once, not every replica: when a downstream fails for
-	 * every replica at once, the fleet's first retries add up to about one budget's headroom. Tokens
+	 * divided by the replicas, in whole retries of two tokens each (the failed attempt that calls for a
+	 * retry, and the retry). A part smaller than that accumulates from exchange to exchange until it makes
+	 * a whole one, from a random starting point, so that in each exchange interval the replicas granted a
+	 * retry spend about the headroom together instead of each spending its own view's: when a downstream
+	 * fails for every replica at once, the fleet's first retries take about one budget's headroom. Tokens
 	 * that this replica's successes give back between exchanges are its to spend too.
 	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
 	 * @param replicas how many replicas share the budget, as the engine last counted them (at least 1)
@@ -206,14 +211,14 @@ public final class RetryBudget {
 			throw ex;
 		}
 		if (this.headroomCredit < 0) {
-			this.headroomCredit = random.nextInt(ONE_TOKEN);
+			this.headroomCredit = random.nextInt(RETRY_COST);
 		}
 		long headroom = Math.max(0, Math.min(this.maxMilliTokens, cluster) - this.thresholdMilliTokens);
 		this.headroomCredit += headroom / Math.max(1, replicas);
-		long grant = this.headroomCredit - this.headroomCredit % ONE_TOKEN;
+		long grant = this.headroomCredit - this.headroomCredit % RETRY_COST;
 		this.headroomCredit -= grant;
 		// A retry may start while this is not negative, after the failure that calls for it took its token.
-		this.spendableMilliTokens = grant;
+		this.spendableMilliTokens = grant - ONE_TOKEN;
 		for (;;) {
 			int now = this.milliTokens;
 			long next = Math.max(0, Math.min(this.maxMilliTokens, cluster + this.unsynchronisedMilliTokens));

@@ -224,6 +224,11 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 			return this.type;
 		}
 
+		/** @return the original failure's message, or {@code null} */
+		public @Nullable String getOriginalMessage() {
+			return this.message;
+		}
+
 		/**
 		 * @return the original failure's class where this JVM has it, or {@code null}; looked up without
 		 * initialising it, in the thread's context class loader, then in retrykit's

@@ -199,6 +199,55 @@ class HazelcastClusterEngineTests {
 	}
 
 	@Test
+	void listingContextsReadsOnlyAsManyAsAskedAndHandsBackWhatIsStoredUndecoded() {
+		HazelcastClusterEngine engine = HazelcastClusterEngine.builder(hazelcast.member(0)).prefix("listing").build();
+		for (int i = 0; i < 50; i++) {
+			assertThat(engine.compareAndSetContext("orders", "key-" + i, null, new byte[] { (byte) i })).isTrue();
+		}
+		assertThat(engine.contexts("orders", 5)).hasSize(5)
+			.allSatisfy(stored -> assertThat(stored.bytes()).hasSize(1));
+		assertThat(engine.contextCount("orders")).isEqualTo(50);
+	}
+
+	@Test
+	void circuitMessagesNameTheirSenderAsTheClusterKnowsItAndNonTextIsHandedOnAsNull() throws InterruptedException {
+		HazelcastClusterEngine first = HazelcastClusterEngine.builder(hazelcast.member(0)).prefix("senders").build();
+		HazelcastClusterEngine second = HazelcastClusterEngine.builder(hazelcast.member(1)).prefix("senders").build();
+		List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+		CountDownLatch two = new CountDownLatch(2);
+		try (AutoCloseable subscription = first.subscribeCircuits((message, sender) -> {
+			received.add(message + " from " + sender);
+			two.countDown();
+		})) {
+			second.publishCircuit("TRIP|claims-to-be-someone-else|inventory");
+			hazelcast.member(1).getTopic("senders.circuits").publish(42L);
+			assertThat(two.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+		catch (Exception ex) {
+			throw new AssertionError(ex);
+		}
+		assertThat(received).containsExactlyInAnyOrder(
+				"TRIP|claims-to-be-someone-else|inventory from " + second.localMember(), "null from " + second.localMember());
+	}
+
+	@Test
+	void aReplicaThatJoinsAfterACircuitWasForcedOpenStartsOpen() throws InterruptedException {
+		CircuitBreaker first = replica(hazelcast.member(0), "joining").template("inventory").getCircuitBreaker();
+		first.forceOpen();
+		HazelcastClusterEngine engine = HazelcastClusterEngine.builder(hazelcast.member(1)).prefix("joining").build();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (engine.circuitState("inventory") == null && System.nanoTime() < deadline) {
+			java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+		}
+		assertThat(engine.circuitState("inventory")).isEqualTo("FORCE_OPEN");
+
+		CircuitBreaker joining = replica(hazelcast.member(2), "joining").template("inventory").getCircuitBreaker();
+
+		assertThat(joining.getState()).isEqualTo(CircuitState.OPEN);
+		assertThat(joining.isForcedOpen()).isTrue();
+	}
+
+	@Test
 	void contextsTheSharedMapEvictsWhenFullAreCountedByTheMembersThatOwnedThem() {
 		List<HazelcastClusterEngine> engines = new ArrayList<>();
 		for (int member = 0; member < 3; member++) {
