@@ -22,9 +22,10 @@ import org.jspecify.annotations.Nullable;
  * distinct members in a quorum. Whoever the Redis ACL lets publish on the channel and write the members'
  * set can still claim a registered id: Redis cannot authenticate a publisher beyond its ACL user.
  *
- * <p>Lettuce re-subscribes after a reconnect. Messages are handed to the receivers on Lettuce's threads,
- * in the order they arrived (a message whose sender is checked by an asynchronous {@code ZSCORE} on the
- * command connection holds back those after it). Thread-safe.
+ * <p>Lettuce re-subscribes after a reconnect. Messages are handed to the receivers on the threads of
+ * Lettuce's {@code eventExecutorGroup} (never its I/O threads), one at a time, in the order they
+ * arrived (a message whose sender is checked by an asynchronous {@code ZSCORE} on the command
+ * connection holds back those after it). Thread-safe.
  */
 final class CircuitChannel extends RedisPubSubAdapter<String, byte[]> {
 
@@ -105,12 +106,13 @@ final class CircuitChannel extends RedisPubSubAdapter<String, byte[]> {
 			sender = this.commands.zscore(this.membersKey, claimed.getBytes(StandardCharsets.UTF_8)).toCompletableFuture()
 				.handle((score, failure) -> (score != null) ? claimed : UNREGISTERED);
 		}
-		// Chained, so that a message whose sender is checked on the server never overtakes an earlier one.
+		// Chained, so that a message whose sender is checked on the server never overtakes an earlier one;
+		// handed to Lettuce's computation threads, so that no receiver runs on (or blocks) an I/O thread.
 		this.delivered = this.delivered.thenCombine(sender, (previous, from) -> from)
-			.handle((from, failure) -> {
+			.handleAsync((from, failure) -> {
 				deliver(message, (from != null) ? from : UNREGISTERED);
 				return null;
-			});
+			}, this.pubSub.getResources().eventExecutorGroup());
 	}
 
 	private void deliver(@Nullable String message, String sender) {

@@ -236,6 +236,7 @@ public final class RedisClusterEngine implements ClusterEngine, AutoCloseable {
 	/**
 	 * Subscribes the engine's Pub/Sub connection to {@code <prefix>.circuits}. The sender is the id a
 	 * message names if that is a registered member's, else {@code unregistered} (see the class comment).
+	 * Receivers are called one message at a time, in order, on Lettuce's {@code eventExecutorGroup}.
 	 */
 	@Override
 	public AutoCloseable subscribeCircuits(CircuitMessageReceiver receiver) {
