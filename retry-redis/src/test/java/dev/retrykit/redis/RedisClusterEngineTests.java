@@ -113,6 +113,23 @@ class RedisClusterEngineTests {
 	}
 
 	@Test
+	void readsKeepAContextAliveAndAnExpiredOneLeavesTheCountToo() {
+		RedisClusterEngine engine = engine(RedisClusterEngine.builder(client).prefix("sliding").contextTtl(Duration.ofSeconds(1)));
+		assertThat(engine.compareAndSetContext("payments", "k", null, new byte[] { 1 })).isTrue();
+		long readUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2_500);
+		while (System.nanoTime() - readUntil < 0) {
+			assertThat(engine.getContext("payments", "k")).as("read within its TTL of the previous read").containsExactly(1);
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+		}
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (engine.contextCount("payments") != 0 && System.nanoTime() - deadline < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+		}
+		assertThat(engine.contextCount("payments")).isZero();
+		assertThat(engine.compareAndSetContext("payments", "k", null, null)).as("absent").isTrue();
+	}
+
+	@Test
 	void scriptsAreSentAgainWhenRedisForgotThem() {
 		RedisClusterEngine engine = engine(RedisClusterEngine.builder(client).prefix("flush"));
 		assertThat(engine.compareAndSetContext("payments", "k", null, new byte[] { 1 })).isTrue();
