@@ -32,6 +32,9 @@ public final class RedisTestServer implements AutoCloseable {
 
 	private Process process;
 
+	/** Kills the server if the test JVM ends without {@link #close()} (a crash, a forked JVM killed by a timeout). */
+	private final Thread killOnExit = new Thread(() -> this.process.destroyForcibly(), "redis-test-server-kill");
+
 	/**
 	 * Starts a server on a free port.
 	 * @throws IllegalStateException if {@code redis-server} is not installed or does not answer
@@ -45,6 +48,7 @@ public final class RedisTestServer implements AutoCloseable {
 			throw new UncheckedIOException(ex);
 		}
 		this.process = start();
+		Runtime.getRuntime().addShutdownHook(this.killOnExit);
 	}
 
 	/** @return the port the server listens on, on 127.0.0.1 */
@@ -97,6 +101,12 @@ public final class RedisTestServer implements AutoCloseable {
 	/** Stops the server (thawing it first, if frozen) and deletes its directory. */
 	@Override
 	public void close() {
+		try {
+			Runtime.getRuntime().removeShutdownHook(this.killOnExit);
+		}
+		catch (IllegalStateException ex) {
+			// The JVM is already shutting down: the hook kills the server.
+		}
 		if (this.process.isAlive()) {
 			signal("CONT");
 			kill();
