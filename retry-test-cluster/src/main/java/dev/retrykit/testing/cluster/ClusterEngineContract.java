@@ -24,6 +24,7 @@ import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.cluster.RetryCluster;
+import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.SnapshotCodec;
 import org.junit.jupiter.api.AfterEach;
@@ -37,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * what a {@link RetryCluster} promises on top of it — a stateful count continues on another replica,
  * concurrent redeliveries lose no failure, an entry that cannot be decoded is treated as absent, a
  * budget drained on one replica stops the others, a circuit opened by hand opens everywhere and a
- * replica that joins later learns it. Every engine's tests extend this class.
+ * replica that joins later learns it, and a quorum counts the members the engine tells apart. Every engine's tests extend this class.
  */
 public abstract class ClusterEngineContract extends EngineOperationsContract {
 
@@ -51,11 +52,13 @@ public abstract class ClusterEngineContract extends EngineOperationsContract {
 	/** A replica of a service: its own registry, sharing state through one more engine. */
 	private RetryRegistry service(ClusterEngine engine) {
 		RetryCluster cluster = RetryCluster.builder(engine).timeout(Duration.ofSeconds(5)).clusterBudget("shop")
-			.clusterCircuit("inventory", 1).build();
+			.clusterCircuit("inventory", 1).clusterCircuit("orders", 2).build();
 		this.clusters.add(cluster);
 		RetryRegistry registry = cluster.bind(RetryRegistry.builder())
 			.instance("inventory", null, config -> config.maxAttempts(3).backoff(BackoffPolicy.none())
 				.budget(RetryBudgetConfig.ofDefaults(), "shop")
+				.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 1").build()))
+			.instance("orders", null, config -> config.maxAttempts(1)
 				.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 1").build()))
 			.instance("redelivered", null, config -> config.maxAttempts(-1).backoff(BackoffPolicy.none()))
 			.build();
@@ -186,13 +189,47 @@ public abstract class ClusterEngineContract extends EngineOperationsContract {
 		CircuitBreaker first = service().template("inventory").getCircuitBreaker();
 		CircuitBreaker second = service().template("inventory").getCircuitBreaker();
 		CountDownLatch tripped = awaitState(1, CircuitState.OPEN, second);
+		trip(first);
+		assertThat(tripped.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(second.isForcedOpen()).isFalse();
+	}
+
+	@Test
+	void aQuorumOfTwoOpensAReplicaOnlyOnceTwoMembersHaveTripped() throws InterruptedException {
+		ClusterEngine observed = replica();
+		CircuitBreaker onFirst = service().template("orders").getCircuitBreaker();
+		CircuitBreaker onObserved = service(observed).template("orders").getCircuitBreaker();
+		CircuitBreaker onThird = service().template("orders").getCircuitBreaker();
+		CountDownLatch firstTripSeen = new CountDownLatch(1);
+		CountDownLatch markerSeen = new CountDownLatch(1);
+		subscribe(observed, (message, sender) -> {
+			CircuitSignal signal = (message != null) ? CircuitSignal.decode(message) : null;
+			if (signal != null && signal.circuit().equals("orders") && signal.kind() == CircuitSignal.Kind.TRIP) {
+				firstTripSeen.countDown();
+			}
+			else if (signal != null && signal.circuit().equals("marker")) {
+				markerSeen.countDown();
+			}
+		});
+		trip(onFirst);
+		assertThat(firstTripSeen.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		// A message sent after the trip reached the observed replica: its cluster has handled the trip by now.
+		observed.publishCircuit(new CircuitSignal("marker", CircuitSignal.Kind.CLOSE, "test").encode());
+		assertThat(markerSeen.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(onObserved.getState()).as("one member's trip is below the quorum").isEqualTo(CircuitState.CLOSED);
+		CountDownLatch opened = awaitState(1, CircuitState.OPEN, onObserved);
+		trip(onThird);
+		assertThat(opened.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("two members' trips").isTrue();
+	}
+
+	/** Fails calls through the breaker until its trip expression ({@code consecutiveFailures > 1}) opens it. */
+	private static void trip(CircuitBreaker breaker) {
 		for (int i = 0; i < 2; i++) {
-			assertThatExceptionOfType(IOException.class).isThrownBy(() -> first.execute(() -> {
+			assertThatExceptionOfType(IOException.class).isThrownBy(() -> breaker.execute(() -> {
 				throw new IOException("downstream broken");
 			}));
 		}
-		assertThat(tripped.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-		assertThat(second.isForcedOpen()).isFalse();
+		assertThat(breaker.getState()).isEqualTo(CircuitState.OPEN);
 	}
 
 	private static CountDownLatch awaitState(int count, CircuitState state, CircuitBreaker... breakers) {

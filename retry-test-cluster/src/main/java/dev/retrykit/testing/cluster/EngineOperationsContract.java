@@ -79,6 +79,15 @@ public abstract class EngineOperationsContract {
 		}
 	}
 
+	/**
+	 * Subscribes a receiver to the engine's circuit channel until the end of the test.
+	 * @param engine the engine
+	 * @param receiver the receiver
+	 */
+	protected void subscribe(ClusterEngine engine, ClusterEngine.CircuitMessageReceiver receiver) {
+		this.subscriptions.add(engine.subscribeCircuits(receiver));
+	}
+
 	/** @return one more replica with a context TTL of 1 hour and capacity 4096 */
 	protected ClusterEngine replica() {
 		return replica(Duration.ofHours(1), 4096);
