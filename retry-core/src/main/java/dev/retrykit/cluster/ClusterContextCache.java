@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
@@ -91,22 +92,29 @@ final class ClusterContextCache implements RetryContextCache {
 	public @Nullable RetryContext update(Object key, UnaryOperator<@Nullable RetryContext> update) {
 		this.used = true;
 		String shared = String.valueOf(key);
-		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update)), () -> Lookup.LOCAL);
+		long writeId = ThreadLocalRandom.current().nextLong();
+		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update, writeId)), () -> Lookup.LOCAL);
 		if (!stored.shared) {
+			int before = count(this.local.get(key));
 			RetryContext updated = this.local.update(key, update);
-			remember(key, updated == null);
+			// A write the engine did not answer in time may still be applied: what it carried is not added twice.
+			remember(key, updated == null, writeId, count(updated) - before);
 			return updated;
 		}
 		return decode(shared, stored.bytes);
 	}
 
+	private static int count(@Nullable RetryContext context) {
+		return (context != null) ? context.getRetryCount() : 0;
+	}
+
 	/** Applies {@code update} to the stored entry until no other writer came in between; returns what is stored. */
-	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update) {
+	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update, long writeId) {
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
 			RetryContextSnapshot current = decode(shared, stored);
 			RetryContext next = update.apply(current);
-			byte[] bytes = (next != null) ? encode(next, current) : null;
+			byte[] bytes = (next != null) ? encode(next, current, writeId) : null;
 			// Compared with the bytes as stored, so that an entry that could not be decoded is replaced.
 			if (this.engine.compareAndSetContext(this.instance, shared, stored, bytes)) {
 				return bytes;
@@ -114,9 +122,9 @@ final class ClusterContextCache implements RetryContextCache {
 		}
 	}
 
-	private byte[] encode(RetryContext next, @Nullable RetryContextSnapshot current) {
+	private byte[] encode(RetryContext next, @Nullable RetryContextSnapshot current, long writeId) {
 		long firstFailure = (current != null) ? current.getFirstFailureMillis() : this.timeSource.currentTimeMillis();
-		return this.codec.encode(RetryContextSnapshot.of(next, firstFailure));
+		return this.codec.encode(RetryContextSnapshot.of(next, firstFailure).withWrite(writeId, current));
 	}
 
 	private @Nullable RetryContextSnapshot decode(String shared, byte @Nullable [] bytes) {
@@ -141,12 +149,16 @@ final class ClusterContextCache implements RetryContextCache {
 			return true;
 		}, () -> false);
 		if (!removed) {
-			remember(key, true);
+			remember(key, true, 0, 0);
 		}
 	}
 
-	/** Remembers a change made on the local cache, to be written to the engine once it answers again. */
-	private void remember(Object key, boolean removed) {
+	/**
+	 * Remembers a change made on the local cache, to be written to the engine once it answers again.
+	 * @param writeId the write that was sent and not answered in time (it may still be applied), or 0
+	 * @param carried the failures that write added
+	 */
+	private void remember(Object key, boolean removed, long writeId, int carried) {
 		synchronized (this.replays) {
 			Replay replay = this.replays.get(key);
 			if (replay == null) {
@@ -159,6 +171,9 @@ final class ClusterContextCache implements RetryContextCache {
 			}
 			replay.removed = removed;
 			replay.replaceShared |= removed;
+			if (writeId != 0) {
+				replay.unanswered(writeId, carried);
+			}
 		}
 	}
 
@@ -180,13 +195,19 @@ final class ClusterContextCache implements RetryContextCache {
 				this.replays.remove(key);
 			}
 			RetryContext mine = replay.removed ? null : this.local.get(key);
+			long writeId = ThreadLocalRandom.current().nextLong();
 			boolean written = this.calls.call(() -> {
-				writeBack(String.valueOf(key), replay, mine);
+				writeBack(String.valueOf(key), replay, mine, writeId);
 				return true;
 			}, () -> false);
 			if (!written) {
+				// The write back may still be applied: if it was, it carried every failure counted here.
+				replay.unanswered(writeId, count(mine));
 				synchronized (this.replays) {
-					this.replays.putIfAbsent(key, replay);
+					Replay newer = this.replays.putIfAbsent(key, replay);
+					if (newer != null) {
+						newer.takeOver(replay);
+					}
 				}
 				return;
 			}
@@ -195,7 +216,7 @@ final class ClusterContextCache implements RetryContextCache {
 		}
 	}
 
-	private void writeBack(String shared, Replay replay, @Nullable RetryContext mine) {
+	private void writeBack(String shared, Replay replay, @Nullable RetryContext mine, long writeId) {
 		if (mine == null) {
 			if (replay.removed) {
 				this.engine.removeContext(this.instance, shared);
@@ -209,15 +230,20 @@ final class ClusterContextCache implements RetryContextCache {
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
 			RetryContextSnapshot current = decode(shared, stored);
-			RetryContext next = (replay.replaceShared || current == null) ? mine : merged(current, mine);
-			if (this.engine.compareAndSetContext(this.instance, shared, stored, encode(next, current))) {
+			int applied = (current != null) ? Math.min(replay.appliedIn(current), mine.getRetryCount()) : 0;
+			if (applied == mine.getRetryCount() && !replay.replaceShared) {
+				// Everything counted here reached the engine after all, through writes it answered late.
+				return;
+			}
+			RetryContext next = (replay.replaceShared || current == null) ? mine : merged(current, mine, applied);
+			if (this.engine.compareAndSetContext(this.instance, shared, stored, encode(next, current, writeId))) {
 				return;
 			}
 		}
 	}
 
-	/** The shared entry with the failures counted locally added to it. */
-	private static RetryContextSnapshot merged(RetryContextSnapshot shared, RetryContext mine) {
+	/** The shared entry with the failures counted locally added to it, less those already applied. */
+	private static RetryContextSnapshot merged(RetryContextSnapshot shared, RetryContext mine, int applied) {
 		RetryContextSnapshot local = RetryContextSnapshot.of(mine, shared.getFirstFailureMillis());
 		Map<String, Serializable> attributes = new HashMap<>();
 		for (RetryContextSnapshot snapshot : List.of(shared, local)) {
@@ -226,7 +252,7 @@ final class ClusterContextCache implements RetryContextCache {
 			}
 		}
 		boolean localFailure = local.getLastFailureType() != null;
-		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + local.getRetryCount(),
+		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + local.getRetryCount() - applied,
 				shared.isExhaustedOnly() || local.isExhaustedOnly(),
 				localFailure ? local.getLastFailureType() : shared.getLastFailureType(),
 				localFailure ? local.getLastFailureMessage() : shared.getLastFailureMessage(), shared.getFirstFailureMillis(),
@@ -301,14 +327,43 @@ final class ClusterContextCache implements RetryContextCache {
 
 	}
 
-	/** A key changed on local state during a fallback. Guarded by the replay map. */
+	/** A key changed on local state during a fallback. Guarded by the replay map, or owned by the replaying thread. */
 	private static final class Replay {
+
+		/** How many unanswered writes a key remembers; older ones are taken as not applied. */
+		private static final int MAX_UNANSWERED = 8;
 
 		/** Whether the key's last local change removed it. */
 		boolean removed;
 
 		/** Whether the key was removed locally at some point, so the shared entry from before is obsolete. */
 		boolean replaceShared;
+
+		/** Writes sent and not answered in time, with the failures each carried: they may be applied later. */
+		private final List<long[]> unanswered = new ArrayList<>(2);
+
+		void unanswered(long writeId, int carried) {
+			if (this.unanswered.size() == MAX_UNANSWERED) {
+				this.unanswered.remove(0);
+			}
+			this.unanswered.add(new long[] { writeId, carried });
+		}
+
+		void takeOver(Replay older) {
+			this.replaceShared |= older.replaceShared;
+			older.unanswered.forEach(write -> unanswered(write[0], (int) write[1]));
+		}
+
+		/** @return the failures that the unanswered writes found in {@code stored} carried */
+		int appliedIn(RetryContextSnapshot stored) {
+			long applied = 0;
+			for (long[] write : this.unanswered) {
+				if (stored.hasWrite(write[0])) {
+					applied += write[1];
+				}
+			}
+			return (int) Math.min(Integer.MAX_VALUE, applied);
+		}
 
 	}
 
