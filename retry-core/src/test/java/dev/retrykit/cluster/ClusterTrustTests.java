@@ -295,6 +295,21 @@ class ClusterTrustTests {
 		assertThat(retries).isLessThanOrEqualTo(10);
 	}
 
+	@Test
+	void inASmallFleetEveryReplicaMayRetryAnIsolatedFailureAfterEachExchange() {
+		long[] cluster = { RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L };
+		SplittableRandom random = new SplittableRandom(7);
+		for (int exchange = 0; exchange < 20; exchange++) {
+			for (int replica = 0; replica < 5; replica++) {
+				RetryBudget budget = RetryBudget.create("shop", RetryBudgetConfig.ofDefaults());
+				budget.synchronise(delta -> cluster[0] = Math.max(0, Math.min(10_000, cluster[0] + delta)), 5, random);
+				budget.onFailure();
+				assertThat(budget.tryAcquireRetry()).as("replica " + replica + " after exchange " + exchange).isTrue();
+				cluster[0] = 10_000;
+			}
+		}
+	}
+
 	/** A class of the application that another replica allowed and this one does not have a reason to trust. */
 	static final class Unknown implements Serializable {
 
