@@ -67,6 +67,8 @@ public final class RetryConfig {
 
 	final boolean stateful;
 
+	final int failbackCapacity;
+
 	RetryConfig(RetryConfigBuilder builder) {
 		this.maxAttempts = builder.maxAttempts;
 		this.maxDuration = builder.maxDuration;
@@ -88,6 +90,7 @@ public final class RetryConfig {
 		this.budget = builder.budget;
 		this.budgetName = builder.budgetName;
 		this.stateful = builder.stateful;
+		this.failbackCapacity = builder.failbackCapacity;
 	}
 
 	/** @return the default configuration: 3 attempts, exponential backoff from 100ms (x2, at most 10s) */
@@ -215,6 +218,14 @@ public final class RetryConfig {
 		return this.stateful;
 	}
 
+	/**
+	 * @return the most tasks the instance's failback executor keeps pending (default
+	 * {@value RetryConfigBuilder#DEFAULT_FAILBACK_CAPACITY}); a submit of a new key beyond it is refused
+	 */
+	public int getFailbackCapacity() {
+		return this.failbackCapacity;
+	}
+
 	@Override
 	public String toString() {
 		StringBuilder text = new StringBuilder("RetryConfig[maxAttempts=").append(this.maxAttempts);
@@ -242,6 +253,9 @@ public final class RetryConfig {
 		appendIfSet(text, "budgetName", this.budgetName);
 		if (this.stateful) {
 			text.append(", stateful=true");
+		}
+		if (this.failbackCapacity != RetryConfigBuilder.DEFAULT_FAILBACK_CAPACITY) {
+			text.append(", failbackCapacity=").append(this.failbackCapacity);
 		}
 		return text.append(']').toString();
 	}
