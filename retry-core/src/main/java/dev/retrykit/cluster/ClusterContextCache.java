@@ -293,8 +293,21 @@ final class ClusterContextCache implements RetryContextCache {
 
 	@Override
 	public void clear() {
+		tryClear();
+	}
+
+	/**
+	 * Clears the local contexts and the changes waiting to be written back (so that no cleared key comes
+	 * back), then the shared ones.
+	 * @return whether the engine cleared the shared contexts within the timeout
+	 */
+	@Override
+	public boolean tryClear() {
 		this.local.clear();
-		this.calls.call(() -> {
+		synchronized (this.replays) {
+			this.replays.clear();
+		}
+		return this.calls.call(() -> {
 			this.engine.clearContexts(this.instance);
 			return true;
 		}, () -> false);

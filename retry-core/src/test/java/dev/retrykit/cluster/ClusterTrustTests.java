@@ -298,6 +298,24 @@ class ClusterTrustTests {
 	}
 
 	@Test
+	void clearingTellsWhetherTheSharedContextsWereClearedAndDropsWhatWaitedToBeWrittenBack() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryCluster cluster = replica(engine, "a");
+		RetryTemplate payments = registry(cluster).template("payments");
+		failOnce(payments, "k");
+		engine.down = true;
+		failOnce(payments, "j");
+		assertThat(payments.getContextCache().tryClear()).as("the engine is down").isFalse();
+		assertThat(cluster.status().pendingWriteBacks()).isZero();
+
+		engine.down = false;
+		cluster.synchronise();
+		assertThat(this.store.contexts).containsOnlyKeys("payments/k");
+		assertThat(payments.getContextCache().tryClear()).isTrue();
+		assertThat(this.store.contexts).isEmpty();
+	}
+
+	@Test
 	void aFleetOfAHundredReplicasRetriesAboutOneBudgetsHeadroomWhenADownstreamFailsForAll() {
 		long[] cluster = { RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L };
 		List<RetryBudget> budgets = new ArrayList<>();
