@@ -95,10 +95,10 @@ final class ClusterContextCache implements RetryContextCache {
 		long writeId = ThreadLocalRandom.current().nextLong();
 		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update, writeId)), () -> Lookup.LOCAL);
 		if (!stored.shared) {
-			int before = count(this.local.get(key));
 			RetryContext updated = this.local.update(key, update);
-			// A write the engine did not answer in time may still be applied: what it carried is not added twice.
-			remember(key, updated == null, writeId, count(updated) - before);
+			// What this update adds to any stored count: the call's own failures, whatever it read first.
+			int added = count(update.apply(RetryContextSnapshot.of(this.instance, 0, false, null, null, 0, Map.of())));
+			remember(key, updated == null, writeId, added);
 			return updated;
 		}
 		return decode(shared, stored.bytes);
@@ -113,6 +113,10 @@ final class ClusterContextCache implements RetryContextCache {
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
 			RetryContextSnapshot current = decode(shared, stored);
+			if (current != null && current.hasWrite(writeId)) {
+				// The engine applied this write and retried it (a member left before it answered): done.
+				return stored;
+			}
 			RetryContext next = update.apply(current);
 			byte[] bytes = (next != null) ? encode(next, current, writeId) : null;
 			// Compared with the bytes as stored, so that an entry that could not be decoded is replaced.
@@ -155,10 +159,10 @@ final class ClusterContextCache implements RetryContextCache {
 
 	/**
 	 * Remembers a change made on the local cache, to be written to the engine once it answers again.
-	 * @param writeId the write that was sent and not answered in time (it may still be applied), or 0
-	 * @param carried the failures that write added
+	 * @param writeId the write that was sent and not answered in time (it may still be applied)
+	 * @param added the failures the change added (and that write carried)
 	 */
-	private void remember(Object key, boolean removed, long writeId, int carried) {
+	private void remember(Object key, boolean removed, long writeId, int added) {
 		synchronized (this.replays) {
 			Replay replay = this.replays.get(key);
 			if (replay == null) {
@@ -169,10 +173,9 @@ final class ClusterContextCache implements RetryContextCache {
 				replay = new Replay();
 				this.replays.put(key, replay);
 			}
-			replay.removed = removed;
-			replay.replaceShared |= removed;
+			replay.changed(removed, added);
 			if (writeId != 0) {
-				replay.unanswered(writeId, carried);
+				replay.unanswered(writeId, added);
 			}
 		}
 	}
@@ -201,8 +204,8 @@ final class ClusterContextCache implements RetryContextCache {
 				return true;
 			}, () -> false);
 			if (!written) {
-				// The write back may still be applied: if it was, it carried every failure counted here.
-				replay.unanswered(writeId, count(mine));
+				// The write back may still be applied: if it was, it carried every failure added here.
+				replay.unanswered(writeId, replay.added);
 				synchronized (this.replays) {
 					Replay newer = this.replays.putIfAbsent(key, replay);
 					if (newer != null) {
@@ -230,20 +233,28 @@ final class ClusterContextCache implements RetryContextCache {
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
 			RetryContextSnapshot current = decode(shared, stored);
-			int applied = (current != null) ? Math.min(replay.appliedIn(current), mine.getRetryCount()) : 0;
-			if (applied == mine.getRetryCount() && !replay.replaceShared) {
-				// Everything counted here reached the engine after all, through writes it answered late.
+			int applied = (current != null) ? Math.min(replay.appliedIn(current), replay.added) : 0;
+			if (current != null && (current.hasWrite(writeId) || applied == replay.added && !replay.replaceShared)) {
+				// Everything added here reached the engine after all, through writes it answered late.
 				return;
 			}
-			RetryContext next = (replay.replaceShared || current == null) ? mine : merged(current, mine, applied);
+			// After a local removal the entry from before is obsolete: what was added since replaces it.
+			RetryContextSnapshot base = (replay.replaceShared || current == null) ? null : current;
+			RetryContext next = merged(base, mine, replay.added - applied, this.timeSource.currentTimeMillis());
 			if (this.engine.compareAndSetContext(this.instance, shared, stored, encode(next, current, writeId))) {
 				return;
 			}
 		}
 	}
 
-	/** The shared entry with the failures counted locally added to it, less those already applied. */
-	private static RetryContextSnapshot merged(RetryContextSnapshot shared, RetryContext mine, int applied) {
+	/**
+	 * The failures added locally on top of the shared entry ({@code null}: on nothing), less those
+	 * already applied; the last failure and the attributes of the local context.
+	 */
+	private static RetryContextSnapshot merged(@Nullable RetryContextSnapshot base, RetryContext mine, int added,
+			long now) {
+		RetryContextSnapshot shared = (base != null) ? base
+				: RetryContextSnapshot.of(mine.getName(), 0, false, null, null, now, Map.of());
 		RetryContextSnapshot local = RetryContextSnapshot.of(mine, shared.getFirstFailureMillis());
 		Map<String, Serializable> attributes = new HashMap<>();
 		for (RetryContextSnapshot snapshot : List.of(shared, local)) {
@@ -252,7 +263,7 @@ final class ClusterContextCache implements RetryContextCache {
 			}
 		}
 		boolean localFailure = local.getLastFailureType() != null;
-		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + local.getRetryCount() - applied,
+		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + Math.max(0, added),
 				shared.isExhaustedOnly() || local.isExhaustedOnly(),
 				localFailure ? local.getLastFailureType() : shared.getLastFailureType(),
 				localFailure ? local.getLastFailureMessage() : shared.getLastFailureMessage(), shared.getFirstFailureMillis(),
@@ -352,6 +363,20 @@ final class ClusterContextCache implements RetryContextCache {
 		/** Whether the key was removed locally at some point, so the shared entry from before is obsolete. */
 		boolean replaceShared;
 
+		/** The failures added locally since the fallback began, or since the last local removal. */
+		int added;
+
+		void changed(boolean removal, int failures) {
+			this.removed = removal;
+			if (removal) {
+				this.replaceShared = true;
+				this.added = 0;
+			}
+			else {
+				this.added += failures;
+			}
+		}
+
 		/** Writes sent and not answered in time, with the failures each carried: they may be applied later. */
 		private final List<long[]> unanswered = new ArrayList<>(2);
 
@@ -363,6 +388,10 @@ final class ClusterContextCache implements RetryContextCache {
 		}
 
 		void takeOver(Replay older) {
+			if (!this.replaceShared) {
+				// The newer changes came on top of the older ones, which were not written.
+				this.added += older.added;
+			}
 			this.replaceShared |= older.replaceShared;
 			older.unanswered.forEach(write -> unanswered(write[0], (int) write[1]));
 		}

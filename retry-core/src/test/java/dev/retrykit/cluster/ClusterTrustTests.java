@@ -298,6 +298,21 @@ class ClusterTrustTests {
 	}
 
 	@Test
+	void aFailureCountedLocallyAfterTheSharedCountWasReadIsWrittenBackOnce() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryCluster cluster = replica(engine, "a");
+		RetryTemplate payments = registry(cluster).template("payments");
+		failOnce(payments, "k");
+		engine.writesDown = true;
+		failOnce(payments, "k");
+		engine.writesDown = false;
+
+		cluster.synchronise();
+
+		assertThat(storedCount("payments", "k")).as("one failure before, one read from it and counted locally").isEqualTo(2);
+	}
+
+	@Test
 	void clearingTellsWhetherTheSharedContextsWereClearedAndDropsWhatWaitedToBeWrittenBack() {
 		FakeClusterEngine engine = new FakeClusterEngine(this.store);
 		RetryCluster cluster = replica(engine, "a");

@@ -50,6 +50,9 @@ final class FakeClusterEngine implements ClusterEngine {
 	 */
 	volatile @Nullable CountDownLatch lateWrites;
 
+	/** When set, reads answer and every compare-and-set throws. */
+	volatile boolean writesDown;
+
 	FakeClusterEngine(Store store) {
 		this.store = store;
 		store.members++;
@@ -98,6 +101,9 @@ final class FakeClusterEngine implements ClusterEngine {
 	@Override
 	public boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next) {
 		reach();
+		if (this.writesDown) {
+			throw new IllegalStateException("writes down");
+		}
 		CountDownLatch late = this.lateWrites;
 		boolean interrupted = false;
 		while (late != null) {
