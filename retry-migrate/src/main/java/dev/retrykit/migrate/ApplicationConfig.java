@@ -59,7 +59,7 @@ final class ApplicationConfig {
 	static Properties.File addTo(Properties.File file, PropertyTree tree, ExecutionContext context) {
 		Properties.File result = file;
 		for (Map.Entry<String, String> property : tree.toProperties().entrySet()) {
-			AddProperty add = new AddProperty(property.getKey(), property.getValue(), null, null, null, null, null);
+			AddProperty add = new AddProperty(property.getKey(), property.getValue(), null, null, false, null, null);
 			result = (Properties.File) add.getVisitor().visitNonNull(result, context);
 		}
 		return result;
