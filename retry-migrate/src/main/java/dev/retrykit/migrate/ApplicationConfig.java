@@ -51,7 +51,7 @@ final class ApplicationConfig {
 
 	/** @return the YAML document with the tree merged in (existing values win) */
 	static Yaml.Documents mergeInto(Yaml.Documents documents, PropertyTree tree, ExecutionContext context) {
-		MergeYaml merge = new MergeYaml("$", tree.toYaml(), false, null, null, null, null, true);
+		MergeYaml merge = new MergeYaml("$", tree.toYaml(), true, null, null, null, null, true);
 		return (Yaml.Documents) merge.getVisitor().visitNonNull(documents, context);
 	}
 
