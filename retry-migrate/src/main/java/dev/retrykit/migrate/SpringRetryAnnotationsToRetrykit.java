@@ -24,7 +24,6 @@ import org.openrewrite.java.RemoveAnnotationVisitor;
 import org.openrewrite.java.ShortenFullyQualifiedTypeReferences;
 import org.openrewrite.java.tree.J;
 import org.openrewrite.java.tree.JavaSourceFile;
-import org.openrewrite.java.tree.JavaType;
 import org.openrewrite.java.tree.TypeUtils;
 import org.openrewrite.properties.tree.Properties;
 import org.openrewrite.yaml.tree.Yaml;
@@ -117,12 +116,8 @@ public final class SpringRetryAnnotationsToRetrykit extends ScanningRecipe<Sprin
 	}
 
 	private static void scan(JavaSourceFile java, @Nullable String root, Accumulator accumulator) {
-		for (JavaType type : java.getTypesInUse().getTypesInUse()) {
-			if (type instanceof JavaType.FullyQualified named
-					&& named.getFullyQualifiedName().startsWith("org.springframework.retry.")
-					&& !ANNOTATIONS.contains(named.getFullyQualifiedName())) {
-				accumulator.springRetryStays = true;
-			}
+		if (SpringRetryTemplateUsage.usesApi(java) && !SpringRetryTemplateUsage.unmappable(java).isEmpty()) {
+			accumulator.springRetryStays = true;
 		}
 		new JavaIsoVisitor<Integer>() {
 			@Override

@@ -89,7 +89,7 @@ class SpringRetryDependencyToRetrykitTests implements RewriteTest {
 				import org.springframework.retry.support.RetryTemplate;
 
 				class Jobs {
-					RetryTemplate template = RetryTemplate.builder().build();
+					RetryTemplate template = new RetryTemplate();
 				}
 				"""), xml(pom("""
 				    <dependency>
