@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import org.openrewrite.ExecutionContext;
@@ -50,9 +52,7 @@ public final class Resilience4jAnnotationsToRetrykit extends Recipe {
 	 */
 	static boolean staysAfterMigration(JavaSourceFile java) {
 		for (JavaType type : java.getTypesInUse().getTypesInUse()) {
-			if (type instanceof JavaType.FullyQualified named && named.getFullyQualifiedName().startsWith("io.github.resilience4j.")
-					&& !named.getFullyQualifiedName().equals(Resilience4jClassPlan.RETRY)
-					&& !named.getFullyQualifiedName().equals(Resilience4jClassPlan.CIRCUIT_BREAKER)) {
+			if (type instanceof JavaType.FullyQualified named && isApi(named.getFullyQualifiedName())) {
 				return true;
 			}
 		}
@@ -67,11 +67,37 @@ public final class Resilience4jAnnotationsToRetrykit extends Recipe {
 		return stays[0];
 	}
 
+	/** @return whether the type is Resilience4j's, other than the two annotations the recipe moves */
+	private static boolean isApi(String type) {
+		return type.startsWith("io.github.resilience4j.") && !type.equals(Resilience4jClassPlan.RETRY)
+				&& !type.equals(Resilience4jClassPlan.CIRCUIT_BREAKER);
+	}
+
 	@Override
 	public TreeVisitor<?, ExecutionContext> getVisitor() {
 		return new JavaIsoVisitor<>() {
 
 			private final Map<UUID, Resilience4jClassPlan> plans = new HashMap<>();
+
+			@Override
+			public J.CompilationUnit visitCompilationUnit(J.CompilationUnit unit, ExecutionContext context) {
+				J.CompilationUnit visited = super.visitCompilationUnit(unit, context);
+				Set<String> apis = new TreeSet<>();
+				for (JavaType type : unit.getTypesInUse().getTypesInUse()) {
+					if (type instanceof JavaType.FullyQualified named && isApi(named.getFullyQualifiedName())) {
+						apis.add(named.getClassName());
+					}
+				}
+				if (apis.isEmpty() || visited.getClasses().isEmpty() || MigrationNotes.hasNote(visited.getClasses().get(0).getPrefix())) {
+					return visited;
+				}
+				String reason = "Resilience4j's " + String.join(", ", apis) + " kept: no retrykit equivalent in code; "
+						+ "configure the instance under retry.* (a RetryTemplateCustomizer bean for what properties cannot say)";
+				unmapped.insertRow(context, new UnmappedElements.Row(unit.getSourcePath().toString(), String.join(", ", apis), reason));
+				List<J.ClassDeclaration> classes = new ArrayList<>(visited.getClasses());
+				classes.set(0, classes.get(0).withPrefix(MigrationNotes.withNote(classes.get(0).getPrefix(), reason)));
+				return visited.withClasses(classes);
+			}
 
 			@Override
 			public J.ClassDeclaration visitClassDeclaration(J.ClassDeclaration classDeclaration, ExecutionContext context) {

@@ -196,4 +196,32 @@ class Resilience4jAnnotationsToRetrykitTests implements RewriteTest {
 				"""));
 	}
 
+
+	@Test
+	void aRetryConfigCustomizerIsKeptWithANote() {
+		rewriteRun((spec) -> spec.parser(RetrykitStubs.parser().classpath("resilience4j-annotations", "resilience4j-framework-common",
+				"resilience4j-retry", "resilience4j-core")), java("""
+				import io.github.resilience4j.common.retry.configuration.RetryConfigCustomizer;
+
+				class RetryTuning {
+
+					RetryConfigCustomizer inventory() {
+						return RetryConfigCustomizer.of("inventory", (builder) -> builder.maxAttempts(7));
+					}
+
+				}
+				""", """
+				import io.github.resilience4j.common.retry.configuration.RetryConfigCustomizer;
+
+				// retrykit-migrate: Resilience4j's RetryConfig.Builder, RetryConfigCustomizer kept: no retrykit equivalent in code; configure the instance under retry.* (a RetryTemplateCustomizer bean for what properties cannot say)
+				class RetryTuning {
+
+					RetryConfigCustomizer inventory() {
+						return RetryConfigCustomizer.of("inventory", (builder) -> builder.maxAttempts(7));
+					}
+
+				}
+				"""));
+	}
+
 }
