@@ -64,8 +64,8 @@ class EndToEndMigrationTests {
 		MiniProject original = MiniProject.load("spring-retry");
 		MiniProject migrated = original.migrate("dev.retrykit.migrate.SpringRetryToRetrykit", "spring-retry", "spring-context");
 		assertThat(migrated.file("src/main/java/shop/ShopConfiguration.java")).doesNotContain("EnableRetry");
-		assertThat(String.join("", migrated.file("src/main/java/shop/Inventory.java"), migrated.file("src/main/java/shop/Payments.java")))
-			.doesNotContain("org.springframework.retry");
+		assertThat(String.join("", migrated.file("src/main/java/shop/Inventory.java"), migrated.file("src/main/java/shop/Payments.java"),
+				migrated.file("src/main/java/shop/Jobs.java"))).doesNotContain("org.springframework.retry");
 
 		List<String> springRetry = run(original.compile(this.before), original.applicationYaml(), false, this::springRetryScenario);
 		List<String> retrykit = run(migrated.compile(this.after), migrated.applicationYaml(), true, this::springRetryScenario);
@@ -74,6 +74,7 @@ class EndToEndMigrationTests {
 				"stock: ok after 3 calls", "stock: recovered b after 3 calls",
 				"price: threw IllegalArgumentException after 1 call", "price: threw IOException after 4 calls",
 				"pay 1: later o1 after 1 call", "pay 3: later o3 after 0 calls",
+				"job: done after 2 calls", "job: recovered b after 3 failures after 3 calls",
 				"place 1: threw IOException after 1 call", "place 3: threw ExhaustedRetryException(IOException) after 0 calls");
 		assertThat(this.circuits).containsEntry("Payments.pay", "OPEN")
 			.containsEntry("Inventory.stock", "none").containsEntry("Prices.price", "none").containsEntry("Orders.place", "none");
@@ -107,6 +108,9 @@ class EndToEndMigrationTests {
 			String order = "o" + i;
 			shop.step(transcript, "pay " + i, "pay", () -> shop.call("Payments", "pay", order));
 		}
+		shop.step(transcript, "job", List.of(new IOException("1"), "done"), () -> shop.call("Jobs", "run", "a"));
+		shop.step(transcript, "job", List.of(new IOException("1"), new IOException("2"), new IOException("3")),
+				() -> shop.call("Jobs", "run", "b"));
 		shop.script.plan("place", List.of(new IOException("1"), new IOException("2"), "placed"));
 		for (int i = 1; i <= 3; i++) {
 			shop.step(transcript, "place " + i, "place", () -> shop.call("Orders", "place", "order-1"));

@@ -6,6 +6,6 @@ import org.springframework.retry.annotation.EnableRetry;
 
 @Configuration(proxyBeanMethods = false)
 @EnableRetry
-@Import({ Inventory.class, Prices.class, Payments.class, Orders.class })
+@Import({ Inventory.class, Prices.class, Payments.class, Orders.class, Jobs.class })
 public class ShopConfiguration {
 }
