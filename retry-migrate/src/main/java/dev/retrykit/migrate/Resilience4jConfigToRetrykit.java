@@ -67,7 +67,22 @@ public final class Resilience4jConfigToRetrykit extends Recipe {
 		return name.startsWith("application") && (name.endsWith(".yml") || name.endsWith(".yaml") || name.endsWith(".properties"));
 	}
 
+	/** Migrates each document of the file on its own: a profile's document keeps its own settings. */
 	private Yaml.Documents yaml(Yaml.Documents documents, ExecutionContext context) {
+		if (documents.getDocuments().size() < 2) {
+			return yamlDocument(documents, context);
+		}
+		boolean changed = false;
+		List<Yaml.Document> migrated = new ArrayList<>();
+		for (Yaml.Document document : documents.getDocuments()) {
+			Yaml.Document after = yamlDocument(documents.withDocuments(List.of(document)), context).getDocuments().get(0);
+			changed |= after != document;
+			migrated.add(after);
+		}
+		return changed ? documents.withDocuments(migrated) : documents;
+	}
+
+	private Yaml.Documents yamlDocument(Yaml.Documents documents, ExecutionContext context) {
 		Map<String, Object> found = new LinkedHashMap<>();
 		for (Yaml.Document document : documents.getDocuments()) {
 			collect(document.getBlock(), "", found);

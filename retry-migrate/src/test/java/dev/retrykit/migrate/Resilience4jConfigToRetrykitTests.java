@@ -186,4 +186,52 @@ class Resilience4jConfigToRetrykitTests implements RewriteTest {
 				""", (spec) -> spec.path("src/main/resources/application.yml")));
 	}
 
+
+	@Test
+	void eachDocumentOfAMultiDocumentFileKeepsItsOwnSettings() {
+		rewriteRun(yaml("""
+				resilience4j:
+				  retry:
+				    instances:
+				      inventory:
+				        maxAttempts: 2
+				---
+				spring:
+				  config:
+				    activate:
+				      on-profile: prod
+				resilience4j:
+				  retry:
+				    instances:
+				      inventory:
+				        maxAttempts: 6
+				""", """
+				retry:
+				  instances:
+				    inventory:
+				      max-attempts: 2
+				  defaults:
+				    backoff:
+				      delay: 500ms
+				      type: fixed
+				      multiplier: 1.5
+				      max-delay: 24h
+				---
+				spring:
+				  config:
+				    activate:
+				      on-profile: prod
+				retry:
+				  instances:
+				    inventory:
+				      max-attempts: 6
+				  defaults:
+				    backoff:
+				      delay: 500ms
+				      type: fixed
+				      multiplier: 1.5
+				      max-delay: 24h
+				""", (spec) -> spec.path("src/main/resources/application.yml")));
+	}
+
 }
