@@ -1,7 +1,11 @@
 package dev.retrykit.cluster;
 
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
@@ -11,6 +15,7 @@ import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
 import dev.retrykit.spi.RetryContextSnapshot;
+import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -20,11 +25,16 @@ import org.jspecify.annotations.Nullable;
  * with a compare-and-set loop on the stored bytes: the update (the engine adds the call's failures to
  * the count stored at that moment) runs again when another replica wrote in between, so calls with the
  * same key running at once on several replicas lose no failure and count none twice. Entries are
- * {@link RetryContextSnapshot}s with the contexts' serializable attributes.
+ * snapshots encoded by the cluster's {@link SnapshotCodec}; an entry it cannot decode (garbage, a newer
+ * format, an attribute class missing here) is treated as absent, counted, logged once per key, and
+ * replaced by the next write of its key.
  *
- * <p>Keys are shared in their {@code toString()} form, which must therefore be the same on every
- * replica (strings, numbers, lists and records of them). When the engine is unreachable or slow the
- * cache works on a local in-memory cache of the same capacity. Thread-safe.
+ * <p>When the engine is unreachable or slow the cache works on a local in-memory cache of the same
+ * capacity, and remembers which keys it changed there (up to the capacity; past it, counted as
+ * dropped). Once the engine answers again, {@link #replay()} writes those changes back: a removal
+ * (a call that succeeded or was exhausted) removes the shared entry; failures counted locally are
+ * added to the shared count, or replace it when the key was removed locally in between. Keys are shared
+ * in their {@code toString()} form, which must therefore be the same on every replica. Thread-safe.
  */
 final class ClusterContextCache implements RetryContextCache {
 
@@ -36,6 +46,10 @@ final class ClusterContextCache implements RetryContextCache {
 
 	private final TimeSource timeSource;
 
+	private final SnapshotCodec codec;
+
+	private final ClusterCounters counters;
+
 	private final InMemoryRetryContextCache local;
 
 	private volatile boolean used;
@@ -43,11 +57,17 @@ final class ClusterContextCache implements RetryContextCache {
 	/** The most evictions the engine has reported: kept while it is unreachable, so the count never drops. */
 	private final AtomicLong sharedEvictions = new AtomicLong();
 
-	ClusterContextCache(String instance, ClusterEngine engine, EngineCalls calls, int capacity, TimeSource timeSource) {
+	/** Keys changed on the local cache while the engine did not answer, oldest first. Guarded by itself. */
+	private final Map<Object, Replay> replays = new LinkedHashMap<>();
+
+	ClusterContextCache(String instance, ClusterEngine engine, EngineCalls calls, int capacity, TimeSource timeSource,
+			SnapshotCodec codec, ClusterCounters counters) {
 		this.instance = instance;
 		this.engine = engine;
 		this.calls = calls;
 		this.timeSource = timeSource;
+		this.codec = codec;
+		this.counters = counters;
 		this.local = new InMemoryRetryContextCache(capacity, timeSource);
 	}
 
@@ -59,7 +79,7 @@ final class ClusterContextCache implements RetryContextCache {
 		if (!lookup.shared) {
 			return this.local.get(key);
 		}
-		return (lookup.bytes != null) ? RetryContextSnapshot.fromBytes(lookup.bytes) : null;
+		return decode(shared, lookup.bytes);
 	}
 
 	@Override
@@ -73,22 +93,42 @@ final class ClusterContextCache implements RetryContextCache {
 		String shared = String.valueOf(key);
 		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update)), () -> Lookup.LOCAL);
 		if (!stored.shared) {
-			return this.local.update(key, update);
+			RetryContext updated = this.local.update(key, update);
+			remember(key, updated == null);
+			return updated;
 		}
-		return (stored.bytes != null) ? RetryContextSnapshot.fromBytes(stored.bytes) : null;
+		return decode(shared, stored.bytes);
 	}
 
 	/** Applies {@code update} to the stored entry until no other writer came in between; returns what is stored. */
 	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update) {
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
-			RetryContextSnapshot current = (stored != null) ? RetryContextSnapshot.fromBytes(stored) : null;
+			RetryContextSnapshot current = decode(shared, stored);
 			RetryContext next = update.apply(current);
-			long firstFailure = (current != null) ? current.getFirstFailureMillis() : this.timeSource.currentTimeMillis();
-			byte[] bytes = (next != null) ? RetryContextSnapshot.of(next, firstFailure).toBytes() : null;
+			byte[] bytes = (next != null) ? encode(next, current) : null;
+			// Compared with the bytes as stored, so that an entry that could not be decoded is replaced.
 			if (this.engine.compareAndSetContext(this.instance, shared, stored, bytes)) {
 				return bytes;
 			}
+		}
+	}
+
+	private byte[] encode(RetryContext next, @Nullable RetryContextSnapshot current) {
+		long firstFailure = (current != null) ? current.getFirstFailureMillis() : this.timeSource.currentTimeMillis();
+		return this.codec.encode(RetryContextSnapshot.of(next, firstFailure));
+	}
+
+	private @Nullable RetryContextSnapshot decode(String shared, byte @Nullable [] bytes) {
+		if (bytes == null) {
+			return null;
+		}
+		try {
+			return this.codec.decode(bytes);
+		}
+		catch (IllegalArgumentException ex) {
+			this.counters.undecodable(this.instance, shared, bytes, String.valueOf(ex.getMessage()));
+			return null;
 		}
 	}
 
@@ -96,10 +136,108 @@ final class ClusterContextCache implements RetryContextCache {
 	public void remove(Object key) {
 		String shared = String.valueOf(key);
 		this.local.remove(key);
-		this.calls.call(() -> {
+		boolean removed = this.calls.call(() -> {
 			this.engine.removeContext(this.instance, shared);
 			return true;
 		}, () -> false);
+		if (!removed) {
+			remember(key, true);
+		}
+	}
+
+	/** Remembers a change made on the local cache, to be written to the engine once it answers again. */
+	private void remember(Object key, boolean removed) {
+		synchronized (this.replays) {
+			Replay replay = this.replays.get(key);
+			if (replay == null) {
+				if (this.replays.size() >= this.local.capacity()) {
+					this.counters.replayDropped.increment();
+					return;
+				}
+				replay = new Replay();
+				this.replays.put(key, replay);
+			}
+			replay.removed = removed;
+			replay.replaceShared |= removed;
+		}
+	}
+
+	/**
+	 * Writes the changes made on the local cache during a fallback to the engine, oldest first, until
+	 * the engine does not answer (the rest waits for the next time). Called when the engine answers again.
+	 */
+	void replay() {
+		for (;;) {
+			Object key;
+			Replay replay;
+			synchronized (this.replays) {
+				if (this.replays.isEmpty()) {
+					return;
+				}
+				Map.Entry<Object, Replay> oldest = this.replays.entrySet().iterator().next();
+				key = oldest.getKey();
+				replay = oldest.getValue();
+				this.replays.remove(key);
+			}
+			RetryContext mine = replay.removed ? null : this.local.get(key);
+			boolean written = this.calls.call(() -> {
+				writeBack(String.valueOf(key), replay, mine);
+				return true;
+			}, () -> false);
+			if (!written) {
+				synchronized (this.replays) {
+					this.replays.putIfAbsent(key, replay);
+				}
+				return;
+			}
+			this.counters.replayed.increment();
+			this.local.remove(key);
+		}
+	}
+
+	private void writeBack(String shared, Replay replay, @Nullable RetryContext mine) {
+		if (mine == null) {
+			if (replay.removed) {
+				this.engine.removeContext(this.instance, shared);
+			}
+			else {
+				// Evicted from the local cache before it could be written back.
+				this.counters.replayDropped.increment();
+			}
+			return;
+		}
+		for (;;) {
+			byte[] stored = this.engine.getContext(this.instance, shared);
+			RetryContextSnapshot current = decode(shared, stored);
+			RetryContext next = (replay.replaceShared || current == null) ? mine : merged(current, mine);
+			if (this.engine.compareAndSetContext(this.instance, shared, stored, encode(next, current))) {
+				return;
+			}
+		}
+	}
+
+	/** The shared entry with the failures counted locally added to it. */
+	private static RetryContextSnapshot merged(RetryContextSnapshot shared, RetryContext mine) {
+		RetryContextSnapshot local = RetryContextSnapshot.of(mine, shared.getFirstFailureMillis());
+		Map<String, Serializable> attributes = new HashMap<>();
+		for (RetryContextSnapshot snapshot : List.of(shared, local)) {
+			for (String name : snapshot.attributeNames()) {
+				attributes.put(name, (Serializable) snapshot.getAttribute(name));
+			}
+		}
+		boolean localFailure = local.getLastFailureType() != null;
+		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + local.getRetryCount(),
+				shared.isExhaustedOnly() || local.isExhaustedOnly(),
+				localFailure ? local.getLastFailureType() : shared.getLastFailureType(),
+				localFailure ? local.getLastFailureMessage() : shared.getLastFailureMessage(), shared.getFirstFailureMillis(),
+				attributes);
+	}
+
+	/** @return how many keys changed on local state wait to be written to the engine */
+	int pendingReplays() {
+		synchronized (this.replays) {
+			return this.replays.size();
+		}
 	}
 
 	@Override
@@ -140,8 +278,11 @@ final class ClusterContextCache implements RetryContextCache {
 	public List<RetryContextCacheEntry> entries(int limit) {
 		return this.calls.call(() -> {
 			List<RetryContextCacheEntry> entries = new ArrayList<>();
-			for (ClusterEngine.Entry entry : this.engine.contexts(this.instance, limit)) {
-				entries.add(new RetryContextCacheEntry(entry.key(), entry.snapshot(), entry.snapshot().getFirstFailureMillis()));
+			for (ClusterEngine.StoredContext stored : this.engine.contexts(this.instance, limit)) {
+				RetryContextSnapshot snapshot = decode(stored.key(), stored.bytes());
+				if (snapshot != null) {
+					entries.add(new RetryContextCacheEntry(stored.key(), snapshot, snapshot.getFirstFailureMillis()));
+				}
 			}
 			return entries;
 		}, () -> this.local.entries(limit));
@@ -157,6 +298,17 @@ final class ClusterContextCache implements RetryContextCache {
 	private record Lookup(boolean shared, byte @Nullable [] bytes) {
 
 		static final Lookup LOCAL = new Lookup(false, null);
+
+	}
+
+	/** A key changed on local state during a fallback. Guarded by the replay map. */
+	private static final class Replay {
+
+		/** Whether the key's last local change removed it. */
+		boolean removed;
+
+		/** Whether the key was removed locally at some point, so the shared entry from before is obsolete. */
+		boolean replaceShared;
 
 	}
 

@@ -16,7 +16,9 @@ import java.util.function.Supplier;
  * Runs operations on the engine on two daemon threads of its own and bounds how long a caller waits
  * for them: past the timeout, or when the engine throws, the caller takes its local fallback, a
  * fallback is counted and the engine is marked unreachable. While unreachable, operations fall back at
- * once without waiting, until {@link #probe} reaches the engine again. Thread-safe.
+ * once without waiting, until {@link #probe} reaches the engine again. Only the engine's own failures
+ * count: a caller interrupted while it waits keeps waiting (at most the timeout) and gets its interrupt
+ * back, flag set, with the engine's answer. Thread-safe.
  */
 final class EngineCalls implements AutoCloseable {
 
@@ -59,11 +61,14 @@ final class EngineCalls implements AutoCloseable {
 		return await(operation, fallback);
 	}
 
-	/** Starts an operation without waiting for it; a failure counts as a fallback. */
-	void send(Runnable operation) {
+	/**
+	 * Starts an operation without waiting for it; a failure counts as a fallback.
+	 * @return whether the operation was started (not while the engine is unreachable)
+	 */
+	boolean send(Runnable operation) {
 		if (!this.reachable) {
 			this.fallbacks.incrementAndGet();
-			return;
+			return false;
 		}
 		try {
 			this.executor.execute(() -> {
@@ -74,9 +79,11 @@ final class EngineCalls implements AutoCloseable {
 					failed(ex);
 				}
 			});
+			return true;
 		}
 		catch (RejectedExecutionException ex) {
 			failed(ex);
+			return false;
 		}
 	}
 
@@ -89,24 +96,35 @@ final class EngineCalls implements AutoCloseable {
 			failed(ex);
 			return fallback.get();
 		}
+		long deadline = System.nanoTime() + this.timeoutNanos;
+		boolean interrupted = false;
 		try {
-			T result = future.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
-			this.reachable = true;
-			return result;
+			for (;;) {
+				try {
+					T result = future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+					this.reachable = true;
+					return result;
+				}
+				catch (InterruptedException ex) {
+					// The caller's interrupt, not the engine's failure: wait out the timeout, then hand it back.
+					interrupted = true;
+				}
+				catch (ExecutionException ex) {
+					failed(ex.getCause());
+					return fallback.get();
+				}
+				catch (TimeoutException ex) {
+					future.cancel(true);
+					failed(ex);
+					return fallback.get();
+				}
+			}
 		}
-		catch (InterruptedException ex) {
-			future.cancel(true);
-			Thread.currentThread().interrupt();
-			failed(ex);
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
-		catch (ExecutionException ex) {
-			failed(ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			future.cancel(true);
-			failed(ex);
-		}
-		return fallback.get();
 	}
 
 	private void failed(Throwable cause) {

@@ -11,15 +11,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
 
+import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryRegistryBuilder;
+import dev.retrykit.RetryRegistryListener;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.RetryContextCache;
+import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -40,7 +44,16 @@ import org.jspecify.annotations.Nullable;
  * exchanges the changes; a breaker sends its transitions without waiting. A stateful call reads and
  * writes its entry once, waiting at most {@code timeout} each time. When the engine is unreachable or
  * slower than the timeout, the replica goes on with local state, counts a fallback and reports
- * {@code reachable=false} until a synchronisation reaches the engine again. Thread-safe.
+ * {@code reachable=false} until a synchronisation reaches the engine again; then the changes it made
+ * to stateful contexts meanwhile are written back, manual circuit transitions it could not send are
+ * sent, and the manual circuit states kept in the engine are applied.
+ *
+ * <p>Trust: everything read from the engine may have been written by anything that can reach it.
+ * Contexts are decoded with a {@link SnapshotCodec} that creates only allowed classes, and an entry
+ * that cannot be decoded is treated as absent and counted; a circuit message that is malformed or
+ * names a circuit this replica does not share is dropped and counted; quorums count the members that
+ * sent trips as the engine identifies them. The cluster follows {@link RetryRegistry#replace}: a budget
+ * or breaker that a live change replaces is no longer shared, its successor is. Thread-safe.
  */
 public final class RetryCluster implements AutoCloseable {
 
@@ -58,6 +71,14 @@ public final class RetryCluster implements AutoCloseable {
 
 	private final int contextCacheCapacity;
 
+	private final SnapshotCodec codec;
+
+	private final ClusterCounters counters;
+
+	private final RandomGenerator random;
+
+	private final List<ClusterContextCache> caches = new CopyOnWriteArrayList<>();
+
 	private final Set<String> clusterBudgets;
 
 	private final Map<String, Integer> clusterCircuits;
@@ -70,6 +91,12 @@ public final class RetryCluster implements AutoCloseable {
 
 	private volatile int members = -1;
 
+	/** This replica's id as the engine knows it, once read. */
+	private volatile @Nullable String localMember;
+
+	/** Whether a synchronisation has reached the engine yet. */
+	private boolean reachedOnce;
+
 	private @Nullable AutoCloseable subscription;
 
 	private @Nullable ScheduledExecutorService syncThread;
@@ -81,6 +108,9 @@ public final class RetryCluster implements AutoCloseable {
 		this.timeSource = builder.timeSource;
 		this.syncIntervalNanos = builder.syncInterval.toNanos();
 		this.contextCacheCapacity = builder.contextCacheCapacity;
+		this.codec = SnapshotCodec.allowing(builder.allowedAttributes);
+		this.counters = new ClusterCounters(builder.timeSource);
+		this.random = builder.random;
 		this.clusterBudgets = Set.copyOf(builder.clusterBudgets);
 		this.clusterCircuits = Map.copyOf(builder.clusterCircuits);
 	}
@@ -108,28 +138,64 @@ public final class RetryCluster implements AutoCloseable {
 	 * @return a cache that stores snapshots in the engine
 	 */
 	public RetryContextCache contextCache(String instance) {
-		return new ClusterContextCache(instance, this.engine, this.calls, this.contextCacheCapacity, this.timeSource);
+		ClusterContextCache cache = new ClusterContextCache(instance, this.engine, this.calls, this.contextCacheCapacity,
+				this.timeSource, this.codec, this.counters);
+		this.caches.add(cache);
+		return cache;
 	}
 
 	/**
 	 * Shares the cluster-scoped budgets and breakers of the registry's instances, those that exist and
-	 * those created later.
+	 * those created later, and follows their live changes ({@link RetryRegistry#replace}).
 	 * @param registry the registry
 	 */
 	public void attach(RetryRegistry registry) {
-		registry.addListener(this::attach);
+		registry.addListener(new RetryRegistryListener() {
+
+			@Override
+			public void onInstanceAdded(RetryTemplate template) {
+				attach(template);
+			}
+
+			@Override
+			public void onInstanceReplaced(RetryTemplate template, RetryConfig previous) {
+				replaced(template);
+			}
+
+		});
 	}
 
 	private void attach(RetryTemplate template) {
 		RetryBudget budget = template.getBudget();
-		if (budget != null && this.clusterBudgets.contains(budget.getName()) && !this.budgets.contains(budget)) {
-			this.budgets.add(budget);
+		if (budget != null && this.clusterBudgets.contains(budget.getName())) {
+			attach(budget);
 		}
 		CircuitBreaker breaker = template.getCircuitBreaker();
 		Integer quorum = this.clusterCircuits.get(template.getName());
 		if (breaker != null && quorum != null) {
 			attach(breaker, quorum);
 		}
+	}
+
+	/** A live change may have made a new budget or breaker: share it instead of the one it replaced. */
+	private void replaced(RetryTemplate template) {
+		RetryBudget budget = template.getBudget();
+		if (budget != null) {
+			this.budgets.removeIf(shared -> shared != budget && shared.getName().equals(budget.getName()));
+		}
+		synchronized (this.circuits) {
+			SharedCircuit shared = this.circuitsByName.get(template.getName());
+			if (shared != null && shared.breaker() != template.getCircuitBreaker()) {
+				detach(shared);
+			}
+		}
+		attach(template);
+	}
+
+	private void detach(SharedCircuit shared) {
+		shared.breaker().removeStateListener(shared);
+		this.circuits.remove(shared.breaker());
+		this.circuitsByName.remove(shared.breaker().getName(), shared);
 	}
 
 	/**
@@ -147,12 +213,17 @@ public final class RetryCluster implements AutoCloseable {
 			if (this.circuits.containsKey(breaker)) {
 				return;
 			}
-			SharedCircuit shared = new SharedCircuit(breaker, quorum, this.replicaId, this.engine, this.calls,
-					this.timeSource);
+			SharedCircuit previous = this.circuitsByName.get(breaker.getName());
+			if (previous != null) {
+				detach(previous);
+			}
+			SharedCircuit shared = new SharedCircuit(breaker, quorum, this.replicaId, this::localMember, this.engine,
+					this.calls, this.timeSource);
 			this.circuits.put(breaker, shared);
 			this.circuitsByName.put(breaker.getName(), shared);
 			breaker.addStateListener(shared);
 			subscribe();
+			shared.reconcile(this.counters);
 		}
 	}
 
@@ -162,11 +233,35 @@ public final class RetryCluster implements AutoCloseable {
 		}
 	}
 
-	private void receive(CircuitSignal signal) {
-		SharedCircuit shared = this.circuitsByName.get(signal.circuit());
-		if (shared != null) {
-			shared.receive(signal);
+	/** This replica's id as the engine knows it: its own trips count under it, as the others' do under theirs. */
+	private String localMember() {
+		String member = this.localMember;
+		if (member == null) {
+			member = this.calls.call(this.engine::localMember, () -> null);
+			this.localMember = member;
 		}
+		return (member != null) ? member : this.replicaId;
+	}
+
+	private void receive(@Nullable String message, String sender) {
+		if (message == null) {
+			this.counters.droppedSignal("not text", "");
+			return;
+		}
+		CircuitSignal signal;
+		try {
+			signal = CircuitSignal.decode(message);
+		}
+		catch (IllegalArgumentException ex) {
+			this.counters.droppedSignal(String.valueOf(ex.getMessage()), message);
+			return;
+		}
+		SharedCircuit shared = this.circuitsByName.get(signal.circuit());
+		if (shared == null) {
+			this.counters.droppedSignal("no shared circuit of that name on this replica", message);
+			return;
+		}
+		shared.receive(signal, sender);
 	}
 
 	/**
@@ -174,8 +269,10 @@ public final class RetryCluster implements AutoCloseable {
 	 * @param budget the budget
 	 */
 	public void attach(RetryBudget budget) {
-		if (!this.budgets.contains(budget)) {
-			this.budgets.add(budget);
+		synchronized (this.budgets) {
+			if (!this.budgets.contains(budget)) {
+				this.budgets.add(budget);
+			}
 		}
 	}
 
@@ -197,29 +294,48 @@ public final class RetryCluster implements AutoCloseable {
 
 	/**
 	 * Checks that the engine is reachable (rejoining it if it was not) and exchanges every shared
-	 * budget's changes with it. Waits at most the timeout per operation; never throws.
+	 * budget's changes with it, each replica spending until the next exchange at most its part of the
+	 * cluster's headroom ({@link RetryBudget#synchronise(java.util.function.LongUnaryOperator, int, RandomGenerator)}).
+	 * When the engine answers after it did not (or for the first time), writes back what was changed on
+	 * local state meanwhile and reconciles the shared circuits' manual states. Waits at most the timeout
+	 * per operation; never throws.
 	 */
 	public void synchronise() {
+		boolean wasReachable = this.calls.isReachable() && this.reachedOnce;
 		int seen = this.calls.probe(this.engine::members, () -> -1);
 		if (seen < 0) {
 			return;
 		}
 		this.members = seen;
+		this.reachedOnce = true;
 		synchronized (this.circuits) {
 			if (!this.circuits.isEmpty()) {
 				subscribe();
 			}
 		}
+		if (!wasReachable) {
+			reconcileCircuits();
+		}
+		// Also when the engine stayed reachable between two synchronisations: a call may have fallen back since.
+		for (ClusterContextCache cache : this.caches) {
+			cache.replay();
+		}
 		for (RetryBudget budget : this.budgets) {
 			long max = budget.getMaxTokens() * 1000L;
 			this.calls.call(() -> {
-				budget.synchronise(delta -> this.engine.exchangeBudget(budget.getName(), delta, max));
+				budget.synchronise(delta -> this.engine.exchangeBudget(budget.getName(), delta, max), seen, this.random);
 				return true;
 			}, () -> false);
 		}
 	}
 
-	/** @return the engine's name, members, reach and fallbacks; reaches the engine only if never reached yet */
+	private void reconcileCircuits() {
+		for (SharedCircuit shared : this.circuitsByName.values()) {
+			shared.reconcile(this.counters);
+		}
+	}
+
+	/** @return the engine's name, members, reach, fallbacks and what was refused; reaches the engine only if never reached yet */
 	public ClusterStatus status() {
 		if (this.members < 0) {
 			int seen = this.calls.call(this.engine::members, () -> -1);
@@ -227,8 +343,13 @@ public final class RetryCluster implements AutoCloseable {
 				this.members = seen;
 			}
 		}
+		int pending = 0;
+		for (ClusterContextCache cache : this.caches) {
+			pending += cache.pendingReplays();
+		}
 		return new ClusterStatus(this.engine.engineName(), Math.max(0, this.members), this.calls.isReachable(),
-				this.calls.fallbacks());
+				this.calls.fallbacks(), this.counters.undecodableEntries.sum(), this.codec.withheldAttributes(),
+				this.counters.droppedSignals.sum(), pending, this.counters.replayDropped.sum());
 	}
 
 	/** @return this replica's id */

@@ -1,15 +1,21 @@
 package dev.retrykit.cluster;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.random.RandomGenerator;
 
 import dev.retrykit.InMemoryRetryContextCache;
 import dev.retrykit.spi.ClusterEngine;
+import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.spi.TimeSource;
 
 /**
@@ -31,6 +37,10 @@ public final class RetryClusterBuilder {
 	int contextCacheCapacity = InMemoryRetryContextCache.DEFAULT_CAPACITY;
 
 	final Set<String> clusterBudgets = new LinkedHashSet<>();
+
+	final List<String> allowedAttributes = new ArrayList<>();
+
+	RandomGenerator random = new SplittableRandom();
 
 	final Map<String, Integer> clusterCircuits = new LinkedHashMap<>();
 
@@ -119,6 +129,33 @@ public final class RetryClusterBuilder {
 					+ "': must be 1 or greater");
 		}
 		this.clusterCircuits.put(instanceName, quorum);
+		return this;
+	}
+
+	/**
+	 * Lets context attributes of more classes travel between replicas, by Java serialization read back
+	 * through an allow-list filter. Attributes of JDK value types ({@code String}, boxed primitives,
+	 * {@code byte[]}, {@code BigInteger}, {@code BigDecimal}, {@code UUID}, {@code java.time} values, and
+	 * lists, sets and maps of those) always travel, without Java serialization; others stay on their
+	 * replica, counted ({@link ClusterStatus#withheldAttributes()}). None by default.
+	 * @param classes class names ({@code com.example.Order}) or package prefixes ending in {@code .*}
+	 * @return this builder
+	 * @throws IllegalArgumentException if an entry is neither
+	 */
+	public RetryClusterBuilder allowedAttributes(Collection<String> classes) {
+		SnapshotCodec.allowing(classes);
+		this.allowedAttributes.clear();
+		this.allowedAttributes.addAll(classes);
+		return this;
+	}
+
+	/**
+	 * @param random where each shared budget draws the starting point of its part of the cluster's
+	 * headroom (default a new {@link SplittableRandom}); a seeded one makes simulations repeatable
+	 * @return this builder
+	 */
+	public RetryClusterBuilder random(RandomGenerator random) {
+		this.random = Objects.requireNonNull(random, "random must not be null");
 		return this;
 	}
 

@@ -1,9 +1,15 @@
 package dev.retrykit.spi;
 
+import java.util.Arrays;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * A circuit transition sent from one replica to the others through a {@link ClusterEngine}.
+ * A circuit transition sent from one replica to the others through a {@link ClusterEngine}. What
+ * arrives on the engine's channel may come from anything that can reach the engine, so
+ * {@link #decode} accepts only what {@link #encode()} can make, within {@link #MAX_ENCODED_LENGTH}
+ * characters.
  *
  * @param circuit the name of the circuit breaker
  * @param kind what happened
@@ -11,12 +17,16 @@ import java.util.Objects;
  */
 public record CircuitSignal(String circuit, Kind kind, String replica) {
 
+	/** The longest encoded signal {@link #decode} accepts, in characters. */
+	public static final int MAX_ENCODED_LENGTH = 512;
+
 	/**
 	 * @param circuit the name of the circuit breaker, any characters
 	 * @param kind what happened
 	 * @param replica the id of the replica it happened on, without {@code '|'}
 	 * @throws NullPointerException if an argument is {@code null}
-	 * @throws IllegalArgumentException if {@code replica} contains {@code '|'}
+	 * @throws IllegalArgumentException if {@code replica} contains {@code '|'}, or either name is empty or
+	 * contains a control character
 	 */
 	public CircuitSignal {
 		Objects.requireNonNull(circuit, "circuit must not be null");
@@ -25,6 +35,14 @@ public record CircuitSignal(String circuit, Kind kind, String replica) {
 		if (replica.indexOf('|') >= 0) {
 			throw new IllegalArgumentException("Invalid replica id '" + replica + "': must not contain '|'");
 		}
+		if (!printable(replica) || !printable(circuit)) {
+			throw new IllegalArgumentException("Invalid circuit signal: the replica id and the circuit name must not be"
+					+ " empty nor contain control characters");
+		}
+	}
+
+	private static boolean printable(String text) {
+		return !text.isEmpty() && text.chars().noneMatch(Character::isISOControl);
 	}
 
 	/** What happened to the circuit. */
@@ -52,16 +70,31 @@ public record CircuitSignal(String circuit, Kind kind, String replica) {
 	/**
 	 * @param encoded a string made by {@link #encode()}
 	 * @return the signal
-	 * @throws IllegalArgumentException if the string was not made by {@link #encode()}
+	 * @throws IllegalArgumentException if the string was not made by {@link #encode()} or is longer than
+	 * {@link #MAX_ENCODED_LENGTH}; the message does not repeat the string
 	 */
 	public static CircuitSignal decode(String encoded) {
+		if (encoded.length() > MAX_ENCODED_LENGTH) {
+			throw new IllegalArgumentException("Invalid circuit signal of " + encoded.length() + " characters: at most "
+					+ MAX_ENCODED_LENGTH + " are accepted");
+		}
 		int first = encoded.indexOf('|');
 		int second = (first < 0) ? -1 : encoded.indexOf('|', first + 1);
-		if (second < 0) {
-			throw new IllegalArgumentException("Invalid circuit signal '" + encoded + "': expected kind|replica|circuit");
+		Kind kind = (second < 0) ? null : kind(encoded.substring(0, first));
+		if (kind == null) {
+			throw new IllegalArgumentException("Invalid circuit signal: expected kind|replica|circuit with kind one of "
+					+ Arrays.toString(Kind.values()));
 		}
-		return new CircuitSignal(encoded.substring(second + 1), Kind.valueOf(encoded.substring(0, first)),
-				encoded.substring(first + 1, second));
+		return new CircuitSignal(encoded.substring(second + 1), kind, encoded.substring(first + 1, second));
+	}
+
+	private static @Nullable Kind kind(String name) {
+		for (Kind kind : Kind.values()) {
+			if (kind.name().equals(name)) {
+				return kind;
+			}
+		}
+		return null;
 	}
 
 }

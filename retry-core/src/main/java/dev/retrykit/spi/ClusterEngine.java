@@ -1,7 +1,6 @@
 package dev.retrykit.spi;
 
 import java.util.List;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -15,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Every method may block on the network and may throw any runtime exception when the engine is
  * unreachable; the caller runs them off the calls' hot path and bounds how long it waits. Values cross
  * the engine as JDK types or bytes only, so that nothing depends on the application's classes being
- * deployed to the engine's servers. Implementations must be thread-safe.
+ * deployed to the engine's servers, and an engine never decodes what it stores: whatever another
+ * process wrote there reaches {@code RetryCluster} as it is, which decodes it with its allow-list and
+ * treats what it cannot decode as absent. Implementations must be thread-safe.
  */
 public interface ClusterEngine {
 
@@ -29,10 +30,17 @@ public interface ClusterEngine {
 	int members();
 
 	/**
+	 * @return the id under which the engine knows this replica: the same id that
+	 * {@link #subscribeCircuits} gives as the sender of this replica's messages, where the engine can tell
+	 * @throws RuntimeException if the engine cannot be reached
+	 */
+	String localMember();
+
+	/**
 	 * Reads a stateful context.
 	 * @param cache the name of the instance whose cache it is
 	 * @param key the state key, in its string form
-	 * @return the stored {@link RetryContextSnapshot#toBytes() encoded snapshot}, or {@code null}
+	 * @return the stored bytes (an {@link SnapshotCodec encoded snapshot}, or whatever another writer stored), or {@code null}
 	 */
 	byte @Nullable [] getContext(String cache, String key);
 
@@ -61,11 +69,13 @@ public interface ClusterEngine {
 	int contextCount(String cache);
 
 	/**
+	 * Lists some stored contexts without reading the others: an engine reads at most {@code limit}
+	 * entries from its store, never the whole of it.
 	 * @param cache the name of the instance whose cache it is
 	 * @param limit the most entries to return
-	 * @return up to {@code limit} stored contexts of that instance, by key
+	 * @return up to {@code limit} stored contexts of that instance, as stored
 	 */
-	List<Entry> contexts(String cache, int limit);
+	List<StoredContext> contexts(String cache, int limit);
 
 	/** @param cache the name of the instance whose contexts are all removed */
 	void clearContexts(String cache);
@@ -94,24 +104,54 @@ public interface ClusterEngine {
 	long exchangeBudget(String budget, long deltaMilliTokens, long maxMilliTokens);
 
 	/**
-	 * Sends a circuit transition to every replica (including, possibly, this one).
-	 * @param signal the transition
+	 * Sends a message about a circuit to every replica (including, possibly, this one).
+	 * @param message an {@link CircuitSignal#encode() encoded circuit signal}
 	 */
-	void publishCircuit(CircuitSignal signal);
+	void publishCircuit(String message);
 
 	/**
-	 * Delivers every circuit transition published by any replica.
-	 * @param consumer called on the engine's own threads; must be fast and must not throw
+	 * Delivers every message published on the circuit channel, by any replica or by anything else that
+	 * can reach the engine: the receiver checks and decodes them.
+	 * @param receiver called on the engine's own threads; must be fast and must not throw
 	 * @return closes the subscription
 	 */
-	AutoCloseable subscribeCircuits(Consumer<CircuitSignal> consumer);
+	AutoCloseable subscribeCircuits(CircuitMessageReceiver receiver);
 
 	/**
-	 * One stored context.
-	 * @param key the state key, in its string form
-	 * @param snapshot the context
+	 * Keeps a circuit's manual state in the engine, so that a replica that joins later, restarts or
+	 * comes back from a fault learns it.
+	 * @param circuit the circuit breaker's name
+	 * @param state the {@link CircuitSignal.Kind#name() name} of the last manual transition, or
+	 * {@code null} to forget it
 	 */
-	record Entry(String key, RetryContextSnapshot snapshot) {
+	void storeCircuitState(String circuit, @Nullable String state);
+
+	/**
+	 * @param circuit the circuit breaker's name
+	 * @return the state {@link #storeCircuitState} last stored for it, or {@code null}; not checked:
+	 * anything that can reach the engine may have written it
+	 */
+	@Nullable String circuitState(String circuit);
+
+	/**
+	 * One stored context, as stored.
+	 * @param key the state key, in its string form
+	 * @param bytes the stored bytes: an encoded snapshot, or anything another writer put there
+	 */
+	record StoredContext(String key, byte[] bytes) {
+	}
+
+	/** Receives the messages of the circuit channel. */
+	@FunctionalInterface
+	interface CircuitMessageReceiver {
+
+		/**
+		 * @param message the message, or {@code null} when what was published is not text
+		 * @param sender the sender as the engine identifies it (for Hazelcast, the publishing member),
+		 * not as the message claims
+		 */
+		void receive(@Nullable String message, String sender);
+
 	}
 
 }

@@ -1,14 +1,6 @@
 package dev.retrykit.spi;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -31,9 +23,8 @@ import org.jspecify.annotations.Nullable;
  * left out. Immutable and thread-safe: the mutators of {@link RetryContext} throw
  * {@link UnsupportedOperationException} (the engine never changes a cached context).
  *
- * <p>{@link #toBytes()} and {@link #fromBytes(byte[])} give the form a distributed map stores, so that
- * its servers need none of the application's classes (only an attribute's value needs its class, on
- * the replicas that read it) and can compare stored values byte for byte in a compare-and-set.
+ * <p>A {@link SnapshotCodec} gives the form a distributed map stores, so that its servers need none of
+ * the application's classes and can compare stored values byte for byte in a compare-and-set.
  */
 public final class RetryContextSnapshot implements RetryContext, Serializable {
 
@@ -62,9 +53,6 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 
 	/** The context's serializable attributes. */
 	private final HashMap<String, Serializable> attributes;
-
-	/** The version of the {@link #toBytes()} form. */
-	private static final int FORMAT = 1;
 
 	/** The original failure, in the JVM that made the snapshot only. */
 	private final transient @Nullable Throwable lastThrowable;
@@ -111,6 +99,25 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 	 */
 	public static RetryContextSnapshot of(RetryContext context, long firstFailureMillis) {
 		return new RetryContextSnapshot(Objects.requireNonNull(context, "context must not be null"), firstFailureMillis);
+	}
+
+	/**
+	 * A snapshot as decoded from the bytes of a shared store.
+	 * @param name the instance name
+	 * @param retryCount failed attempts so far
+	 * @param exhausted whether the context can no longer retry
+	 * @param lastFailureType the class name of the last failure, or {@code null}
+	 * @param lastFailureMessage its message, or {@code null}; cut to {@value #MAX_MESSAGE_LENGTH} characters
+	 * @param firstFailureMillis when the key's first failure was stored (epoch milliseconds)
+	 * @param attributes the attributes, copied
+	 * @return the snapshot; its {@link #getLastThrowable()} is a {@link RecordedFailure}
+	 */
+	public static RetryContextSnapshot of(String name, int retryCount, boolean exhausted, @Nullable String lastFailureType,
+			@Nullable String lastFailureMessage, long firstFailureMillis, Map<String, ? extends Serializable> attributes) {
+		String message = (lastFailureMessage != null && lastFailureMessage.length() > MAX_MESSAGE_LENGTH)
+				? lastFailureMessage.substring(0, MAX_MESSAGE_LENGTH) : lastFailureMessage;
+		return new RetryContextSnapshot(Objects.requireNonNull(name, "name must not be null"), retryCount, exhausted,
+				lastFailureType, message, firstFailureMillis, new HashMap<>(attributes));
 	}
 
 	/** @return the class name of the last failure, or {@code null} */
@@ -193,74 +200,6 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 	}
 
 	/**
-	 * Encodes the snapshot: its fields in a fixed binary form, the attributes (if any) by Java
-	 * serialization.
-	 * @return the bytes
-	 * @throws UncheckedIOException if an attribute cannot be serialized after all
-	 */
-	public byte[] toBytes() {
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-		try (DataOutputStream out = new DataOutputStream(bytes)) {
-			out.writeByte(FORMAT);
-			out.writeUTF(this.name);
-			out.writeInt(this.retryCount);
-			out.writeBoolean(this.exhausted);
-			writeNullable(out, this.lastFailureType);
-			writeNullable(out, this.lastFailureMessage);
-			out.writeLong(this.firstFailureMillis);
-			out.writeBoolean(!this.attributes.isEmpty());
-			if (!this.attributes.isEmpty()) {
-				ObjectOutputStream objects = new ObjectOutputStream(out);
-				objects.writeObject(this.attributes);
-				objects.flush();
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot encode " + this, ex);
-		}
-		return bytes.toByteArray();
-	}
-
-	/**
-	 * @param bytes bytes made by {@link #toBytes()}
-	 * @return the snapshot; its {@link #getLastThrowable()} is a {@link RecordedFailure}
-	 * @throws IllegalArgumentException if the bytes are not a snapshot, or an attribute's class is
-	 * missing in this JVM
-	 */
-	@SuppressWarnings("unchecked")
-	public static RetryContextSnapshot fromBytes(byte[] bytes) {
-		try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-			int format = in.readByte();
-			if (format != FORMAT) {
-				throw new IllegalArgumentException("Unknown retry context snapshot format " + format + ": expected " + FORMAT);
-			}
-			String name = in.readUTF();
-			int count = in.readInt();
-			boolean exhausted = in.readBoolean();
-			String type = readNullable(in);
-			String message = readNullable(in);
-			long first = in.readLong();
-			HashMap<String, Serializable> attributes = in.readBoolean()
-					? (HashMap<String, Serializable>) new ObjectInputStream(in).readObject() : new HashMap<>();
-			return new RetryContextSnapshot(name, count, exhausted, type, message, first, attributes);
-		}
-		catch (IOException | ClassNotFoundException | ClassCastException ex) {
-			throw new IllegalArgumentException("Cannot decode a retry context snapshot: " + ex, ex);
-		}
-	}
-
-	private static void writeNullable(DataOutputStream out, @Nullable String value) throws IOException {
-		out.writeBoolean(value != null);
-		if (value != null) {
-			out.writeUTF(value);
-		}
-	}
-
-	private static @Nullable String readNullable(DataInputStream in) throws IOException {
-		return in.readBoolean() ? in.readUTF() : null;
-	}
-
-	/**
 	 * A failure as a snapshot recorded it, once the original stayed behind in another JVM: its type
 	 * and message only. Records no stack trace.
 	 */
@@ -283,6 +222,48 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 		/** @return the class name of the original failure */
 		public String getType() {
 			return this.type;
+		}
+
+		/** @return the original failure's message, or {@code null} */
+		public @Nullable String getOriginalMessage() {
+			return this.message;
+		}
+
+		/**
+		 * @return the original failure's class where this JVM has it, or {@code null}; looked up without
+		 * initialising it, in the thread's context class loader, then in retrykit's
+		 */
+		public @Nullable Class<?> resolveType() {
+			ClassLoader context = Thread.currentThread().getContextClassLoader();
+			for (ClassLoader loader : new ClassLoader[] { context, RecordedFailure.class.getClassLoader() }) {
+				if (loader == null) {
+					continue;
+				}
+				try {
+					Class<?> resolved = Class.forName(this.type, false, loader);
+					return Throwable.class.isAssignableFrom(resolved) ? resolved : null;
+				}
+				catch (ClassNotFoundException | LinkageError ex) {
+					// Not on this loader: try the next one.
+				}
+			}
+			return null;
+		}
+
+		/**
+		 * Whether a failure is of a type, deciding a recorded failure by the type it records: so that a
+		 * call continued from a snapshot takes the same decisions (not recoverable, which recovery
+		 * method) as one continued in the JVM where the failure happened.
+		 * @param type the type
+		 * @param failure the failure, maybe a {@code RecordedFailure}, or {@code null}
+		 * @return whether {@code failure} is, or records, an instance of {@code type}
+		 */
+		public static boolean isInstance(Class<?> type, @Nullable Throwable failure) {
+			if (failure instanceof RecordedFailure recorded && !type.isInstance(failure)) {
+				Class<?> original = recorded.resolveType();
+				return original != null && type.isAssignableFrom(original);
+			}
+			return type.isInstance(failure);
 		}
 
 	}

@@ -6,11 +6,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Consumer;
 
-import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
-import dev.retrykit.spi.RetryContextSnapshot;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,13 +23,22 @@ final class FakeClusterEngine implements ClusterEngine {
 
 		final Map<String, Long> budgets = new ConcurrentHashMap<>();
 
-		final List<Consumer<CircuitSignal>> subscribers = new CopyOnWriteArrayList<>();
+		final List<Subscription> subscribers = new CopyOnWriteArrayList<>();
+
+		final Map<String, String> circuitStates = new ConcurrentHashMap<>();
+
+		/** Delivers a message to every subscriber as if {@code sender} had published it. */
+		void deliver(@Nullable String message, String sender) {
+			this.subscribers.forEach(subscription -> subscription.receiver.receive(message, sender));
+		}
 
 		int members;
 
 	}
 
 	private final Store store;
+
+	private final String member;
 
 	volatile boolean down;
 
@@ -41,6 +47,7 @@ final class FakeClusterEngine implements ClusterEngine {
 	FakeClusterEngine(Store store) {
 		this.store = store;
 		store.members++;
+		this.member = "member-" + store.members;
 	}
 
 	private void reach() {
@@ -68,6 +75,12 @@ final class FakeClusterEngine implements ClusterEngine {
 	public int members() {
 		reach();
 		return this.store.members;
+	}
+
+	@Override
+	public String localMember() {
+		reach();
+		return this.member;
 	}
 
 	@Override
@@ -102,12 +115,12 @@ final class FakeClusterEngine implements ClusterEngine {
 	}
 
 	@Override
-	public List<Entry> contexts(String cache, int limit) {
+	public List<StoredContext> contexts(String cache, int limit) {
 		reach();
-		List<Entry> entries = new ArrayList<>();
+		List<StoredContext> entries = new ArrayList<>();
 		this.store.contexts.forEach((k, v) -> {
 			if (k.startsWith(cache + "/") && entries.size() < limit) {
-				entries.add(new Entry(k.substring(cache.length() + 1), RetryContextSnapshot.fromBytes(v)));
+				entries.add(new StoredContext(k.substring(cache.length() + 1), v));
 			}
 		});
 		return entries;
@@ -127,17 +140,49 @@ final class FakeClusterEngine implements ClusterEngine {
 	}
 
 	@Override
-	public void publishCircuit(CircuitSignal signal) {
+	public void publishCircuit(String message) {
 		reach();
-		CircuitSignal decoded = CircuitSignal.decode(signal.encode());
-		this.store.subscribers.forEach(subscriber -> subscriber.accept(decoded));
+		this.store.deliver(message, this.member);
 	}
 
 	@Override
-	public AutoCloseable subscribeCircuits(Consumer<CircuitSignal> consumer) {
+	public AutoCloseable subscribeCircuits(CircuitMessageReceiver receiver) {
 		reach();
-		this.store.subscribers.add(consumer);
-		return () -> this.store.subscribers.remove(consumer);
+		Subscription subscription = new Subscription(receiver);
+		this.store.subscribers.add(subscription);
+		return () -> this.store.subscribers.remove(subscription);
+	}
+
+	@Override
+	public void storeCircuitState(String circuit, @Nullable String state) {
+		reach();
+		if (state == null) {
+			this.store.circuitStates.remove(circuit);
+		}
+		else {
+			this.store.circuitStates.put(circuit, state);
+		}
+	}
+
+	@Override
+	public @Nullable String circuitState(String circuit) {
+		reach();
+		return this.store.circuitStates.get(circuit);
+	}
+
+	/** One subscriber, by identity. */
+	record Subscription(CircuitMessageReceiver receiver) {
+
+		@Override
+		public boolean equals(Object other) {
+			return this == other;
+		}
+
+		@Override
+		public int hashCode() {
+			return System.identityHashCode(this);
+		}
+
 	}
 
 }

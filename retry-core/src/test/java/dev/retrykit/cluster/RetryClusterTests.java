@@ -19,6 +19,7 @@ import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.spi.RetryContextSnapshot;
+import dev.retrykit.spi.SnapshotCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -175,7 +176,7 @@ class RetryClusterTests {
 		CircuitBreaker breakerC = registry(c).template("orders").getCircuitBreaker();
 		CountDownLatch cOpened = awaitState(breakerC, CircuitState.OPEN);
 		CountDownLatch bSawOne = new CountDownLatch(1);
-		this.store.subscribers.add(signal -> bSawOne.countDown());
+		this.store.subscribers.add(new FakeClusterEngine.Subscription((message, sender) -> bSawOne.countDown()));
 		fail(breakerA);
 		fail(breakerA);
 		assertThat(bSawOne.await(5, TimeUnit.SECONDS)).isTrue();
@@ -289,7 +290,7 @@ class RetryClusterTests {
 		pool.shutdown();
 		FakeClusterEngine reader = new FakeClusterEngine(this.store);
 		for (int key = 0; key < keys; key++) {
-			assertThat(RetryContextSnapshot.fromBytes(reader.getContext("stateful", "key-" + key)).getRetryCount()).as("failures of key-" + key)
+			assertThat(SnapshotCodec.jdkValuesOnly().decode(reader.getContext("stateful", "key-" + key)).getRetryCount()).as("failures of key-" + key)
 				.isEqualTo(delivered.get(key));
 		}
 		assertThat(java.util.stream.IntStream.range(0, keys).map(delivered::get).sum()).isEqualTo(threads * deliveries);

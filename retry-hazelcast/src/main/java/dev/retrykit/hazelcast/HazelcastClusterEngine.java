@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Consumer;
 
 import com.hazelcast.config.EvictionConfig;
 import com.hazelcast.config.EvictionPolicy;
@@ -13,12 +12,14 @@ import com.hazelcast.config.InvalidConfigurationException;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
+import com.hazelcast.query.PagingPredicate;
+import com.hazelcast.query.Predicates;
 import com.hazelcast.topic.ITopic;
 import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
-import dev.retrykit.spi.RetryContextSnapshot;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,14 +28,16 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  * <li>Stateful contexts: one {@code IMap<String, byte[]>} per instance, {@code <prefix>.contexts.<instance>},
- * holding {@link RetryContextSnapshot#toBytes() encoded snapshots}, updated by compare-and-set
+ * holding {@link dev.retrykit.spi.SnapshotCodec encoded snapshots} that it never decodes, updated by compare-and-set
  * ({@code putIfAbsent} / {@code replace(key, old, new)} / {@code remove(key, old)}, in the loop of the
  * cluster's {@code RetryContextCache.update}), with a TTL, an LRU size bound per member and one
  * backup.</li>
  * <li>Budgets: {@code IMap<String, Long>} {@code <prefix>.budgets} of thousandths of a token, updated by
  * compare-and-set, with one backup.</li>
  * <li>Circuit transitions: {@code ITopic<String>} {@code <prefix>.circuits} of {@link CircuitSignal#encode()
- * encoded signals}.</li>
+ * encoded signals}, each delivered with the UUID of the member that published it (for a client, the
+ * member it published through); manual circuit states in {@code IMap<String, String>}
+ * {@code <prefix>.circuit-states}, with one backup.</li>
  * </ul>
  * No entry processor and no CP data structure is used, and only JDK types are stored, so the servers
  * need none of the application's classes. Thread-safe; every operation may throw Hazelcast's exceptions
@@ -58,6 +61,7 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 				.setMaxSizePolicy(MaxSizePolicy.PER_NODE).setSize(builder.contextCapacity));
 		declare(contexts);
 		declare(new MapConfig(this.prefix + ".budgets").setBackupCount(1));
+		declare(new MapConfig(this.prefix + ".circuit-states").setBackupCount(1));
 	}
 
 	/**
@@ -91,6 +95,11 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		return this.hazelcast.getCluster().getMembers().size();
 	}
 
+	@Override
+	public String localMember() {
+		return this.hazelcast.getLocalEndpoint().getUuid().toString();
+	}
+
 	private IMap<String, byte[]> contexts(String cache) {
 		return this.hazelcast.getMap(this.prefix + ".contexts." + cache);
 	}
@@ -120,14 +129,22 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		return contexts(cache).size();
 	}
 
+	/**
+	 * The first {@code limit} entries by key, as one page of a paging predicate: each member sends at
+	 * most {@code limit} entries, never its whole part of the map.
+	 */
 	@Override
-	public List<Entry> contexts(String cache, int limit) {
-		List<Entry> entries = new ArrayList<>();
-		for (Map.Entry<String, byte[]> entry : contexts(cache).entrySet()) {
+	public List<StoredContext> contexts(String cache, int limit) {
+		List<StoredContext> entries = new ArrayList<>();
+		if (limit <= 0) {
+			return entries;
+		}
+		PagingPredicate<String, byte[]> firstPage = Predicates.pagingPredicate(limit);
+		for (Map.Entry<String, byte[]> entry : contexts(cache).entrySet(firstPage)) {
 			if (entries.size() == limit) {
 				break;
 			}
-			entries.add(new Entry(entry.getKey(), RetryContextSnapshot.fromBytes(entry.getValue())));
+			entries.add(new StoredContext(entry.getKey(), entry.getValue()));
 		}
 		return entries;
 	}
@@ -180,22 +197,39 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 	}
 
 	@Override
-	public void publishCircuit(CircuitSignal signal) {
-		circuits().publish(signal.encode());
+	public void publishCircuit(String message) {
+		circuits().publish(message);
 	}
 
 	@Override
-	public AutoCloseable subscribeCircuits(Consumer<CircuitSignal> consumer) {
-		ITopic<String> topic = circuits();
+	public AutoCloseable subscribeCircuits(CircuitMessageReceiver receiver) {
+		ITopic<Object> topic = this.hazelcast.getTopic(this.prefix + ".circuits");
 		UUID registration = topic.addMessageListener(message -> {
-			try {
-				consumer.accept(CircuitSignal.decode(message.getMessageObject()));
-			}
-			catch (RuntimeException ex) {
-				LOGGER.log(Level.WARNING, "Ignoring a circuit signal that could not be applied: " + message.getMessageObject(), ex);
-			}
+			Object payload = message.getMessageObject();
+			Member sender = message.getPublishingMember();
+			receiver.receive((payload instanceof String text) ? text : null,
+					(sender != null) ? sender.getUuid().toString() : "unknown");
 		});
 		return () -> topic.removeMessageListener(registration);
+	}
+
+	private IMap<String, String> circuitStates() {
+		return this.hazelcast.getMap(this.prefix + ".circuit-states");
+	}
+
+	@Override
+	public void storeCircuitState(String circuit, @Nullable String state) {
+		if (state == null) {
+			circuitStates().delete(circuit);
+		}
+		else {
+			circuitStates().set(circuit, state);
+		}
+	}
+
+	@Override
+	public @Nullable String circuitState(String circuit) {
+		return circuitStates().get(circuit);
 	}
 
 	@Override

@@ -26,6 +26,7 @@ import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.spi.RetryContextSnapshot;
+import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -151,7 +152,7 @@ class HazelcastClusterEngineTests {
 		HazelcastClusterEngine reader = HazelcastClusterEngine.builder(hazelcast.member(1)).prefix("stress").build();
 		int total = 0;
 		for (int key = 0; key < keys; key++) {
-			int count = RetryContextSnapshot.fromBytes(reader.getContext("redelivered", "message-" + key)).getRetryCount();
+			int count = SnapshotCodec.jdkValuesOnly().decode(reader.getContext("redelivered", "message-" + key)).getRetryCount();
 			assertThat(count).as("failures of message-" + key).isEqualTo(delivered.get(key));
 			total += count;
 		}
@@ -195,6 +196,55 @@ class HazelcastClusterEngineTests {
 		fail(third);
 		assertThat(tripped.await(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(first.isForcedOpen()).isFalse();
+	}
+
+	@Test
+	void listingContextsReadsOnlyAsManyAsAskedAndHandsBackWhatIsStoredUndecoded() {
+		HazelcastClusterEngine engine = HazelcastClusterEngine.builder(hazelcast.member(0)).prefix("listing").build();
+		for (int i = 0; i < 50; i++) {
+			assertThat(engine.compareAndSetContext("orders", "key-" + i, null, new byte[] { (byte) i })).isTrue();
+		}
+		assertThat(engine.contexts("orders", 5)).hasSize(5)
+			.allSatisfy(stored -> assertThat(stored.bytes()).hasSize(1));
+		assertThat(engine.contextCount("orders")).isEqualTo(50);
+	}
+
+	@Test
+	void circuitMessagesNameTheirSenderAsTheClusterKnowsItAndNonTextIsHandedOnAsNull() throws InterruptedException {
+		HazelcastClusterEngine first = HazelcastClusterEngine.builder(hazelcast.member(0)).prefix("senders").build();
+		HazelcastClusterEngine second = HazelcastClusterEngine.builder(hazelcast.member(1)).prefix("senders").build();
+		List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+		CountDownLatch two = new CountDownLatch(2);
+		try (AutoCloseable subscription = first.subscribeCircuits((message, sender) -> {
+			received.add(message + " from " + sender);
+			two.countDown();
+		})) {
+			second.publishCircuit("TRIP|claims-to-be-someone-else|inventory");
+			hazelcast.member(1).getTopic("senders.circuits").publish(42L);
+			assertThat(two.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+		catch (Exception ex) {
+			throw new AssertionError(ex);
+		}
+		assertThat(received).containsExactlyInAnyOrder(
+				"TRIP|claims-to-be-someone-else|inventory from " + second.localMember(), "null from " + second.localMember());
+	}
+
+	@Test
+	void aReplicaThatJoinsAfterACircuitWasForcedOpenStartsOpen() throws InterruptedException {
+		CircuitBreaker first = replica(hazelcast.member(0), "joining").template("inventory").getCircuitBreaker();
+		first.forceOpen();
+		HazelcastClusterEngine engine = HazelcastClusterEngine.builder(hazelcast.member(1)).prefix("joining").build();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (engine.circuitState("inventory") == null && System.nanoTime() < deadline) {
+			java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+		}
+		assertThat(engine.circuitState("inventory")).isEqualTo("FORCE_OPEN");
+
+		CircuitBreaker joining = replica(hazelcast.member(2), "joining").template("inventory").getCircuitBreaker();
+
+		assertThat(joining.getState()).isEqualTo(CircuitState.OPEN);
+		assertThat(joining.isForcedOpen()).isTrue();
 	}
 
 	@Test

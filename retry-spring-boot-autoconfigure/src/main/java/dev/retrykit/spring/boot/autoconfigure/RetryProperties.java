@@ -158,6 +158,13 @@ public class RetryProperties {
 		@CompoundDuration
 		private Duration syncInterval = Duration.ofMillis(100);
 
+		/** Which stateful-context attributes travel between replicas. */
+		private final Attributes attributes = new Attributes();
+
+		public Attributes getAttributes() {
+			return this.attributes;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -188,6 +195,27 @@ public class RetryProperties {
 
 		public void setSyncInterval(Duration syncInterval) {
 			this.syncInterval = syncInterval;
+		}
+
+		/** Which stateful-context attributes travel between replicas. */
+		public static class Attributes {
+
+			/**
+			 * Classes (com.example.Order) or package prefixes ending in .* (com.example.*) whose context
+			 * attributes travel too, by Java serialization read back through an allow-list filter. JDK value
+			 * types (String, boxed primitives, byte[], BigInteger, BigDecimal, UUID, java.time values, lists,
+			 * sets and maps of them) always travel; attributes of other classes stay on their replica, counted.
+			 */
+			private List<String> allowed = new ArrayList<>();
+
+			public List<String> getAllowed() {
+				return this.allowed;
+			}
+
+			public void setAllowed(List<String> allowed) {
+				this.allowed = allowed;
+			}
+
 		}
 
 	}

@@ -41,8 +41,15 @@ public record RetriesDescriptor(Map<String, RetryInstanceDescriptor> instances, 
 	 * @param members the members of its cluster as this replica sees them
 	 * @param reachable whether it answered the last operation within the timeout
 	 * @param fallbacks the operations that used local state because it was unreachable or slow
+	 * @param undecodableEntries stored contexts that could not be decoded and were treated as absent
+	 * @param withheldAttributes context attributes that stayed on their replica (class not allowed, not
+	 * serializable, or not decodable here)
+	 * @param droppedSignals circuit messages dropped: malformed, oversized, or for a circuit not shared here
+	 * @param pendingWriteBacks keys changed on local state during a fallback, waiting to be written back
+	 * @param droppedWriteBacks such changes that could not be kept for writing back
 	 */
-	public record Cluster(String engine, int members, boolean reachable, long fallbacks) {
+	public record Cluster(String engine, int members, boolean reachable, long fallbacks, long undecodableEntries,
+			long withheldAttributes, long droppedSignals, int pendingWriteBacks, long droppedWriteBacks) {
 	}
 
 }

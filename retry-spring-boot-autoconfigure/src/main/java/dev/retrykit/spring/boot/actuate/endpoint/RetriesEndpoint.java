@@ -187,7 +187,9 @@ public class RetriesEndpoint {
 	}
 
 	private static RetriesDescriptor.Cluster cluster(ClusterStatus status) {
-		return new RetriesDescriptor.Cluster(status.engine(), status.members(), status.reachable(), status.fallbacks());
+		return new RetriesDescriptor.Cluster(status.engine(), status.members(), status.reachable(), status.fallbacks(),
+				status.undecodableEntries(), status.withheldAttributes(), status.droppedSignals(), status.pendingWriteBacks(),
+				status.droppedWriteBacks());
 	}
 
 	private static CircuitBreaker circuitBreaker(RetryTemplate template, String action) {

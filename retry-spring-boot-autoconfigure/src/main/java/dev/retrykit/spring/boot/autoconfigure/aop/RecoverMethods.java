@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.annotation.Recover;
+import dev.retrykit.spi.RetryContextSnapshot.RecordedFailure;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -153,8 +155,9 @@ final class RecoverMethods {
 		// Sorted most specific first, so the first that accepts the failure is the closest supertype.
 		for (Method method : this.methods) {
 			Class<?> type = failureType(method);
-			if (type == null || (failure != null && type.isInstance(failure))) {
-				Object result = invoke(method, target, failure, arguments);
+			Throwable fitting = (type == null || failure == null) ? failure : fitting(type, failure);
+			if (type == null || fitting != null) {
+				Object result = invoke(method, target, fitting, arguments);
 				return (this.results != null) ? this.results.apply(result) : result;
 			}
 		}
@@ -162,6 +165,44 @@ final class RecoverMethods {
 			throw rethrow(failure);
 		}
 		return null;
+	}
+
+	/**
+	 * The failure as a recover method that takes {@code type} receives it: itself when it is one; for a
+	 * failure a shared context recorded in another JVM, decided by the type it records (as the in-memory
+	 * cache decides by the original), an instance of that type made with its message (the recorded
+	 * failure as cause), so that the same recover method runs on either cache. Only a subtype of the
+	 * parameter type the application declared is ever made, and only through its public
+	 * {@code (String)} or no-argument constructor.
+	 * @return the value to pass, or {@code null} if the method does not take this failure
+	 */
+	static @Nullable Throwable fitting(Class<?> type, Throwable failure) {
+		if (type.isInstance(failure)) {
+			return failure;
+		}
+		if (!(failure instanceof RecordedFailure recorded) || !RecordedFailure.isInstance(type, recorded)) {
+			return null;
+		}
+		Class<?> original = recorded.resolveType();
+		if (original == null || Modifier.isAbstract(original.getModifiers())) {
+			return null;
+		}
+		try {
+			Throwable made;
+			try {
+				made = (Throwable) original.getConstructor(String.class).newInstance(recorded.getOriginalMessage());
+			}
+			catch (NoSuchMethodException ex) {
+				made = (Throwable) original.getConstructor().newInstance();
+			}
+			if (made.getCause() == null) {
+				made.initCause(recorded);
+			}
+			return made;
+		}
+		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+			return null;
+		}
 	}
 
 	/** Rethrows as is: Exceptions and Errors unchanged, any other Throwable wrapped. */

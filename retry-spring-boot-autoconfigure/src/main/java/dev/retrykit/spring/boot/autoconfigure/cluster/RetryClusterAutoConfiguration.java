@@ -64,6 +64,7 @@ public final class RetryClusterAutoConfiguration {
 			RetryClusterBuilder builder = RetryCluster.builder(engine.build());
 			set("retry.cluster.timeout", cluster.getTimeout(), builder::timeout);
 			set("retry.cluster.sync-interval", cluster.getSyncInterval(), builder::syncInterval);
+			set("retry.cluster.attributes.allowed", cluster.getAttributes().getAllowed(), builder::allowedAttributes);
 			return builder.timeSource(timeSource.getIfAvailable(() -> TimeSource.SYSTEM))
 				.contextCacheCapacity(cache.getCapacity()).build();
 		}

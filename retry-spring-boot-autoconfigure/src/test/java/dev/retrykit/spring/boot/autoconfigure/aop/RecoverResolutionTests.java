@@ -8,6 +8,7 @@ import dev.retrykit.annotation.Recover;
 import dev.retrykit.annotation.Retryable;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer;
+import dev.retrykit.spi.RetryContextSnapshot;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -19,6 +20,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RecoverResolutionTests {
+
+	/** Its failures are as a stateful context decoded from a shared store hands them to the recovery. */
+	static class RecoveringRecorded {
+
+		@Retryable(maxAttempts = 1)
+		public String pay(String order, Throwable failure) {
+			throw (RuntimeException) failure;
+		}
+
+		@Recover
+		public String state(IllegalStateException ex, String order, Throwable failure) {
+			return "state " + order + " " + ex.getMessage();
+		}
+
+		@Recover
+		public String io(IOException ex, String order, Throwable failure) {
+			return "io " + order + " " + ex.getMessage();
+		}
+
+		@Recover
+		public String any(Throwable ex, String order, Throwable failure) {
+			return "any " + order;
+		}
+
+	}
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RetryAutoConfiguration.class))
@@ -32,6 +58,24 @@ class RecoverResolutionTests {
 			assertThat(bean.fetch("b", new IOException("io"))).isEqualTo("io b io");
 			assertThat(bean.fetch("c", new IllegalStateException("other"))).isEqualTo("any c");
 		});
+	}
+
+	@Test
+	void aFailureRecordedInAnotherReplicaIsRecoveredByTheMethodForTheTypeItRecords() {
+		this.runner.withBean(RecoveringRecorded.class, RecoveringRecorded::new).run(context -> {
+			RecoveringRecorded bean = context.getBean(RecoveringRecorded.class);
+			assertThat(bean.pay("o-1", recorded(IllegalStateException.class, "declined"))).isEqualTo("state o-1 declined");
+			assertThat(bean.pay("o-2", recorded(FileNotFoundException.class, "gone"))).isEqualTo("io o-2 gone");
+			assertThat(bean.pay("o-3", recorded("com.example.Missing", "x"))).isEqualTo("any o-3");
+		});
+	}
+
+	private static Throwable recorded(Class<?> type, String message) {
+		return recorded(type.getName(), message);
+	}
+
+	private static Throwable recorded(String type, String message) {
+		return RetryContextSnapshot.of("pay", 1, true, type, message, 0L, java.util.Map.of()).getLastThrowable();
 	}
 
 	@Test

@@ -212,7 +212,7 @@ class RetryClusterAutoConfigurationTests {
 
 	private static void assertEndpointHealthAndMetricsShowTheCluster(AssertableApplicationContext replica) {
 		RetriesDescriptor retries = replica.getBean(RetriesEndpoint.class).retries();
-		assertThat(retries.cluster()).isEqualTo(new RetriesDescriptor.Cluster("hazelcast", 3, true, 0));
+		assertThat(retries.cluster()).isEqualTo(new RetriesDescriptor.Cluster("hazelcast", 3, true, 0, 0, 0, 0, 0, 0));
 		RetryInstanceDescriptor inventory = retries.instances().get("inventory");
 		assertThat(inventory.budget().scope()).isEqualTo("cluster");
 		assertThat(inventory.circuit().scope()).isEqualTo("cluster");

@@ -1,0 +1,340 @@
+package dev.retrykit.spi;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The tagged binary form of JDK value types in a {@link SnapshotCodec encoded snapshot}: a tag byte,
+ * then the value. Reading checks every length and count against the bytes left before allocating, and
+ * the nesting of lists, sets and maps against {@link SnapshotCodec#MAX_DEPTH}; it throws
+ * {@link IllegalArgumentException} or {@link java.nio.BufferUnderflowException} on anything else.
+ */
+final class SnapshotValues {
+
+	static final byte NULL = 0;
+
+	static final byte STRING = 1;
+
+	static final byte BOOLEAN = 2;
+
+	static final byte BYTE = 3;
+
+	static final byte SHORT = 4;
+
+	static final byte INT = 5;
+
+	static final byte LONG = 6;
+
+	static final byte FLOAT = 7;
+
+	static final byte DOUBLE = 8;
+
+	static final byte CHAR = 9;
+
+	static final byte BYTES = 10;
+
+	static final byte LIST = 11;
+
+	static final byte SET = 12;
+
+	static final byte MAP = 13;
+
+	/** A value read back from its text: {@code java.time} values, UUID, BigInteger, BigDecimal. */
+	static final byte TEXT_VALUE = 14;
+
+	/** Java serialization of a class the codec allows. */
+	static final byte SERIALIZED = 30;
+
+	/** The longest text of a {@link #TEXT_VALUE}. */
+	private static final int MAX_TEXT_VALUE = 256;
+
+	/** The types kept as text, by the index written after {@link #TEXT_VALUE}, with how each is read back. */
+	private static final List<Class<?>> TEXT_TYPES = List.of(Instant.class, Duration.class, LocalDate.class,
+			LocalTime.class, LocalDateTime.class, OffsetDateTime.class, ZonedDateTime.class, UUID.class,
+			BigInteger.class, BigDecimal.class);
+
+	private static final List<Function<String, Object>> TEXT_PARSERS = List.of(Instant::parse, Duration::parse,
+			LocalDate::parse, LocalTime::parse, LocalDateTime::parse, OffsetDateTime::parse, ZonedDateTime::parse,
+			UUID::fromString, BigInteger::new, BigDecimal::new);
+
+	private SnapshotValues() {
+	}
+
+	/** @return whether {@code name} is a dotted Java name (a class name, maybe nested with {@code $}) */
+	static boolean isJavaName(String name) {
+		if (name.isEmpty() || name.length() > 512) {
+			return false;
+		}
+		for (String part : name.split("\\.", -1)) {
+			if (part.isEmpty() || !Character.isJavaIdentifierStart(part.charAt(0))
+					|| !part.chars().allMatch(Character::isJavaIdentifierPart)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Writes a value of a JDK value type.
+	 * @return {@code false}, with nothing useful written, if the value or one of its elements is of
+	 * another type or nested too deep
+	 */
+	static boolean write(Writer out, @Nullable Object value, int depth) {
+		if (value == null) {
+			out.writeByte(NULL);
+		}
+		else if (value instanceof String text) {
+			out.writeByte(STRING);
+			out.writeString(text);
+		}
+		else if (value instanceof Boolean flag) {
+			out.writeByte(BOOLEAN);
+			out.writeByte(flag ? 1 : 0);
+		}
+		else if (value instanceof Byte number) {
+			out.writeByte(BYTE);
+			out.writeByte(number);
+		}
+		else if (value instanceof Short number) {
+			out.writeByte(SHORT);
+			out.writeInt(number);
+		}
+		else if (value instanceof Integer number) {
+			out.writeByte(INT);
+			out.writeInt(number);
+		}
+		else if (value instanceof Long number) {
+			out.writeByte(LONG);
+			out.writeLong(number);
+		}
+		else if (value instanceof Float number) {
+			out.writeByte(FLOAT);
+			out.writeInt(Float.floatToRawIntBits(number));
+		}
+		else if (value instanceof Double number) {
+			out.writeByte(DOUBLE);
+			out.writeLong(Double.doubleToRawLongBits(number));
+		}
+		else if (value instanceof Character character) {
+			out.writeByte(CHAR);
+			out.writeInt(character);
+		}
+		else if (value instanceof byte[] bytes) {
+			out.writeByte(BYTES);
+			out.writeBytes(bytes);
+		}
+		else if (TEXT_TYPES.contains(value.getClass())) {
+			out.writeByte(TEXT_VALUE);
+			out.writeByte(TEXT_TYPES.indexOf(value.getClass()));
+			out.writeString(value.toString());
+		}
+		else if (value instanceof Collection<?> collection && (value instanceof List || value instanceof Set)) {
+			if (depth >= SnapshotCodec.MAX_DEPTH) {
+				return false;
+			}
+			out.writeByte((value instanceof List) ? LIST : SET);
+			out.writeInt(collection.size());
+			for (Object element : collection) {
+				if (!write(out, element, depth + 1)) {
+					return false;
+				}
+			}
+		}
+		else if (value instanceof Map<?, ?> map) {
+			if (depth >= SnapshotCodec.MAX_DEPTH) {
+				return false;
+			}
+			out.writeByte(MAP);
+			out.writeInt(map.size());
+			for (Map.Entry<?, ?> entry : map.entrySet()) {
+				if (!write(out, entry.getKey(), depth + 1) || !write(out, entry.getValue(), depth + 1)) {
+					return false;
+				}
+			}
+		}
+		else {
+			return false;
+		}
+		return true;
+	}
+
+	/** Reads a value {@link #write} wrote. */
+	static @Nullable Object read(ByteBuffer in, int depth) {
+		byte tag = in.get();
+		return switch (tag) {
+			case NULL -> null;
+			case STRING -> readString(in);
+			case BOOLEAN -> in.get() != 0;
+			case BYTE -> in.get();
+			case SHORT -> (short) in.getInt();
+			case INT -> in.getInt();
+			case LONG -> in.getLong();
+			case FLOAT -> Float.intBitsToFloat(in.getInt());
+			case DOUBLE -> Double.longBitsToDouble(in.getLong());
+			case CHAR -> (char) in.getInt();
+			case BYTES -> readBytes(in);
+			case TEXT_VALUE -> readTextValue(in);
+			case LIST, SET -> readCollection(in, depth, (tag == LIST) ? new ArrayList<>() : new LinkedHashSet<>());
+			case MAP -> readMap(in, depth);
+			default -> throw new IllegalArgumentException("Unknown value tag " + tag);
+		};
+	}
+
+	private static Object readTextValue(ByteBuffer in) {
+		int type = in.get();
+		if (type < 0 || type >= TEXT_TYPES.size()) {
+			throw new IllegalArgumentException("Unknown text value type " + type);
+		}
+		String text = readString(in);
+		if (text.length() > MAX_TEXT_VALUE) {
+			throw new IllegalArgumentException("Text value of " + text.length() + " characters");
+		}
+		try {
+			return TEXT_PARSERS.get(type).apply(text);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("Malformed " + TEXT_TYPES.get(type).getSimpleName());
+		}
+	}
+
+	private static Object readCollection(ByteBuffer in, int depth, Collection<Object> into) {
+		int size = readCount(in, depth, 1);
+		for (int i = 0; i < size; i++) {
+			into.add(read(in, depth + 1));
+		}
+		return into;
+	}
+
+	private static Object readMap(ByteBuffer in, int depth) {
+		int size = readCount(in, depth, 2);
+		Map<Object, Object> map = new LinkedHashMap<>();
+		for (int i = 0; i < size; i++) {
+			Object key = read(in, depth + 1);
+			map.put(key, read(in, depth + 1));
+		}
+		return map;
+	}
+
+	/** A count of elements that each take at least {@code bytesEach} bytes, checked against what is left. */
+	private static int readCount(ByteBuffer in, int depth, int bytesEach) {
+		if (depth >= SnapshotCodec.MAX_DEPTH) {
+			throw new IllegalArgumentException("Nested deeper than " + SnapshotCodec.MAX_DEPTH);
+		}
+		int size = in.getInt();
+		if (size < 0 || size > in.remaining() / bytesEach) {
+			throw new IllegalArgumentException("A count of " + size + " with " + in.remaining() + " bytes left");
+		}
+		return size;
+	}
+
+	/** A length, checked against the bytes left, then that many bytes. */
+	static ByteBuffer readSlice(ByteBuffer in) {
+		int length = in.getInt();
+		if (length < 0 || length > in.remaining()) {
+			throw new IllegalArgumentException("A length of " + length + " with " + in.remaining() + " bytes left");
+		}
+		ByteBuffer slice = in.slice(in.position(), length);
+		in.position(in.position() + length);
+		return slice;
+	}
+
+	static byte[] readBytes(ByteBuffer in) {
+		ByteBuffer slice = readSlice(in);
+		byte[] bytes = new byte[slice.remaining()];
+		slice.get(bytes);
+		return bytes;
+	}
+
+	static String readString(ByteBuffer in) {
+		return new String(readBytes(in), StandardCharsets.UTF_8);
+	}
+
+	static @Nullable String readNullableString(ByteBuffer in) {
+		return (in.get() != 0) ? readString(in) : null;
+	}
+
+	/** Appends big-endian values to a growing array. Not thread-safe. */
+	static final class Writer {
+
+		private byte[] bytes = new byte[64];
+
+		private int size;
+
+		private void ensure(int more) {
+			if (this.size + more > this.bytes.length) {
+				this.bytes = Arrays.copyOf(this.bytes, Math.max(this.bytes.length * 2, this.size + more));
+			}
+		}
+
+		void writeByte(int value) {
+			ensure(1);
+			this.bytes[this.size++] = (byte) value;
+		}
+
+		void writeInt(int value) {
+			ensure(4);
+			ByteBuffer.wrap(this.bytes, this.size, 4).putInt(value);
+			this.size += 4;
+		}
+
+		void writeLong(long value) {
+			ensure(8);
+			ByteBuffer.wrap(this.bytes, this.size, 8).putLong(value);
+			this.size += 8;
+		}
+
+		/** A length, then the bytes. */
+		void writeBytes(byte[] value) {
+			writeInt(value.length);
+			ensure(value.length);
+			System.arraycopy(value, 0, this.bytes, this.size, value.length);
+			this.size += value.length;
+		}
+
+		void writeString(String value) {
+			writeBytes(utf8(value));
+		}
+
+		void writeNullableString(@Nullable String value) {
+			writeByte((value != null) ? 1 : 0);
+			if (value != null) {
+				writeString(value);
+			}
+		}
+
+		int size() {
+			return this.size;
+		}
+
+		byte[] toByteArray() {
+			return Arrays.copyOf(this.bytes, this.size);
+		}
+
+	}
+
+}
