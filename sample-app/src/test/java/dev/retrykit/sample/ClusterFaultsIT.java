@@ -110,11 +110,17 @@ class ClusterFaultsIT {
 		}
 
 		for (ReplicaProcess live : List.of(a, b)) {
-			ReplicaProcess.await(live + " counts three failures of every order and none of the paid ones",
-					Duration.ofSeconds(60), () -> {
-						Map<String, Integer> counts = countsOf(live);
-						return counts.size() == ORDERS && counts.values().stream().allMatch(count -> count == 3);
-					});
+			try {
+				ReplicaProcess.await(live + " counts three failures of every order and none of the paid ones",
+						Duration.ofSeconds(60), () -> {
+							Map<String, Integer> counts = countsOf(live);
+							return counts.size() == ORDERS && counts.values().stream().allMatch(count -> count == 3);
+						});
+			}
+			catch (AssertionError ex) {
+				throw new AssertionError(ex.getMessage() + "; it counts " + countsOf(live) + " and shows "
+						+ live.bodyOrNull("/actuator/retries"), ex);
+			}
 			assertThat(countsOf(live)).as("the counts on " + live).hasSize(ORDERS).allSatisfy(
 					(order, count) -> assertThat(count).as(order).isEqualTo(3));
 		}
