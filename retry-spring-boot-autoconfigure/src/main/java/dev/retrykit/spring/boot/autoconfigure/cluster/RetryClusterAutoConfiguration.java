@@ -44,8 +44,14 @@ import org.springframework.context.annotation.Import;
 @Import({ HazelcastEngineConfiguration.class, RedisEngineConfiguration.class })
 public final class RetryClusterAutoConfiguration {
 
-	/** The engine {@code retry.cluster.engine} chooses among those the engines' configurations offer. */
-	@Bean
+	/** The name of the engine bean built here, which {@link RetryClusterLifecycle} closes. */
+	static final String ENGINE_BEAN = "retryClusterEngine";
+
+	/**
+	 * The engine {@code retry.cluster.engine} chooses among those the engines' configurations offer. Closed
+	 * by the cluster's lifecycle, not at destruction, which comes after the connection factories stopped.
+	 */
+	@Bean(name = ENGINE_BEAN, destroyMethod = "")
 	@ConditionalOnMissingBean({ ClusterEngine.class, RetryCluster.class })
 	ClusterEngine retryClusterEngine(RetryProperties properties, ObjectProvider<ClusterEngineCandidate> candidates,
 			ConfigurableListableBeanFactory beanFactory) {
@@ -67,10 +73,17 @@ public final class RetryClusterAutoConfiguration {
 			.build();
 	}
 
-	/** Synchronises from the context's start until it stops, while the engine's connection is open. */
+	/**
+	 * Synchronises from the context's start until it stops, while the engine's connection is open, then
+	 * closes the engine if it was built here (one the application defined is the application's to close).
+	 */
 	@Bean
-	RetryClusterLifecycle retryClusterLifecycle(RetryCluster cluster) {
-		return new RetryClusterLifecycle(cluster);
+	RetryClusterLifecycle retryClusterLifecycle(RetryCluster cluster, ConfigurableListableBeanFactory beanFactory) {
+		String factory = beanFactory.containsBeanDefinition(ENGINE_BEAN)
+				? beanFactory.getBeanDefinition(ENGINE_BEAN).getFactoryBeanName() : null;
+		boolean builtHere = factory != null && beanFactory.getType(factory) == RetryClusterAutoConfiguration.class;
+		Object engine = (builtHere) ? beanFactory.getBean(ENGINE_BEAN) : null;
+		return new RetryClusterLifecycle(cluster, (engine instanceof AutoCloseable closeable) ? closeable : null);
 	}
 
 	/** Every instance keeps its stateful contexts in the cluster. */

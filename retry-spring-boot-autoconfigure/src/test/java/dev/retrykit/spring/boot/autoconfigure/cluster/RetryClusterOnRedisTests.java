@@ -43,6 +43,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -208,10 +209,32 @@ class RetryClusterOnRedisTests {
 	}
 
 	@Test
-	void closingTheContextClosesTheConnectionsTheEngineOpened() {
+	void stoppingTheContextClosesTheEnginesConnectionsBeforeBootsConnectionFactoryStops() {
 		long before = clients();
-		replica("closed").run(context -> assertThat(clients()).isEqualTo(before + 2));
-		awaitTrue(() -> clients() == before, "the engine's two connections to be closed");
+		replica("closed").run(context -> {
+			assertThat(clients()).isEqualTo(before + 2);
+			LettuceConnectionFactory factory = context.getBean(LettuceConnectionFactory.class);
+			RetryClusterLifecycle lifecycle = context.getBean(RetryClusterLifecycle.class);
+			assertThat(lifecycle.getPhase()).isGreaterThan(factory.getPhase());
+			lifecycle.stop();
+			assertThat(lifecycle.isRunning()).isFalse();
+			assertThat(factory.isRunning()).isTrue();
+			awaitTrue(() -> clients() == before, "the engine's two connections to be closed");
+		});
+	}
+
+	@Test
+	void anEngineTheApplicationDefinesIsUsedAndLeftOpen() {
+		try (io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(redis.uri());
+				RedisClusterEngine engine = RedisClusterEngine.builder(client).prefix("own").build()) {
+			// No destroy method: Spring would close an AutoCloseable bean itself; this one is the test's.
+			replica("own").withBean(ClusterEngine.class, () -> engine, definition -> definition.setDestroyMethodName(""))
+				.run(context -> {
+					assertThat(context.getBean(RetryCluster.class).status().engine()).isEqualTo("redis");
+					assertThat(context).doesNotHaveBean(RetryClusterAutoConfiguration.ENGINE_BEAN);
+				});
+			assertThat(engine.members()).isPositive();
+		}
 	}
 
 	private static RetryTemplate inventory(AssertableApplicationContext context) {
