@@ -90,126 +90,126 @@ public final class RetryConfig {
 		this.stateful = builder.stateful;
 	}
 
-	/** @return the default configuration: 3 attempts, exponential backoff from 100ms (x2, at most 10s) */
+	/** {@return the default configuration: 3 attempts, exponential backoff from 100ms (x2, at most 10s)} */
 	public static RetryConfig defaults() {
 		return DEFAULTS;
 	}
 
-	/** @return a builder that starts from the defaults */
+	/** {@return a builder that starts from the defaults} */
 	public static RetryConfigBuilder builder() {
 		return new RetryConfigBuilder();
 	}
 
 	/**
+	 * {@return a builder that starts from every value of {@code base}}
 	 * @param base the configuration to start from
-	 * @return a builder that starts from every value of {@code base}
 	 */
 	public static RetryConfigBuilder builder(RetryConfig base) {
 		return new RetryConfigBuilder(base);
 	}
 
-	/** @return attempts allowed counting the first; -1 = unlimited (default 3) */
+	/** {@return attempts allowed counting the first; -1 = unlimited (default 3)} */
 	public int getMaxAttempts() {
 		return this.maxAttempts;
 	}
 
-	/** @return the deadline from the first attempt after which no attempt starts, or {@code null} for none */
+	/** {@return the deadline from the first attempt after which no attempt starts, or {@code null} for none} */
 	public @Nullable Duration getMaxDuration() {
 		return this.maxDuration;
 	}
 
-	/** @return the time limit of each async attempt, or {@code null} for none */
+	/** {@return the time limit of each async attempt, or {@code null} for none} */
 	public @Nullable Duration getAttemptTimeout() {
 		return this.attemptTimeout;
 	}
 
-	/** @return the backoff strategy (default {@link BackoffPolicy#defaults()}) */
+	/** {@return the backoff strategy (default {@link BackoffPolicy#defaults()})} */
 	public BackoffStrategy getBackoff() {
 		return this.backoff;
 	}
 
-	/** @return failure types that are retried (empty = every {@link Exception}) */
+	/** {@return failure types that are retried (empty = every {@link Exception})} */
 	public List<Class<? extends Throwable>> getRetryOn() {
 		return this.retryOn;
 	}
 
-	/** @return failure types that are never retried; they win over {@link #getRetryOn()} */
+	/** {@return failure types that are never retried; they win over {@link #getRetryOn()}} */
 	public List<Class<? extends Throwable>> getIgnore() {
 		return this.ignore;
 	}
 
 	/**
-	 * @return failure types that are never recovered: a call ending with one skips its recovery
-	 * (default empty)
+	 * {@return failure types that are never recovered: a call ending with one skips its recovery
+	 * (default empty)}
 	 */
 	public List<Class<? extends Throwable>> getNotRecoverable() {
 		return this.notRecoverable;
 	}
 
-	/** @return whether failure types are also matched against the cause chain (default true) */
+	/** {@return whether failure types are also matched against the cause chain (default true)} */
 	public boolean isTraverseCauses() {
 		return this.traverseCauses;
 	}
 
-	/** @return an extra predicate that makes a failure retryable, or {@code null} */
+	/** {@return an extra predicate that makes a failure retryable, or {@code null}} */
 	public @Nullable Predicate<? super Throwable> getRetryIf() {
 		return this.retryIf;
 	}
 
-	/** @return the predicate on results that asks for a retry, or {@code null} */
+	/** {@return the predicate on results that asks for a retry, or {@code null}} */
 	public @Nullable Predicate<Object> getRetryOnResult() {
 		return this.retryOnResult;
 	}
 
-	/** @return the HTTP status codes that are retried, or {@code null} when HTTP status is not matched */
+	/** {@return the HTTP status codes that are retried, or {@code null} when HTTP status is not matched} */
 	public @Nullable StatusCodes getHttpStatus() {
 		return this.httpStatus;
 	}
 
-	/** @return the gRPC status codes that are retried, or {@code null} when gRPC status is not matched */
+	/** {@return the gRPC status codes that are retried, or {@code null} when gRPC status is not matched} */
 	public @Nullable StatusCodes getGrpcStatus() {
 		return this.grpcStatus;
 	}
 
-	/** @return the extractors that read status codes out of failures */
+	/** {@return the extractors that read status codes out of failures} */
 	public List<StatusExtractor> getStatusExtractors() {
 		return this.statusExtractors;
 	}
 
-	/** @return the delay-hint extractor (e.g. {@code Retry-After}), or {@code null} */
+	/** {@return the delay-hint extractor (e.g. {@code Retry-After}), or {@code null}} */
 	public @Nullable DelayHintExtractor getDelayHint() {
 		return this.delayHint;
 	}
 
-	/** @return the ceiling of a delay hint (default 60s) */
+	/** {@return the ceiling of a delay hint (default 60s)} */
 	public Duration getMaxDelayHint() {
 		return this.maxDelayHint;
 	}
 
-	/** @return the additional retry policy, or {@code null} */
+	/** {@return the additional retry policy, or {@code null}} */
 	public @Nullable RetryPolicy getPolicy() {
 		return this.policy;
 	}
 
-	/** @return the circuit breaker configuration, or {@code null} when the instance has none */
+	/** {@return the circuit breaker configuration, or {@code null} when the instance has none} */
 	public @Nullable CircuitBreakerConfig getCircuitBreaker() {
 		return this.circuitBreaker;
 	}
 
-	/** @return the retry budget configuration, or {@code null} when the instance has none */
+	/** {@return the retry budget configuration, or {@code null} when the instance has none} */
 	public @Nullable RetryBudgetConfig getBudget() {
 		return this.budget;
 	}
 
-	/** @return the name under which the budget is shared, or {@code null} for the instance's own name */
+	/** {@return the name under which the budget is shared, or {@code null} for the instance's own name} */
 	public @Nullable String getBudgetName() {
 		return this.budgetName;
 	}
 
 	/**
-	 * @return whether calls made through integrations such as the {@code @Retryable} annotation are
+	 * {@return whether calls made through integrations such as the {@code @Retryable} annotation are
 	 * stateful by default (default false); the template API chooses per call by passing a
-	 * {@link RetryState}
+	 * {@link RetryState}}
 	 */
 	public boolean isStateful() {
 		return this.stateful;

@@ -156,9 +156,10 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
+	 * Sets the failure types that are retried.
 	 * @param types the failure types that are retried, replacing earlier ones
-	 * @return this builder
 	 * @see #retryOn(Class[])
+	 * @return this builder
 	 */
 	public RetryConfigBuilder retryOn(Collection<Class<? extends Throwable>> types) {
 		replace(this.retryOn, types, "retryOn");
@@ -178,9 +179,10 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
+	 * Sets the failure types that are never retried.
 	 * @param types the failure types that are never retried, replacing earlier ones
-	 * @return this builder
 	 * @see #ignore(Class[])
+	 * @return this builder
 	 */
 	public RetryConfigBuilder ignore(Collection<Class<? extends Throwable>> types) {
 		replace(this.ignore, types, "ignore");
@@ -203,9 +205,10 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
+	 * Sets the failure types that are never recovered.
 	 * @param types the failure types that are never recovered, replacing earlier ones
-	 * @return this builder
 	 * @see #notRecoverable(Class[])
+	 * @return this builder
 	 */
 	public RetryConfigBuilder notRecoverable(Collection<Class<? extends Throwable>> types) {
 		replace(this.notRecoverable, types, "notRecoverable");
@@ -351,7 +354,7 @@ public final class RetryConfigBuilder {
 		return this;
 	}
 
-	/** @return the configuration */
+	/** {@return the configuration} */
 	public RetryConfig build() {
 		return new RetryConfig(this);
 	}

@@ -82,12 +82,12 @@ public final class RetryRegistry {
 		declared.keySet().forEach(this::template);
 	}
 
-	/** @return a builder with the default configuration and no declared instance */
+	/** {@return a builder with the default configuration and no declared instance} */
 	public static RetryRegistryBuilder builder() {
 		return new RetryRegistryBuilder();
 	}
 
-	/** @return a registry whose every instance uses {@link RetryConfig#defaults()} */
+	/** {@return a registry whose every instance uses {@link RetryConfig#defaults()}} */
 	public static RetryRegistry ofDefaults() {
 		return builder().build();
 	}
@@ -112,24 +112,24 @@ public final class RetryRegistry {
 	}
 
 	/**
+	 * {@return the instance if it was declared or already used}
 	 * @param name the instance name
-	 * @return the instance if it was declared or already used
 	 */
 	public Optional<RetryTemplate> find(String name) {
 		return Optional.ofNullable(this.templates.get(name));
 	}
 
-	/** @return the names of every instance created so far, sorted */
+	/** {@return the names of every instance created so far, sorted} */
 	public Set<String> names() {
 		return new TreeSet<>(this.templates.keySet());
 	}
 
-	/** @return every instance created so far */
+	/** {@return every instance created so far} */
 	public Collection<RetryTemplate> templates() {
 		return List.copyOf(this.templates.values());
 	}
 
-	/** @return the names of the declared instances, also those added by {@link #replace}; a read-only view */
+	/** {@return the names of the declared instances, also those added by {@link #replace}; a read-only view} */
 	public Set<String> declaredNames() {
 		return Collections.unmodifiableSet(this.declared.keySet());
 	}
@@ -240,22 +240,22 @@ public final class RetryRegistry {
 		return existing.withConfig(budgetConfig);
 	}
 
-	/** @return the configuration of any name that is not declared */
+	/** {@return the configuration of any name that is not declared} */
 	public RetryConfig defaults() {
 		return this.defaults;
 	}
 
 	/**
+	 * {@return the shared configuration, resolved against its base}
 	 * @param name a shared configuration's name
-	 * @return the shared configuration, resolved against its base
 	 */
 	public Optional<RetryConfig> config(String name) {
 		return Optional.ofNullable(this.configs.get(name));
 	}
 
 	/**
+	 * {@return the shared budget of that name, if an instance uses it}
 	 * @param name a budget name
-	 * @return the shared budget of that name, if an instance uses it
 	 */
 	public Optional<RetryBudget> budget(String name) {
 		return Optional.ofNullable(this.budgets.get(name));
@@ -275,8 +275,8 @@ public final class RetryRegistry {
 	}
 
 	/**
+	 * {@return its failback executor, if one was created}
 	 * @param name the instance name
-	 * @return its failback executor, if one was created
 	 */
 	public Optional<FailbackExecutor> findFailback(String name) {
 		return Optional.ofNullable(this.failbacks.get(name));

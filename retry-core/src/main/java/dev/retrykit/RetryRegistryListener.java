@@ -10,6 +10,7 @@ package dev.retrykit;
 public interface RetryRegistryListener {
 
 	/**
+	 * Told when the registry creates an instance (and, on registration, of each instance that exists already).
 	 * @param template the new instance
 	 */
 	void onInstanceAdded(RetryTemplate template);

@@ -70,7 +70,7 @@ public final class RetryTemplate {
 		this.runtime = runtime;
 	}
 
-	/** @return a builder with the default configuration */
+	/** {@return a builder with the default configuration} */
 	public static RetryTemplateBuilder builder() {
 		return new RetryTemplateBuilder();
 	}
@@ -218,7 +218,7 @@ public final class RetryTemplate {
 		return variant;
 	}
 
-	/** @return when {@link RetryRegistry#replace} last changed this instance, empty before the first change */
+	/** {@return when {@link RetryRegistry#replace} last changed this instance, empty before the first change} */
 	public Optional<Instant> getReconfiguredAt() {
 		return Optional.ofNullable(this.reconfiguredAt);
 	}
@@ -263,32 +263,32 @@ public final class RetryTemplate {
 	private record FollowingVariant(RetryTemplate variant, UnaryOperator<RetryConfig> derivation) {
 	}
 
-	/** @return the instance name */
+	/** {@return the instance name} */
 	public String getName() {
 		return this.runtime.name();
 	}
 
-	/** @return the effective configuration */
+	/** {@return the effective configuration} */
 	public RetryConfig getConfig() {
 		return this.runtime.config();
 	}
 
-	/** @return the instance's counters and recent events */
+	/** {@return the instance's counters and recent events} */
 	public RetryMetrics getMetrics() {
 		return this.runtime.counters();
 	}
 
-	/** @return the instance's circuit breaker, or {@code null} when it has none */
+	/** {@return the instance's circuit breaker, or {@code null} when it has none} */
 	public @Nullable CircuitBreaker getCircuitBreaker() {
 		return (CircuitBreaker) this.runtime.circuitBreaker();
 	}
 
-	/** @return the instance's retry budget (possibly shared), or {@code null} when it has none */
+	/** {@return the instance's retry budget (possibly shared), or {@code null} when it has none} */
 	public @Nullable RetryBudget getBudget() {
 		return this.runtime.budget();
 	}
 
-	/** @return the stateful-retry context cache */
+	/** {@return the stateful-retry context cache} */
 	public RetryContextCache getContextCache() {
 		return this.runtime.cache();
 	}

@@ -58,7 +58,7 @@ public final class RetryBudgetConfigBuilder {
 		return this;
 	}
 
-	/** @return a new immutable configuration */
+	/** {@return a new immutable configuration} */
 	public RetryBudgetConfig build() {
 		return new RetryBudgetConfig(this.maxTokens, this.tokenRatioMillis);
 	}

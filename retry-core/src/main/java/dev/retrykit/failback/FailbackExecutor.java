@@ -18,7 +18,7 @@ import java.util.List;
  */
 public interface FailbackExecutor {
 
-	/** @return the name of the instance whose policy it uses */
+	/** {@return the name of the instance whose policy it uses} */
 	String getName();
 
 	/**
@@ -42,8 +42,8 @@ public interface FailbackExecutor {
 	boolean submit(Object key, Runnable task, boolean check);
 
 	/**
+	 * {@return whether a pending task was cancelled}
 	 * @param key the key of a pending task
-	 * @return whether a pending task was cancelled
 	 */
 	boolean cancel(Object key);
 
@@ -53,25 +53,26 @@ public interface FailbackExecutor {
 	 */
 	int retryAllNow();
 
-	/** @return the tasks waiting for a retry, oldest first */
+	/** {@return the tasks waiting for a retry, oldest first} */
 	List<FailbackTask> pendingTasks();
 
-	/** @return the exhausted tasks kept, oldest first */
+	/** {@return the exhausted tasks kept, oldest first} */
 	List<FailbackTask> exhaustedTasks();
 
-	/** @return the number of pending tasks */
+	/** {@return the number of pending tasks} */
 	int pendingCount();
 
-	/** @return the number of tasks exhausted since start, including those no longer kept */
+	/** {@return the number of tasks exhausted since start, including those no longer kept} */
 	long exhaustedCount();
 
-	/** @return the number of exhausted tasks dropped from the bounded list because it was full */
+	/** {@return the number of exhausted tasks dropped from the bounded list because it was full} */
 	long exhaustedDropped();
 
-	/** @return the number of pending tasks replaced by a new submit with the same key */
+	/** {@return the number of pending tasks replaced by a new submit with the same key} */
 	long replacedCount();
 
 	/**
+	 * Registers a listener of this executor's tasks, told from now on.
 	 * @param listener told when a task is queued, succeeds in the background, or is exhausted
 	 */
 	void addListener(FailbackListener listener);
@@ -83,7 +84,7 @@ public interface FailbackExecutor {
 	 */
 	List<FailbackTask> shutdown();
 
-	/** @return whether {@link #shutdown()} was called */
+	/** {@return whether {@link #shutdown()} was called} */
 	boolean isShutdown();
 
 }

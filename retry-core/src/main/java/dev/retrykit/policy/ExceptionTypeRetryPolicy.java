@@ -35,7 +35,7 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 		this.fallback = fallback;
 	}
 
-	/** @return a builder whose fallback is {@link RetryPolicy#never()} */
+	/** {@return a builder whose fallback is {@link RetryPolicy#never()}} */
 	public static Builder builder() {
 		return new Builder();
 	}
@@ -73,6 +73,7 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
+		 * Maps a failure type to the policy that decides for it.
 		 * @param type the failure type (subclasses match unless they have a closer entry)
 		 * @param policy the policy for it
 		 * @return this builder
@@ -84,6 +85,7 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
+		 * Sets the policy for failures of no registered type.
 		 * @param policy the policy for failures of no registered type (default: never)
 		 * @return this builder
 		 */
@@ -92,7 +94,7 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 			return this;
 		}
 
-		/** @return the policy */
+		/** {@return the policy} */
 		public ExceptionTypeRetryPolicy build() {
 			return new ExceptionTypeRetryPolicy(this.policies, this.fallback);
 		}

@@ -66,7 +66,7 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 		this.description = shown + " otherwise " + fallback + ", each type counted separately";
 	}
 
-	/** @return a builder whose fallback is {@link RetryPolicy#never()} */
+	/** {@return a builder whose fallback is {@link RetryPolicy#never()}} */
 	public static Builder builder() {
 		return new Builder();
 	}
@@ -229,6 +229,7 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
+		 * Sets the policy for failures of no mapped type and for rejected results, with a count of their own.
 		 * @param policy the policy for failures of no mapped type and for rejected results, with a count
 		 * of their own (default {@link RetryPolicy#never()})
 		 * @return this builder
@@ -239,7 +240,7 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
-		 * @return the policy
+		 * {@return the policy}
 		 * @throws IllegalStateException if no type is mapped
 		 */
 		public PerExceptionTypeRetryPolicy build() {

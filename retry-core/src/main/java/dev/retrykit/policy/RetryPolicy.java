@@ -19,8 +19,8 @@ import dev.retrykit.RetryContext;
 public interface RetryPolicy {
 
 	/**
+	 * {@return whether another attempt may follow}
 	 * @param context the context of the call, after its last failure was counted
-	 * @return whether another attempt may follow
 	 */
 	boolean canRetry(RetryContext context);
 
@@ -34,7 +34,7 @@ public interface RetryPolicy {
 		return CompositeRetryPolicy.ALWAYS;
 	}
 
-	/** @return a policy that never allows another attempt */
+	/** {@return a policy that never allows another attempt} */
 	static RetryPolicy never() {
 		return CompositeRetryPolicy.NEVER;
 	}

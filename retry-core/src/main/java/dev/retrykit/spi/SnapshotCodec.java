@@ -87,16 +87,16 @@ public final class SnapshotCodec {
 		this.allowedPrefixes = List.copyOf(prefixes);
 	}
 
-	/** @return a codec that lets attributes of JDK value types travel, and no others */
+	/** {@return a codec that lets attributes of JDK value types travel, and no others} */
 	public static SnapshotCodec jdkValuesOnly() {
 		return new SnapshotCodec(List.of());
 	}
 
 	/**
+	 * {@return the codec}
 	 * @param allowed class names ({@code com.example.Order}) and package prefixes ending in {@code .*}
 	 * ({@code com.example.*}: the package and its sub-packages) whose attributes may travel too, by Java
 	 * serialization
-	 * @return the codec
 	 * @throws IllegalArgumentException if an entry is neither a class name nor a package prefix
 	 */
 	public static SnapshotCodec allowing(Collection<String> allowed) {
@@ -104,8 +104,8 @@ public final class SnapshotCodec {
 	}
 
 	/**
+	 * {@return whether attributes of that class may travel by Java serialization}
 	 * @param className a class name
-	 * @return whether attributes of that class may travel by Java serialization
 	 */
 	public boolean allows(String className) {
 		if (this.allowedClasses.contains(className)) {
@@ -119,15 +119,15 @@ public final class SnapshotCodec {
 		return false;
 	}
 
-	/** @return how many attributes stayed behind: not allowed, not serializable, or not decodable here */
+	/** {@return how many attributes stayed behind: not allowed, not serializable, or not decodable here} */
 	public long withheldAttributes() {
 		return this.withheld.sum();
 	}
 
 	/**
+	 * {@return its encoded form, at most {@link #MAX_BYTES}; attributes that may not travel, or would
+	 * make it longer, are left out and counted}
 	 * @param snapshot the snapshot
-	 * @return its encoded form, at most {@link #MAX_BYTES}; attributes that may not travel, or would
-	 * make it longer, are left out and counted
 	 */
 	public byte[] encode(RetryContextSnapshot snapshot) {
 		SnapshotValues.Writer out = new SnapshotValues.Writer();
@@ -183,9 +183,9 @@ public final class SnapshotCodec {
 	}
 
 	/**
+	 * {@return the snapshot, without the attributes that could not be decoded (counted); its
+	 * {@link RetryContextSnapshot#getLastThrowable()} is a {@link RetryContextSnapshot.RecordedFailure}}
 	 * @param bytes what an engine stored
-	 * @return the snapshot, without the attributes that could not be decoded (counted); its
-	 * {@link RetryContextSnapshot#getLastThrowable()} is a {@link RetryContextSnapshot.RecordedFailure}
 	 * @throws IllegalArgumentException if the bytes are longer than {@link #MAX_BYTES}, of another
 	 * format, or their fixed fields cannot be decoded; the message does not repeat the bytes
 	 */

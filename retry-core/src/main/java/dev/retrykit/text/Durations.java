@@ -25,8 +25,8 @@ public final class Durations {
 	}
 
 	/**
+	 * {@return its non-zero parts from days down to nanoseconds, largest first; {@code 0s} for zero}
 	 * @param duration any duration, negative ones included
-	 * @return its non-zero parts from days down to nanoseconds, largest first; {@code 0s} for zero
 	 */
 	public static String format(Duration duration) {
 		if (duration.isZero()) {
@@ -53,8 +53,8 @@ public final class Durations {
 	}
 
 	/**
+	 * {@return {@link #format(Duration)} of it}
 	 * @param nanos a duration in nanoseconds
-	 * @return {@link #format(Duration)} of it
 	 */
 	public static String formatNanos(long nanos) {
 		return format(Duration.ofNanos(nanos));
