@@ -2,6 +2,7 @@ package dev.retrykit;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Predicate;
 
 import dev.retrykit.backoff.BackoffPolicy;
@@ -22,6 +23,12 @@ import org.jspecify.annotations.Nullable;
  * <p>Built with {@link #builder()} (the documented defaults) or {@link #builder(RetryConfig)}, which
  * starts from an existing configuration: that is how a named instance inherits from a shared base.
  * Thread-safe; every list it returns is unmodifiable.
+ *
+ * <p>Two configurations are {@linkplain #equals(Object) equal} when every setting is: values (counts,
+ * durations, type lists, status codes, backoff, breaker and budget settings, policies built by
+ * {@link RetryPolicy}) by value, and the user's own objects (predicates, extractors, custom strategies)
+ * as their own {@code equals} says, which for a lambda is identity. That is how a live change finds the
+ * instances it changes.
  */
 public final class RetryConfig {
 
@@ -215,6 +222,44 @@ public final class RetryConfig {
 		return this.stateful;
 	}
 
+	/**
+	 * Compares every setting, so that a configuration mapped again from unchanged properties equals the
+	 * one it replaces; see the class comment for how each kind of setting is compared.
+	 * @param other the object to compare with
+	 * @return whether {@code other} is a configuration with the same settings
+	 */
+	@Override
+	public boolean equals(@Nullable Object other) {
+		if (this == other) {
+			return true;
+		}
+		return (other instanceof RetryConfig that) && this.maxAttempts == that.maxAttempts
+				&& this.traverseCauses == that.traverseCauses && this.stateful == that.stateful
+				&& Objects.equals(this.maxDuration, that.maxDuration)
+				&& Objects.equals(this.attemptTimeout, that.attemptTimeout) && this.backoff.equals(that.backoff)
+				&& this.retryOn.equals(that.retryOn) && this.ignore.equals(that.ignore)
+				&& this.notRecoverable.equals(that.notRecoverable) && Objects.equals(this.retryIf, that.retryIf)
+				&& Objects.equals(this.retryOnResult, that.retryOnResult)
+				&& Objects.equals(this.httpStatus, that.httpStatus) && Objects.equals(this.grpcStatus, that.grpcStatus)
+				&& this.statusExtractors.equals(that.statusExtractors) && Objects.equals(this.delayHint, that.delayHint)
+				&& this.maxDelayHint.equals(that.maxDelayHint) && Objects.equals(this.policy, that.policy)
+				&& Objects.equals(this.circuitBreaker, that.circuitBreaker) && Objects.equals(this.budget, that.budget)
+				&& Objects.equals(this.budgetName, that.budgetName);
+	}
+
+	/** {@return a hash of the settings {@link #equals(Object)} compares} */
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.maxAttempts, this.maxDuration, this.attemptTimeout, this.backoff, this.retryOn,
+				this.ignore, this.notRecoverable, this.traverseCauses, this.retryIf, this.retryOnResult,
+				this.httpStatus, this.grpcStatus, this.statusExtractors, this.delayHint, this.maxDelayHint,
+				this.policy, this.circuitBreaker, this.budget, this.budgetName, this.stateful);
+	}
+
+	/**
+	 * The effective configuration, for logs: every setting that is set, defaults of optional ones left out.
+	 * @return a readable description of this configuration
+	 */
 	@Override
 	public String toString() {
 		StringBuilder text = new StringBuilder("RetryConfig[maxAttempts=").append(this.maxAttempts);
@@ -235,7 +280,11 @@ public final class RetryConfig {
 		appendIfSet(text, "retryOnResult", this.retryOnResult);
 		appendIfSet(text, "httpStatus", this.httpStatus);
 		appendIfSet(text, "grpcStatus", this.grpcStatus);
+		appendIfSet(text, "statusExtractors", this.statusExtractors.isEmpty() ? null : this.statusExtractors);
 		appendIfSet(text, "delayHint", this.delayHint);
+		if (!this.maxDelayHint.equals(RetryConfigBuilder.DEFAULT_MAX_DELAY_HINT)) {
+			text.append(", maxDelayHint=").append(Durations.format(this.maxDelayHint));
+		}
 		appendIfSet(text, "policy", this.policy);
 		appendIfSet(text, "circuitBreaker", this.circuitBreaker);
 		appendIfSet(text, "budget", this.budget);

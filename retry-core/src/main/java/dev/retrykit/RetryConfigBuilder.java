@@ -54,7 +54,9 @@ public final class RetryConfigBuilder {
 
 	@Nullable DelayHintExtractor delayHint;
 
-	Duration maxDelayHint = Duration.ofSeconds(60);
+	static final Duration DEFAULT_MAX_DELAY_HINT = Duration.ofSeconds(60);
+
+	Duration maxDelayHint = DEFAULT_MAX_DELAY_HINT;
 
 	@Nullable RetryPolicy policy;
 

@@ -12,10 +12,11 @@ import org.jspecify.annotations.Nullable;
  * A different policy for each type of failure: the policy registered for the closest superclass of
  * the last failure decides; failures of no registered type use the fallback policy. A rejected result
  * (no exception) also uses the fallback. Every policy sees the call's total failures; to count each
- * type's failures separately, use {@link PerExceptionTypeRetryPolicy}. Immutable and thread-safe.
+ * type's failures separately, use {@link PerExceptionTypeRetryPolicy}. Immutable and thread-safe; equal to
+ * another with the same policies for the same types and the same fallback.
  *
  * <pre>{@code
- * RetryPolicy policy = RetryPolicy.byExceptionType()
+ * RetryPolicy policy = RetryPolicy.byExceptionTypeCountingAllFailures()
  *     .on(SocketTimeoutException.class, RetryPolicy.maxAttempts(5))
  *     .on(ConnectException.class, RetryPolicy.maxAttempts(2))
  *     .otherwise(RetryPolicy.never())
@@ -55,6 +56,17 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 			}
 		}
 		return null;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (other instanceof ExceptionTypeRetryPolicy that) && this.policies.equals(that.policies)
+				&& this.fallback.equals(that.fallback);
+	}
+
+	@Override
+	public int hashCode() {
+		return 31 * this.policies.hashCode() + this.fallback.hashCode();
 	}
 
 	@Override
