@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs operations with retries: one template per named instance, built once with
- * {@link #builder()} and shared. Thread-safe and immutable once built.
+ * {@link #builder()} and shared. Thread-safe. A template built on its own keeps its configuration for
+ * good; a registry's instance, and the variants that follow it, change configuration only when the
+ * registry swaps it (see "Live changes" below).
  *
  * <pre>{@code
  * RetryTemplate inventory = RetryTemplate.builder()
@@ -48,7 +50,8 @@ import org.jspecify.annotations.Nullable;
  * <p>A successful first attempt allocates nothing and does not read the clock unless the instance
  * has a {@code max-duration}; a zero delay never calls the sleeper.
  *
- * <p>Live changes: {@link RetryRegistry#replace(String, RetryConfig)} swaps the template's
+ * <p>Live changes: {@link RetryRegistry#replace(String, RetryConfig)} (or
+ * {@link RetryRegistry#replaceAll(java.util.Map)} for several instances at once) swaps the template's
  * configuration. Each call reads the configuration once, when it starts: a call in flight finishes on
  * the configuration it started with, the next call uses the new one.
  */
