@@ -356,7 +356,10 @@ public final class RetryConfigBuilder {
 		return this;
 	}
 
-	/** {@return the configuration} */
+	/**
+	 * Builds a configuration from the values set so far; the builder can go on being used.
+	 * @return the configuration
+	 */
 	public RetryConfig build() {
 		return new RetryConfig(this);
 	}

@@ -293,7 +293,10 @@ public final class RetryTemplateBuilder {
 		return this.config.build();
 	}
 
-	/** {@return the template} */
+	/**
+	 * Builds the template.
+	 * @return the template
+	 */
 	public RetryTemplate build() {
 		RetryConfig built = this.config.build();
 		CircuitBreaker breaker = this.circuitBreaker;

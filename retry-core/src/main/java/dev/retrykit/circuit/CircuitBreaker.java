@@ -463,8 +463,9 @@ public final class CircuitBreaker {
 	}
 
 	/**
-	 * {@return whether it was registered (one registration is removed)}
+	 * Removes a state listener.
 	 * @param listener a registered listener
+	 * @return whether it was registered (one registration is removed)
 	 */
 	public boolean removeStateListener(CircuitStateListener listener) {
 		return this.listeners.remove(listener);

@@ -165,7 +165,10 @@ public final class RetryClusterBuilder {
 		return this;
 	}
 
-	/** {@return the cluster; its engine is reached for the first time when first used} */
+	/**
+	 * Builds the cluster.
+	 * @return the cluster; its engine is reached for the first time when first used
+	 */
 	public RetryCluster build() {
 		return new RetryCluster(this);
 	}

@@ -42,8 +42,9 @@ public interface FailbackExecutor {
 	boolean submit(Object key, Runnable task, boolean check);
 
 	/**
-	 * {@return whether a pending task was cancelled}
+	 * Cancels the pending task of a key.
 	 * @param key the key of a pending task
+	 * @return whether a pending task was cancelled
 	 */
 	boolean cancel(Object key);
 

@@ -17,7 +17,10 @@ public interface CircuitGate {
 	/** {@link #acquire()}'s answer when the attempt is refused. Permits are never negative. */
 	long NO_PERMISSION = -1L;
 
-	/** {@return a permit (zero or more) for one attempt, or {@link #NO_PERMISSION} when it is refused} */
+	/**
+	 * Asks for a permit to run one attempt.
+	 * @return a permit (zero or more) for one attempt, or {@link #NO_PERMISSION} when it is refused
+	 */
 	long acquire();
 
 	/**
@@ -45,8 +48,9 @@ public interface CircuitGate {
 	boolean isForcedOpen();
 
 	/**
-	 * {@return the exception that tells a caller the circuit refused its attempt now}
+	 * Makes the exception that ends a call whose attempt the circuit refused.
 	 * @param cause the call's failure before the rejection, or {@code null}
+	 * @return the exception that tells a caller the circuit refused its attempt now
 	 */
 	RuntimeException rejection(@Nullable Throwable cause);
 

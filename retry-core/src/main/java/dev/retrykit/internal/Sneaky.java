@@ -7,9 +7,10 @@ public final class Sneaky {
 	}
 
 	/**
-	 * {@return never returns; declared so that callers can write {@code throw Sneaky.rethrow(t)}}
+	 * Throws {@code failure} as it is, checked or not, without declaring it.
 	 * @param failure the throwable to rethrow
 	 * @param <E> the type the compiler is told it is
+	 * @return never returns; declared so that callers can write {@code throw Sneaky.rethrow(t)}
 	 * @throws E always: {@code failure} itself
 	 */
 	@SuppressWarnings("unchecked")

@@ -106,7 +106,10 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 			return this;
 		}
 
-		/** {@return the policy} */
+		/**
+		 * Builds the policy.
+		 * @return the policy
+		 */
 		public ExceptionTypeRetryPolicy build() {
 			return new ExceptionTypeRetryPolicy(this.policies, this.fallback);
 		}

@@ -254,7 +254,8 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
-		 * {@return the policy}
+		 * Builds the policy.
+		 * @return the policy
 		 * @throws IllegalStateException if no type is mapped
 		 */
 		public PerExceptionTypeRetryPolicy build() {

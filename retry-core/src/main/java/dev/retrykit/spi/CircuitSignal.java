@@ -69,8 +69,9 @@ public record CircuitSignal(String circuit, Kind kind, String replica) {
 	}
 
 	/**
-	 * {@return the signal}
+	 * Reads a signal from its one-line text form.
 	 * @param encoded a string made by {@link #encode()}
+	 * @return the signal
 	 * @throws IllegalArgumentException if the string was not made by {@link #encode()} or is longer than
 	 * {@link #MAX_ENCODED_LENGTH}; the message does not repeat the string
 	 */

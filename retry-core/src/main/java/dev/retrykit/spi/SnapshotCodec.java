@@ -93,10 +93,11 @@ public final class SnapshotCodec {
 	}
 
 	/**
-	 * {@return the codec}
+	 * Makes a codec that also lets attributes of the given classes or packages travel.
 	 * @param allowed class names ({@code com.example.Order}) and package prefixes ending in {@code .*}
 	 * ({@code com.example.*}: the package and its sub-packages) whose attributes may travel too, by Java
 	 * serialization
+	 * @return the codec
 	 * @throws IllegalArgumentException if an entry is neither a class name nor a package prefix
 	 */
 	public static SnapshotCodec allowing(Collection<String> allowed) {
@@ -125,9 +126,10 @@ public final class SnapshotCodec {
 	}
 
 	/**
-	 * {@return its encoded form, at most {@link #MAX_BYTES}; attributes that may not travel, or would
-	 * make it longer, are left out and counted}
+	 * Encodes a snapshot for the shared store.
 	 * @param snapshot the snapshot
+	 * @return its encoded form, at most {@link #MAX_BYTES}; attributes that may not travel, or would
+	 * make it longer, are left out and counted
 	 */
 	public byte[] encode(RetryContextSnapshot snapshot) {
 		SnapshotValues.Writer out = new SnapshotValues.Writer();
@@ -183,9 +185,10 @@ public final class SnapshotCodec {
 	}
 
 	/**
-	 * {@return the snapshot, without the attributes that could not be decoded (counted); its
-	 * {@link RetryContextSnapshot#getLastThrowable()} is a {@link RetryContextSnapshot.RecordedFailure}}
+	 * Decodes a snapshot read from the shared store.
 	 * @param bytes what an engine stored
+	 * @return the snapshot, without the attributes that could not be decoded (counted); its
+	 * {@link RetryContextSnapshot#getLastThrowable()} is a {@link RetryContextSnapshot.RecordedFailure}
 	 * @throws IllegalArgumentException if the bytes are longer than {@link #MAX_BYTES}, of another
 	 * format, or their fixed fields cannot be decoded; the message does not repeat the bytes
 	 */

@@ -25,8 +25,9 @@ public final class Durations {
 	}
 
 	/**
-	 * {@return its non-zero parts from days down to nanoseconds, largest first; {@code 0s} for zero}
+	 * Formats a duration in short units, such as {@code 1m30s}.
 	 * @param duration any duration, negative ones included
+	 * @return its non-zero parts from days down to nanoseconds, largest first; {@code 0s} for zero
 	 */
 	public static String format(Duration duration) {
 		if (duration.isZero()) {
@@ -53,8 +54,9 @@ public final class Durations {
 	}
 
 	/**
-	 * {@return {@link #format(Duration)} of it}
+	 * Formats a number of nanoseconds as {@link #format(Duration)} does.
 	 * @param nanos a duration in nanoseconds
+	 * @return {@link #format(Duration)} of it
 	 */
 	public static String formatNanos(long nanos) {
 		return format(Duration.ofNanos(nanos));
