@@ -74,6 +74,8 @@ public final class RetryConfig {
 
 	final boolean stateful;
 
+	final int failbackCapacity;
+
 	RetryConfig(RetryConfigBuilder builder) {
 		this.maxAttempts = builder.maxAttempts;
 		this.maxDuration = builder.maxDuration;
@@ -95,6 +97,7 @@ public final class RetryConfig {
 		this.budget = builder.budget;
 		this.budgetName = builder.budgetName;
 		this.stateful = builder.stateful;
+		this.failbackCapacity = builder.failbackCapacity;
 	}
 
 	/** {@return the default configuration: 3 attempts, exponential backoff from 100ms (x2, at most 10s)} */
@@ -223,6 +226,14 @@ public final class RetryConfig {
 	}
 
 	/**
+	 * {@return the most tasks the instance's failback executor keeps pending (default
+	 * {@value RetryConfigBuilder#DEFAULT_FAILBACK_CAPACITY}); a submit of a new key beyond it is refused}
+	 */
+	public int getFailbackCapacity() {
+		return this.failbackCapacity;
+	}
+
+	/**
 	 * Compares every setting, so that a configuration mapped again from unchanged properties equals the
 	 * one it replaces; see the class comment for how each kind of setting is compared.
 	 * @param other the object to compare with
@@ -244,7 +255,7 @@ public final class RetryConfig {
 				&& this.statusExtractors.equals(that.statusExtractors) && Objects.equals(this.delayHint, that.delayHint)
 				&& this.maxDelayHint.equals(that.maxDelayHint) && Objects.equals(this.policy, that.policy)
 				&& Objects.equals(this.circuitBreaker, that.circuitBreaker) && Objects.equals(this.budget, that.budget)
-				&& Objects.equals(this.budgetName, that.budgetName);
+				&& Objects.equals(this.budgetName, that.budgetName) && this.failbackCapacity == that.failbackCapacity;
 	}
 
 	/** {@return a hash of the settings {@link #equals(Object)} compares} */
@@ -253,7 +264,7 @@ public final class RetryConfig {
 		return Objects.hash(this.maxAttempts, this.maxDuration, this.attemptTimeout, this.backoff, this.retryOn,
 				this.ignore, this.notRecoverable, this.traverseCauses, this.retryIf, this.retryOnResult,
 				this.httpStatus, this.grpcStatus, this.statusExtractors, this.delayHint, this.maxDelayHint,
-				this.policy, this.circuitBreaker, this.budget, this.budgetName, this.stateful);
+				this.policy, this.circuitBreaker, this.budget, this.budgetName, this.stateful, this.failbackCapacity);
 	}
 
 	/**
@@ -291,6 +302,9 @@ public final class RetryConfig {
 		appendIfSet(text, "budgetName", this.budgetName);
 		if (this.stateful) {
 			text.append(", stateful=true");
+		}
+		if (this.failbackCapacity != RetryConfigBuilder.DEFAULT_FAILBACK_CAPACITY) {
+			text.append(", failbackCapacity=").append(this.failbackCapacity);
 		}
 		return text.append(']').toString();
 	}

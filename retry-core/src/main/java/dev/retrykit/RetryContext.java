@@ -42,6 +42,16 @@ public interface RetryContext {
 	 */
 	void setExhaustedOnly();
 
+	/**
+	 * How the call ended, as the engine counted it: set before {@link RetryListener#close} is told, so a
+	 * listener reports the same outcome as the metrics.
+	 * @return the outcome once the call ended, or {@code null} while it runs (and for contexts that are
+	 * not a call's, such as a snapshot in a shared cache)
+	 */
+	default @Nullable CallOutcome getOutcome() {
+		return null;
+	}
+
 	/** {@return whether {@link #setExhaustedOnly()} was called} */
 	boolean isExhaustedOnly();
 

@@ -65,6 +65,8 @@ public final class ClusterBudgetSimulation {
 	public static void main(String[] args) {
 		System.out.println("| budgets | replicas | phase | calls | retries | retries in the phase's first second | attempts per call | extra load |");
 		System.out.println("|---|---|---|---|---|---|---|---|");
+		run(Budgets.PER_REPLICA, 5);
+		run(Budgets.CLUSTER, 5);
 		run(Budgets.NONE, 20);
 		run(Budgets.PER_REPLICA, 20);
 		run(Budgets.CLUSTER, 20);

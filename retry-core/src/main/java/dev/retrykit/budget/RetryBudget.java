@@ -185,8 +185,10 @@ public final class RetryBudget {
 	 * retry, and the retry). A part smaller than that accumulates from exchange to exchange until it makes
 	 * a whole one, from a random starting point, so that in each exchange interval the replicas granted a
 	 * retry spend about the headroom together instead of each spending its own view's: when a downstream
-	 * fails for every replica at once, the fleet's first retries take about one budget's headroom. Tokens
-	 * that this replica's successes give back between exchanges are its to spend too.
+	 * fails for every replica at once, the fleet's first retries take about one budget's headroom. A
+	 * replica whose part is at least half a retry (a small fleet: up to 5 replicas with the default 10
+	 * tokens) is granted one retry per exchange. Tokens that this replica's successes give back between
+	 * exchanges are its to spend too.
 	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
 	 * @param replicas how many replicas share the budget, as the engine last counted them (at least 1)
 	 * @param random chooses the starting point of this replica's accumulated part, at its first exchange
@@ -214,9 +216,15 @@ public final class RetryBudget {
 			this.headroomCredit = random.nextInt(RETRY_COST);
 		}
 		long headroom = Math.max(0, Math.min(this.maxMilliTokens, cluster) - this.thresholdMilliTokens);
-		this.headroomCredit += headroom / Math.max(1, replicas);
+		long share = headroom / Math.max(1, replicas);
+		this.headroomCredit += share;
 		long grant = this.headroomCredit - this.headroomCredit % RETRY_COST;
-		this.headroomCredit -= grant;
+		if (grant == 0 && 2 * share >= RETRY_COST) {
+			// A fleet small enough for every replica to have half a retry of headroom: one retry each, so
+			// that a few replicas always retry an isolated failure (overshooting the headroom at most twice).
+			grant = RETRY_COST;
+		}
+		this.headroomCredit = Math.max(0, this.headroomCredit - grant);
 		// A retry may start while this is not negative, after the failure that calls for it took its token.
 		this.spendableMilliTokens = grant - ONE_TOKEN;
 		for (;;) {

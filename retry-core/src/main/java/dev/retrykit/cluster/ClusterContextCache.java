@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
@@ -91,22 +92,33 @@ final class ClusterContextCache implements RetryContextCache {
 	public @Nullable RetryContext update(Object key, UnaryOperator<@Nullable RetryContext> update) {
 		this.used = true;
 		String shared = String.valueOf(key);
-		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update)), () -> Lookup.LOCAL);
+		long writeId = ThreadLocalRandom.current().nextLong();
+		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update, writeId)), () -> Lookup.LOCAL);
 		if (!stored.shared) {
 			RetryContext updated = this.local.update(key, update);
-			remember(key, updated == null);
+			// What this update adds to any stored count: the call's own failures, whatever it read first.
+			int added = count(update.apply(RetryContextSnapshot.of(this.instance, 0, false, null, null, 0, Map.of())));
+			remember(key, updated == null, writeId, added);
 			return updated;
 		}
 		return decode(shared, stored.bytes);
 	}
 
+	private static int count(@Nullable RetryContext context) {
+		return (context != null) ? context.getRetryCount() : 0;
+	}
+
 	/** Applies {@code update} to the stored entry until no other writer came in between; returns what is stored. */
-	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update) {
+	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update, long writeId) {
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
 			RetryContextSnapshot current = decode(shared, stored);
+			if (current != null && current.hasWrite(writeId)) {
+				// The engine applied this write and retried it (a member left before it answered): done.
+				return stored;
+			}
 			RetryContext next = update.apply(current);
-			byte[] bytes = (next != null) ? encode(next, current) : null;
+			byte[] bytes = (next != null) ? encode(next, current, writeId) : null;
 			// Compared with the bytes as stored, so that an entry that could not be decoded is replaced.
 			if (this.engine.compareAndSetContext(this.instance, shared, stored, bytes)) {
 				return bytes;
@@ -114,9 +126,9 @@ final class ClusterContextCache implements RetryContextCache {
 		}
 	}
 
-	private byte[] encode(RetryContext next, @Nullable RetryContextSnapshot current) {
+	private byte[] encode(RetryContext next, @Nullable RetryContextSnapshot current, long writeId) {
 		long firstFailure = (current != null) ? current.getFirstFailureMillis() : this.timeSource.currentTimeMillis();
-		return this.codec.encode(RetryContextSnapshot.of(next, firstFailure));
+		return this.codec.encode(RetryContextSnapshot.of(next, firstFailure).withWrite(writeId, current));
 	}
 
 	private @Nullable RetryContextSnapshot decode(String shared, byte @Nullable [] bytes) {
@@ -141,12 +153,16 @@ final class ClusterContextCache implements RetryContextCache {
 			return true;
 		}, () -> false);
 		if (!removed) {
-			remember(key, true);
+			remember(key, true, 0, 0);
 		}
 	}
 
-	/** Remembers a change made on the local cache, to be written to the engine once it answers again. */
-	private void remember(Object key, boolean removed) {
+	/**
+	 * Remembers a change made on the local cache, to be written to the engine once it answers again.
+	 * @param writeId the write that was sent and not answered in time (it may still be applied)
+	 * @param added the failures the change added (and that write carried)
+	 */
+	private void remember(Object key, boolean removed, long writeId, int added) {
 		synchronized (this.replays) {
 			Replay replay = this.replays.get(key);
 			if (replay == null) {
@@ -157,8 +173,10 @@ final class ClusterContextCache implements RetryContextCache {
 				replay = new Replay();
 				this.replays.put(key, replay);
 			}
-			replay.removed = removed;
-			replay.replaceShared |= removed;
+			replay.changed(removed, added);
+			if (writeId != 0) {
+				replay.unanswered(writeId, added);
+			}
 		}
 	}
 
@@ -180,13 +198,19 @@ final class ClusterContextCache implements RetryContextCache {
 				this.replays.remove(key);
 			}
 			RetryContext mine = replay.removed ? null : this.local.get(key);
+			long writeId = ThreadLocalRandom.current().nextLong();
 			boolean written = this.calls.call(() -> {
-				writeBack(String.valueOf(key), replay, mine);
+				writeBack(String.valueOf(key), replay, mine, writeId);
 				return true;
 			}, () -> false);
 			if (!written) {
+				// The write back may still be applied: if it was, it carried every failure added here.
+				replay.unanswered(writeId, replay.added);
 				synchronized (this.replays) {
-					this.replays.putIfAbsent(key, replay);
+					Replay newer = this.replays.putIfAbsent(key, replay);
+					if (newer != null) {
+						newer.takeOver(replay);
+					}
 				}
 				return;
 			}
@@ -195,7 +219,7 @@ final class ClusterContextCache implements RetryContextCache {
 		}
 	}
 
-	private void writeBack(String shared, Replay replay, @Nullable RetryContext mine) {
+	private void writeBack(String shared, Replay replay, @Nullable RetryContext mine, long writeId) {
 		if (mine == null) {
 			if (replay.removed) {
 				this.engine.removeContext(this.instance, shared);
@@ -209,15 +233,28 @@ final class ClusterContextCache implements RetryContextCache {
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
 			RetryContextSnapshot current = decode(shared, stored);
-			RetryContext next = (replay.replaceShared || current == null) ? mine : merged(current, mine);
-			if (this.engine.compareAndSetContext(this.instance, shared, stored, encode(next, current))) {
+			int applied = (current != null) ? Math.min(replay.appliedIn(current), replay.added) : 0;
+			if (current != null && (current.hasWrite(writeId) || applied == replay.added && !replay.replaceShared)) {
+				// Everything added here reached the engine after all, through writes it answered late.
+				return;
+			}
+			// After a local removal the entry from before is obsolete: what was added since replaces it.
+			RetryContextSnapshot base = (replay.replaceShared || current == null) ? null : current;
+			RetryContext next = merged(base, mine, replay.added - applied, this.timeSource.currentTimeMillis());
+			if (this.engine.compareAndSetContext(this.instance, shared, stored, encode(next, current, writeId))) {
 				return;
 			}
 		}
 	}
 
-	/** The shared entry with the failures counted locally added to it. */
-	private static RetryContextSnapshot merged(RetryContextSnapshot shared, RetryContext mine) {
+	/**
+	 * The failures added locally on top of the shared entry ({@code null}: on nothing), less those
+	 * already applied; the last failure and the attributes of the local context.
+	 */
+	private static RetryContextSnapshot merged(@Nullable RetryContextSnapshot base, RetryContext mine, int added,
+			long now) {
+		RetryContextSnapshot shared = (base != null) ? base
+				: RetryContextSnapshot.of(mine.getName(), 0, false, null, null, now, Map.of());
 		RetryContextSnapshot local = RetryContextSnapshot.of(mine, shared.getFirstFailureMillis());
 		Map<String, Serializable> attributes = new HashMap<>();
 		for (RetryContextSnapshot snapshot : List.of(shared, local)) {
@@ -226,7 +263,7 @@ final class ClusterContextCache implements RetryContextCache {
 			}
 		}
 		boolean localFailure = local.getLastFailureType() != null;
-		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + local.getRetryCount(),
+		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + Math.max(0, added),
 				shared.isExhaustedOnly() || local.isExhaustedOnly(),
 				localFailure ? local.getLastFailureType() : shared.getLastFailureType(),
 				localFailure ? local.getLastFailureMessage() : shared.getLastFailureMessage(), shared.getFirstFailureMillis(),
@@ -267,8 +304,21 @@ final class ClusterContextCache implements RetryContextCache {
 
 	@Override
 	public void clear() {
+		tryClear();
+	}
+
+	/**
+	 * Clears the local contexts and the changes waiting to be written back (so that no cleared key comes
+	 * back), then the shared ones.
+	 * @return whether the engine cleared the shared contexts within the timeout
+	 */
+	@Override
+	public boolean tryClear() {
 		this.local.clear();
-		this.calls.call(() -> {
+		synchronized (this.replays) {
+			this.replays.clear();
+		}
+		return this.calls.call(() -> {
 			this.engine.clearContexts(this.instance);
 			return true;
 		}, () -> false);
@@ -301,14 +351,61 @@ final class ClusterContextCache implements RetryContextCache {
 
 	}
 
-	/** A key changed on local state during a fallback. Guarded by the replay map. */
+	/** A key changed on local state during a fallback. Guarded by the replay map, or owned by the replaying thread. */
 	private static final class Replay {
+
+		/** How many unanswered writes a key remembers; older ones are taken as not applied. */
+		private static final int MAX_UNANSWERED = 8;
 
 		/** Whether the key's last local change removed it. */
 		boolean removed;
 
 		/** Whether the key was removed locally at some point, so the shared entry from before is obsolete. */
 		boolean replaceShared;
+
+		/** The failures added locally since the fallback began, or since the last local removal. */
+		int added;
+
+		void changed(boolean removal, int failures) {
+			this.removed = removal;
+			if (removal) {
+				this.replaceShared = true;
+				this.added = 0;
+			}
+			else {
+				this.added += failures;
+			}
+		}
+
+		/** Writes sent and not answered in time, with the failures each carried: they may be applied later. */
+		private final List<long[]> unanswered = new ArrayList<>(2);
+
+		void unanswered(long writeId, int carried) {
+			if (this.unanswered.size() == MAX_UNANSWERED) {
+				this.unanswered.remove(0);
+			}
+			this.unanswered.add(new long[] { writeId, carried });
+		}
+
+		void takeOver(Replay older) {
+			if (!this.replaceShared) {
+				// The newer changes came on top of the older ones, which were not written.
+				this.added += older.added;
+			}
+			this.replaceShared |= older.replaceShared;
+			older.unanswered.forEach(write -> unanswered(write[0], (int) write[1]));
+		}
+
+		/** @return the failures that the unanswered writes found in {@code stored} carried */
+		int appliedIn(RetryContextSnapshot stored) {
+			long applied = 0;
+			for (long[] write : this.unanswered) {
+				if (stored.hasWrite(write[0])) {
+					applied += write[1];
+				}
+			}
+			return (int) Math.min(Integer.MAX_VALUE, applied);
+		}
 
 	}
 

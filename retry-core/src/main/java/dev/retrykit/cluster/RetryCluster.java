@@ -94,8 +94,8 @@ public final class RetryCluster implements AutoCloseable {
 	/** This replica's id as the engine knows it, once read. */
 	private volatile @Nullable String localMember;
 
-	/** Whether the last synchronisation reached the engine. */
-	private boolean wasReachable;
+	/** Whether a synchronisation has reached the engine yet. */
+	private boolean reachedOnce;
 
 	private @Nullable AutoCloseable subscription;
 
@@ -301,20 +301,24 @@ public final class RetryCluster implements AutoCloseable {
 	 * per operation; never throws.
 	 */
 	public void synchronise() {
+		boolean wasReachable = this.calls.isReachable() && this.reachedOnce;
 		int seen = this.calls.probe(this.engine::members, () -> -1);
 		if (seen < 0) {
-			this.wasReachable = false;
 			return;
 		}
 		this.members = seen;
+		this.reachedOnce = true;
 		synchronized (this.circuits) {
 			if (!this.circuits.isEmpty()) {
 				subscribe();
 			}
 		}
-		if (!this.wasReachable) {
-			this.wasReachable = true;
-			rejoin();
+		if (!wasReachable) {
+			reconcileCircuits();
+		}
+		// Also when the engine stayed reachable between two synchronisations: a call may have fallen back since.
+		for (ClusterContextCache cache : this.caches) {
+			cache.replay();
 		}
 		for (RetryBudget budget : this.budgets) {
 			long max = budget.getMaxTokens() * 1000L;
@@ -325,10 +329,7 @@ public final class RetryCluster implements AutoCloseable {
 		}
 	}
 
-	private void rejoin() {
-		for (ClusterContextCache cache : this.caches) {
-			cache.replay();
-		}
+	private void reconcileCircuits() {
 		for (SharedCircuit shared : this.circuitsByName.values()) {
 			shared.reconcile(this.counters);
 		}

@@ -2,6 +2,7 @@ package dev.retrykit.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
@@ -11,6 +12,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.ScheduledTask;
@@ -417,26 +419,20 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		}
 	}
 
-	/** Ends a call that did not succeed, as {@link CallLifecycle#end} and {@link CallLifecycle#recovers} say. */
-	@SuppressWarnings("unchecked")
+	/** Ends a call that did not succeed, as {@link CallLifecycle#finish} says. */
 	private void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
-		Throwable ending = CallLifecycle.end(this.runtime, this.context, block, reason, refusal);
-		if (recovery() != null && CallLifecycle.recovers(this.runtime, reason, ending, true)) {
-			recover(ending);
+		try {
+			CallEnding.finish(this.runtime, this.context, block, reason, refusal, false, AsyncEnding.INSTANCE, this);
 		}
-		else if (ending == null) {
-			this.runtime.close(this.context, null);
-			complete((T) this.context.getLastResult());
-		}
-		else {
-			this.runtime.close(this.context, ending);
-			completeExceptionally(ending);
+		catch (Throwable ex) {
+			// AsyncEnding throws nothing: it completes this future instead.
+			completeExceptionally(ex);
 		}
 	}
 
 	/** Runs the fallback; called only when {@link #recovery()} is not {@code null}. */
 	private void recover(@Nullable Throwable failure) {
-		Function<Throwable, ? extends CompletionStage<T>> fallback = recovery();
+		Function<Throwable, ? extends CompletionStage<T>> fallback = Objects.requireNonNull(recovery());
 		CompletionStage<T> stage;
 		try {
 			stage = fallback.apply(failure);
@@ -445,22 +441,58 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			}
 		}
 		catch (Throwable ex) {
-			this.runtime.close(this.context, ex);
+			CallEnding.recoveryFailed(this.runtime, this.context, ex);
 			completeExceptionally(ex);
 			return;
 		}
 		stage.handle((value, ex) -> {
 			if (ex == null) {
-				CallLifecycle.recovered(this.runtime, this.context, this.runtime.counters.forCurrentThread());
+				CallEnding.recovered(this.runtime, this.context, this.runtime.counters.forCurrentThread());
 				complete(value);
 			}
 			else {
 				Throwable cause = FailureClassifier.unwrap(ex);
-				this.runtime.close(this.context, cause);
+				CallEnding.recoveryFailed(this.runtime, this.context, cause);
 				completeExceptionally(cause);
 			}
 			return null;
 		});
+	}
+
+	/** An async call's end: the recovery's stage completes the caller's future, or the failure does. */
+	private static final class AsyncEnding implements CallEnding.Ending<@Nullable Void, AsyncRetry<?>> {
+
+		static final AsyncEnding INSTANCE = new AsyncEnding();
+
+		@Override
+		public boolean hasRecovery(AsyncRetry<?> call) {
+			return call.recovery() != null;
+		}
+
+		@Override
+		public @Nullable Void recover(AsyncRetry<?> call, RetryRuntime runtime, MutableRetryContext context,
+				ThreadCounters block, @Nullable Throwable failure) {
+			call.recover(failure);
+			return null;
+		}
+
+		@Override
+		public @Nullable Void fail(AsyncRetry<?> call, MutableRetryContext context, @Nullable Throwable failure) {
+			call.failWith(failure);
+			return null;
+		}
+
+	}
+
+	/** Completes the caller's future with the call's failure, or with its last rejected result. */
+	@SuppressWarnings("unchecked")
+	private void failWith(@Nullable Throwable failure) {
+		if (failure == null) {
+			complete((T) this.context.getLastResult());
+		}
+		else {
+			completeExceptionally(failure);
+		}
 	}
 
 	/**
@@ -480,6 +512,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			CallLifecycle.releaseAttempt(this.runtime, this.context);
 		}
 		AttemptStages.cancel(this.inFlight, mayInterruptIfRunning, this.runtime.name);
+		this.context.outcome(CallOutcome.failed(this.context.getRetryCount() >= 1));
 		this.runtime.close(this.context, cancellation);
 		return true;
 	}

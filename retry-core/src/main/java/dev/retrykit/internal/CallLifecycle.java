@@ -1,10 +1,10 @@
 package dev.retrykit.internal;
 
-import java.util.Objects;
-import java.util.concurrent.RejectedExecutionException;
-
+import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryEventType;
+import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryVetoedException;
+import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,14 +15,17 @@ import org.jspecify.annotations.Nullable;
  * open ──vetoed──▶ end
  *  │
  *  ▼
- * acquireAttempt ──refused──▶ end(STOP_CIRCUIT_OPEN)
+ * acquireAttempt ──refused──▶ finish(STOP_CIRCUIT_OPEN)
  *  │ (listeners' beforeAttempt; engine runs the attempt; attemptReturned)
  *  ▼
  * afterAttempt ──ACCEPTED──▶ done (success recorded)
- *  │        └──STOP_*──▶ end ──▶ recover, if {@link #recovers}; else fail with what end returned
+ *  │        └──STOP_*──▶ finish: end ─▶ restore the interrupt ─▶ recover, if {@link #recovers}; else close and fail
  *  ▼ delay ≥ 0
- * (engine waits) ──▶ acquireAttempt …
+ * (engine waits: {@link #sleep}, or schedules) ──▶ acquireAttempt …
  * </pre>
+ * An engine ends every call that did not succeed through {@link #finish}, saying only how its
+ * recovery runs and how it fails ({@link Ending}); so the order of ending, restoring the caller's
+ * interrupt, recovering and closing the listeners is written once.
  *
  * <p>The steps hold these rules for every engine by construction:
  * <ul>
@@ -78,6 +81,12 @@ final class CallLifecycle {
 	 */
 	static final long STOP_ATTEMPT_ABANDONED = -9;
 
+	/**
+	 * The thread was interrupted while it waited before the next attempt: the call ends with a
+	 * {@link dev.retrykit.RetryInterruptedException} (the last failure as cause), never recovered.
+	 */
+	static final long STOP_WAIT_INTERRUPTED = -10;
+
 	/** {@link #rollback} result: the failure is rethrown for the caller to roll back; the next call continues. */
 	static final long ROLL_BACK = -101;
 
@@ -95,10 +104,44 @@ final class CallLifecycle {
 		return runtime.open(context);
 	}
 
+	/**
+	 * Continues a stateful call from a cached context: asks the listeners, without stamping a new start
+	 * (the deadline runs from the key's first call).
+	 * @return whether the listeners let the call run
+	 */
+	static boolean openContinued(RetryRuntime runtime, MutableRetryContext context) {
+		return runtime.listeners.isEmpty() || runtime.listeners.open(context);
+	}
+
+	/**
+	 * Waits before the next attempt of a call that waits on its own thread.
+	 * @param delayNanos the delay; nothing happens when it is zero or less
+	 * @return the delay (0 if none) when it was waited out, or {@link #STOP_WAIT_INTERRUPTED} when the thread was
+	 * interrupted meanwhile (the interrupt is then recorded, and {@link #finish} sets the flag again)
+	 */
+	static long sleep(RetryRuntime runtime, MutableRetryContext context, long delayNanos) {
+		if (delayNanos <= 0) {
+			return 0;
+		}
+		try {
+			runtime.sleeper.sleep(delayNanos);
+			return delayNanos;
+		}
+		catch (InterruptedException ex) {
+			Throwable last = context.getLastThrowable();
+			runtime.counters.event(RetryEventType.INTERRUPTED, context.getRetryCount(), last, delayNanos);
+			context.rejected(new RetryInterruptedException("Retry '" + runtime.name + "' was interrupted while waiting "
+					+ Durations.formatNanos(delayNanos) + " before attempt " + (context.getRetryCount() + 1)
+					+ "; the cause is the last failure", last));
+			return STOP_WAIT_INTERRUPTED;
+		}
+	}
+
 	/** Ends a call that a listener vetoed: the listeners are closed with the returned exception. */
 	static RetryVetoedException vetoed(RetryRuntime runtime, MutableRetryContext context, String what) {
 		RetryVetoedException vetoed = new RetryVetoedException(what + " '" + runtime.name
 				+ "' was vetoed by a listener before its first attempt");
+		context.outcome(CallOutcome.FAILED_WITHOUT_RETRY);
 		runtime.close(context, vetoed);
 		return vetoed;
 	}
@@ -203,6 +246,7 @@ final class CallLifecycle {
 			runtime.counters.event(RetryEventType.SUCCESS_AFTER_RETRY, retries + 1, null, 0);
 		}
 		if (!runtime.listeners.isEmpty()) {
+			context.outcome(CallOutcome.successful(retries > 0));
 			runtime.listeners.onSuccess(context, result);
 			runtime.listeners.close(context, null);
 		}
@@ -288,121 +332,6 @@ final class CallLifecycle {
 		catch (Throwable ex) {
 			return broken(runtime, context, ex, failure);
 		}
-	}
-
-	/**
-	 * Records how a call that did not succeed ends (counters and event) and tells what it ends with,
-	 * before the engine recovers or fails. Call once per call, never for {@link #ACCEPTED}.
-	 * @param reason the {@code STOP_*} reason
-	 * @return the exception the call ends with when it is not recovered, or {@code null} when it ends
-	 * with its last rejected result ({@link MutableRetryContext#getLastResult()})
-	 */
-	static @Nullable Throwable end(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			long reason) {
-		return end(runtime, context, block, reason, null);
-	}
-
-	/**
-	 * Like {@link #end(RetryRuntime, MutableRetryContext, ThreadCounters, long)}, for the scheduler's
-	 * reasons ({@link #STOP_SCHEDULER_STOPPED}, {@link #STOP_ATTEMPT_ABANDONED}), with the scheduler's own
-	 * refusal, whose message the call's exception repeats (a stop, a saturated executor) and which it
-	 * keeps as suppressed.
-	 * @param refusal what the scheduler threw or abandoned the task with, or {@code null}
-	 */
-	static @Nullable Throwable end(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			long reason, @Nullable RejectedExecutionException refusal) {
-		int retries = context.getRetryCount();
-		Throwable last = context.getLastThrowable();
-		if (reason == STOP_CIRCUIT_OPEN) {
-			RuntimeException rejection = rejection(runtime, context, block);
-			// The refused attempt was a retry when an attempt ran before it.
-			block.outcome(false, retries >= 1);
-			return rejection;
-		}
-		if (reason == STOP_ATTEMPT_ABANDONED) {
-			// The attempt in flight is cancelled, not failed: it made the call one attempt longer.
-			block.outcome(false, retries >= 1);
-			RejectedExecutionException stopped = refused(runtime.name + "' could not time out attempt " + (retries + 1)
-					+ ": " + refusal(refusal, "the timeout") + ", so the attempt was cancelled", last, refusal);
-			runtime.counters.event(RetryEventType.EXHAUSTED, retries + 1, stopped, 0);
-			return stopped;
-		}
-		block.outcome(false, retries > 1);
-		if (reason == STOP_BUDGET) {
-			block.budgetRejection();
-			runtime.counters.event(RetryEventType.BUDGET_REJECTION, retries, last, 0);
-		}
-		else if (reason == STOP_NOT_RETRYABLE) {
-			runtime.counters.event(RetryEventType.NON_RETRYABLE_FAILURE, retries, last, 0);
-		}
-		else if (reason == STOP_INTERRUPTED) {
-			runtime.counters.event(RetryEventType.INTERRUPTED, retries, last, 0);
-		}
-		else if (reason == STOP_SCHEDULER_STOPPED) {
-			RejectedExecutionException stopped = refused(runtime.name + "' could not wait for attempt " + (retries + 1)
-					+ ": " + refusal(refusal, "it"), last, refusal);
-			runtime.counters.event(RetryEventType.EXHAUSTED, retries, stopped, 0);
-			return stopped;
-		}
-		else if (reason != STOP_BROKEN) {
-			runtime.counters.event(RetryEventType.EXHAUSTED, retries, last, 0);
-		}
-		return last;
-	}
-
-	/**
-	 * Records an attempt refused by the open circuit of a call that does not end with it (a failback
-	 * task waits for the circuit), and makes the rejection the call's last failure.
-	 */
-	static RuntimeException rejectedAttempt(RetryRuntime runtime, MutableRetryContext context,
-			ThreadCounters block) {
-		return rejection(runtime, context, block);
-	}
-
-	private static RuntimeException rejection(RetryRuntime runtime, MutableRetryContext context,
-			ThreadCounters block) {
-		CircuitGate breaker = Objects.requireNonNull(runtime.circuit);
-		Throwable last = context.getLastThrowable();
-		// A failback task refused again and again keeps the real failure as cause, not a chain of rejections.
-		Throwable cause = (last != null && breaker.isRejection(last)) ? last.getCause() : last;
-		RuntimeException rejection = breaker.rejection(cause);
-		block.circuitRejection();
-		context.rejected(rejection);
-		runtime.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);
-		return rejection;
-	}
-
-	private static String refusal(@Nullable RejectedExecutionException refusal, String task) {
-		return (refusal != null) ? "its scheduler did not run " + task + " (" + refusal.getMessage() + ")"
-				: "its scheduler is stopped";
-	}
-
-	private static RejectedExecutionException refused(String what, @Nullable Throwable last,
-			@Nullable RejectedExecutionException refusal) {
-		RejectedExecutionException refused = new RejectedExecutionException("Retry '" + what
-				+ ((last != null) ? "; the cause is the last failure" : ""), last);
-		if (refusal != null) {
-			refused.addSuppressed(refusal);
-		}
-		return refused;
-	}
-
-	/**
-	 * Whether a call that ended as {@link #end} says runs its recovery: only when it has one, ended by
-	 * a decision (not a broken hook, an interrupt or a stopped scheduler), and its failure is not of a
-	 * {@code notRecoverable} type.
-	 */
-	static boolean recovers(RetryRuntime runtime, long reason, @Nullable Throwable ending, boolean hasRecovery) {
-		return hasRecovery && reason != STOP_BROKEN && reason != STOP_INTERRUPTED && reason != STOP_SCHEDULER_STOPPED
-				&& reason != STOP_ATTEMPT_ABANDONED && !runtime.isNotRecoverable(ending);
-	}
-
-	/** Records a successful recovery and closes the call. */
-	static void recovered(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
-		block.recovery();
-		runtime.counters.event(RetryEventType.RECOVERED, Math.max(1, context.getRetryCount()),
-				context.getLastThrowable(), 0);
-		runtime.close(context, null);
 	}
 
 }

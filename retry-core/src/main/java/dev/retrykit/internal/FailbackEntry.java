@@ -66,7 +66,7 @@ final class FailbackEntry implements AbandonableTask {
 			if (check) {
 				throw endForCaller(block, CallLifecycle.STOP_CIRCUIT_OPEN);
 			}
-			CallLifecycle.rejectedAttempt(runtime, this.context, block);
+			CallEnding.rejectedAttempt(runtime, this.context, block);
 			waitForCircuit(true);
 			return false;
 		}
@@ -84,13 +84,19 @@ final class FailbackEntry implements AbandonableTask {
 	}
 
 	private RuntimeException endForCaller(ThreadCounters block, long reason) {
-		RetryRuntime runtime = this.engine.runtime;
-		Throwable ending = Objects.requireNonNull(CallLifecycle.end(runtime, this.context, block, reason));
-		if (reason == CallLifecycle.STOP_INTERRUPTED) {
-			Thread.currentThread().interrupt();
+		return Sneaky.<RuntimeException>rethrow(finish(block, reason, null));
+	}
+
+	/** Ends the task through the lifecycle; returns the failure it ends with. */
+	private Throwable finish(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
+		try {
+			return CallEnding.finish(this.engine.runtime, this.context, block, reason, refusal, true,
+					FailbackEnding.INSTANCE, this);
 		}
-		runtime.close(this.context, ending);
-		return Sneaky.<RuntimeException>rethrow(ending);
+		catch (Throwable ex) {
+			// FailbackEnding throws nothing; were it to, the task still ends with what it threw.
+			return ex;
+		}
 	}
 
 	/** A scheduled retry is due. */
@@ -107,7 +113,7 @@ final class FailbackEntry implements AbandonableTask {
 		}
 		ThreadCounters block = runtime.counters.forCurrentThread();
 		if (!CallLifecycle.acquireAttempt(runtime, this.context, block)) {
-			CallLifecycle.rejectedAttempt(runtime, this.context, block);
+			CallEnding.rejectedAttempt(runtime, this.context, block);
 			waitForCircuit(false);
 			return;
 		}
@@ -174,14 +180,34 @@ final class FailbackEntry implements AbandonableTask {
 	/** The same, with the scheduler's refusal when the scheduler ended it. */
 	private void stop(long reason, ThreadCounters block, @Nullable RejectedExecutionException refusal) {
 		this.nextAttemptAt = null;
-		RetryRuntime runtime = this.engine.runtime;
-		Throwable ending = Objects.requireNonNull(CallLifecycle.end(runtime, this.context, block, reason, refusal));
-		if (reason == CallLifecycle.STOP_INTERRUPTED) {
-			// The attempt ran on this thread: the interrupt it met is this thread's.
-			Thread.currentThread().interrupt();
+		this.engine.exhausted(this, finish(block, reason, refusal));
+	}
+
+	/**
+	 * A failback task's end: it has no recovery; it ends with its last failure, which the engine hands
+	 * to the failback listeners, or (with {@code check}) the submitting caller gets.
+	 */
+	private static final class FailbackEnding implements CallEnding.Ending<Throwable, FailbackEntry> {
+
+		static final FailbackEnding INSTANCE = new FailbackEnding();
+
+		@Override
+		public boolean hasRecovery(FailbackEntry entry) {
+			return false;
 		}
-		runtime.close(this.context, ending);
-		this.engine.exhausted(this, ending);
+
+		@Override
+		public Throwable recover(FailbackEntry entry, RetryRuntime runtime, MutableRetryContext context,
+				ThreadCounters block, @Nullable Throwable failure) {
+			throw new IllegalStateException("A failback task has no recovery");
+		}
+
+		@Override
+		public Throwable fail(FailbackEntry entry, MutableRetryContext context, @Nullable Throwable failure) {
+			// A failback task ends with a failure: it has no result that a predicate could reject.
+			return Objects.requireNonNull(failure);
+		}
+
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.spi.BackoffCursor;
+import dev.retrykit.CallOutcome;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,6 +19,8 @@ import org.jspecify.annotations.Nullable;
 public sealed class MutableRetryContext implements RetryContext permits MutableRetryContext.Stateful {
 
 	private static final int EXHAUSTED_ONLY = Integer.MIN_VALUE;
+
+	private static final CallOutcome[] OUTCOMES = CallOutcome.values();
 
 	/**
 	 * Set by whatever leaves state that a pooled context must clear before its next call (a rejection,
@@ -50,6 +53,9 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	/** The backoff cursor of the call, started on its first failure. */
 	public @Nullable BackoffCursor cursor;
 
+	/** How the call ended, as {@link CallOutcome#ordinal()} + 1, or 0 while it runs: a byte, so setting it costs no write barrier. */
+	private byte outcome;
+
 	/** The previous backoff delay, for cursors that depend on it. */
 	public long previousDelayNanos;
 
@@ -77,6 +83,20 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		if (this.parent != parent) {
 			this.parent = parent;
 		}
+		this.outcome = 0;
+	}
+
+	/**
+	 * Records how the call ended, before its listeners are closed.
+	 * @param outcome the outcome
+	 */
+	public void outcome(CallOutcome outcome) {
+		this.outcome = (byte) (outcome.ordinal() + 1);
+	}
+
+	@Override
+	public @Nullable CallOutcome getOutcome() {
+		return (this.outcome == 0) ? null : OUTCOMES[this.outcome - 1];
 	}
 
 	/**

@@ -5,8 +5,6 @@ import java.util.function.Predicate;
 
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryContext;
-import dev.retrykit.RetryEventType;
-import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryListener;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.policy.RetryPolicy;
@@ -18,7 +16,6 @@ import dev.retrykit.spi.RetryContextSnapshot.RecordedFailure;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
-import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -304,33 +301,6 @@ public final class RetryRuntime {
 	public void close(RetryContext context, @Nullable Throwable failure) {
 		if (!this.listeners.isEmpty()) {
 			this.listeners.close(context, failure);
-		}
-	}
-
-	/**
-	 * Waits before a retry of a synchronous call.
-	 * @param context the call's context
-	 * @param block the calling thread's counters
-	 * @param delayNanos the delay; nothing happens when it is zero
-	 * @throws RetryInterruptedException if the thread is interrupted while waiting; its flag is set
-	 * again, the call is counted as failed and the listeners are closed
-	 */
-	public void sleep(MutableRetryContext context, ThreadCounters block, long delayNanos) {
-		if (delayNanos <= 0) {
-			return;
-		}
-		try {
-			this.sleeper.sleep(delayNanos);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.counters.event(RetryEventType.INTERRUPTED, context.getRetryCount(), context.getLastThrowable(), delayNanos);
-			block.outcome(false, context.getRetryCount() > 1);
-			RetryInterruptedException interrupted = new RetryInterruptedException("Retry '" + this.name + "' was interrupted while waiting "
-					+ Durations.formatNanos(delayNanos) + " before attempt " + (context.getRetryCount() + 1)
-					+ "; the cause is the last failure", context.getLastThrowable());
-			close(context, interrupted);
-			throw interrupted;
 		}
 	}
 

@@ -1,5 +1,8 @@
 package dev.retrykit.internal;
 
+import java.util.Objects;
+
+import dev.retrykit.CallOutcome;
 import dev.retrykit.ExhaustedRetryException;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallback;
@@ -49,18 +52,18 @@ public final class StatefulRetry {
 		stack.push(context);
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (fresh ? !CallLifecycle.open(runtime, context)
-					: !runtime.listeners.isEmpty() && !runtime.listeners.open(context)) {
+			if (fresh ? !CallLifecycle.open(runtime, context) : !CallLifecycle.openContinued(runtime, context)) {
 				throw CallLifecycle.vetoed(runtime, context, "Stateful retry");
 			}
 			if (context.isExhaustedOnly() || (runtime.maxAttempts > 0 && startCount >= runtime.maxAttempts)) {
 				runtime.cache.remove(state.key());
 				return exhausted(runtime, context, block, recovery);
 			}
-			waitUntilDue(runtime, context, block);
-			long decision = 0;
+			long decision = waitUntilDue(runtime, context);
 			for (;;) {
-				runtime.sleep(context, block, decision);
+				if (CallLifecycle.sleep(runtime, context, decision) == CallLifecycle.STOP_WAIT_INTERRUPTED) {
+					return SyncRetry.finish(runtime, context, block, CallLifecycle.STOP_WAIT_INTERRUPTED, recovery);
+				}
 				if (!CallLifecycle.acquireAttempt(runtime, context, block)) {
 					// Refused before it ran: the cached count stays as it is for the next call.
 					return SyncRetry.finish(runtime, context, block, CallLifecycle.STOP_CIRCUIT_OPEN, recovery);
@@ -128,12 +131,14 @@ public final class StatefulRetry {
 		return context;
 	}
 
-	private static void waitUntilDue(RetryRuntime runtime, MutableRetryContext.Stateful context, ThreadCounters block) {
-		if (context.notBeforeNanos != 0) {
-			long wait = context.notBeforeNanos - runtime.timeSource.nanoTime();
-			context.notBeforeNanos = 0;
-			runtime.sleep(context, block, wait);
+	/** @return how long the call waits before its first attempt: the rest of the backoff a previous call with the key left */
+	private static long waitUntilDue(RetryRuntime runtime, MutableRetryContext.Stateful context) {
+		if (context.notBeforeNanos == 0) {
+			return 0;
 		}
+		long wait = context.notBeforeNanos - runtime.timeSource.nanoTime();
+		context.notBeforeNanos = 0;
+		return Math.max(0, wait);
 	}
 
 	/**
@@ -153,6 +158,7 @@ public final class StatefulRetry {
 		}
 		int failures = context.getRetryCount() - startCount;
 		runtime.cache.update(state.key(), current -> merged(runtime, current, context, failures));
+		context.outcome(CallOutcome.failed(context.getRetryCount() > 1));
 		runtime.close(context, failure);
 		return failure;
 	}
@@ -176,15 +182,48 @@ public final class StatefulRetry {
 
 	private static <T> T exhausted(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable RecoveryCallback<T> recovery) throws Throwable {
-		Throwable last = CallLifecycle.end(runtime, context, block, CallLifecycle.STOP_EXHAUSTED);
-		if (recovery != null && CallLifecycle.recovers(runtime, CallLifecycle.STOP_EXHAUSTED, last, true)) {
-			return SyncRetry.recover(runtime, context, block, recovery);
+		return CallEnding.finish(runtime, context, block, CallLifecycle.STOP_EXHAUSTED, null, true,
+				ExhaustedEnding.<T>instance(), recovery);
+	}
+
+	/**
+	 * The end of a call that finds its context exhausted: recovers here, else fails with
+	 * {@link ExhaustedRetryException} whose cause is the last failure.
+	 */
+	private static final class ExhaustedEnding<T> implements CallEnding.Ending<T, @Nullable RecoveryCallback<T>> {
+
+		private static final ExhaustedEnding<?> INSTANCE = new ExhaustedEnding<>();
+
+		@SuppressWarnings("unchecked")
+		static <T> ExhaustedEnding<T> instance() {
+			return (ExhaustedEnding<T>) INSTANCE;
 		}
-		ExhaustedRetryException exhausted = new ExhaustedRetryException("Retry '" + runtime.name
-				+ "' exhausted after " + context.getRetryCount() + " failed attempts of a stateful call"
-				+ ((last != null) ? "; the cause is the last failure" : ""), last);
-		runtime.close(context, exhausted);
-		throw exhausted;
+
+		@Override
+		public boolean hasRecovery(@Nullable RecoveryCallback<T> recovery) {
+			return recovery != null;
+		}
+
+		@Override
+		public T recover(@Nullable RecoveryCallback<T> recovery, RetryRuntime runtime, MutableRetryContext context,
+				ThreadCounters block, @Nullable Throwable failure) throws Throwable {
+			return CallEnding.recoverHere(runtime, context, block, Objects.requireNonNull(recovery));
+		}
+
+		@Override
+		public Throwable failure(@Nullable RecoveryCallback<T> recovery, MutableRetryContext context,
+				@Nullable Throwable last) {
+			return new ExhaustedRetryException("Retry '" + context.getName() + "' exhausted after "
+					+ context.getRetryCount() + " failed attempts of a stateful call"
+					+ ((last != null) ? "; the cause is the last failure" : ""), last);
+		}
+
+		@Override
+		public T fail(@Nullable RecoveryCallback<T> recovery, MutableRetryContext context, @Nullable Throwable failure)
+				throws Throwable {
+			throw Objects.requireNonNull(failure);
+		}
+
 	}
 
 }

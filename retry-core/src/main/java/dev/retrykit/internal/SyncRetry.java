@@ -1,5 +1,7 @@
 package dev.retrykit.internal;
 
+import java.util.Objects;
+
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryFunction;
@@ -120,7 +122,9 @@ public final class SyncRetry {
 			if (decision < 0) {
 				return finish(runtime, context, block, decision, recovery);
 			}
-			runtime.sleep(context, block, decision);
+			if (CallLifecycle.sleep(runtime, context, decision) == CallLifecycle.STOP_WAIT_INTERRUPTED) {
+				return finish(runtime, context, block, CallLifecycle.STOP_WAIT_INTERRUPTED, recovery);
+			}
 			if (!CallLifecycle.acquireAttempt(runtime, context, block)) {
 				return finish(runtime, context, block, CallLifecycle.STOP_CIRCUIT_OPEN, recovery);
 			}
@@ -145,36 +149,42 @@ public final class SyncRetry {
 	 * else throws what the call ends with (the last failure, unchanged) or returns the last rejected
 	 * result.
 	 */
-	@SuppressWarnings("unchecked")
 	static <T> T finish(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block, long reason,
 			@Nullable RecoveryCallback<T> recovery) throws Throwable {
-		Throwable ending = CallLifecycle.end(runtime, context, block, reason);
-		if (reason == CallLifecycle.STOP_INTERRUPTED) {
-			// The attempt ran on this thread: the interrupt it met is this thread's.
-			Thread.currentThread().interrupt();
-		}
-		if (recovery != null && CallLifecycle.recovers(runtime, reason, ending, true)) {
-			return recover(runtime, context, block, recovery);
-		}
-		runtime.close(context, ending);
-		if (ending == null) {
-			return (T) context.getLastResult();
-		}
-		throw ending;
+		return CallEnding.finish(runtime, context, block, reason, null, true, SyncEnding.<T>instance(), recovery);
 	}
 
-	static <T> T recover(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			RecoveryCallback<T> recovery) throws Throwable {
-		T result;
-		try {
-			result = recovery.recover(context);
+	/** A synchronous call's end: the recovery runs here, the failure is thrown (or the last result returned). */
+	private static final class SyncEnding<T> implements CallEnding.Ending<T, @Nullable RecoveryCallback<T>> {
+
+		private static final SyncEnding<?> INSTANCE = new SyncEnding<>();
+
+		@SuppressWarnings("unchecked")
+		static <T> SyncEnding<T> instance() {
+			return (SyncEnding<T>) INSTANCE;
 		}
-		catch (Throwable failure) {
-			runtime.close(context, failure);
+
+		@Override
+		public boolean hasRecovery(@Nullable RecoveryCallback<T> recovery) {
+			return recovery != null;
+		}
+
+		@Override
+		public T recover(@Nullable RecoveryCallback<T> recovery, RetryRuntime runtime, MutableRetryContext context,
+				ThreadCounters block, @Nullable Throwable failure) throws Throwable {
+			return CallEnding.recoverHere(runtime, context, block, Objects.requireNonNull(recovery));
+		}
+
+		@Override
+		@SuppressWarnings("unchecked")
+		public T fail(@Nullable RecoveryCallback<T> recovery, MutableRetryContext context, @Nullable Throwable failure)
+				throws Throwable {
+			if (failure == null) {
+				return (T) context.getLastResult();
+			}
 			throw failure;
 		}
-		CallLifecycle.recovered(runtime, context, block);
-		return result;
+
 	}
 
 }

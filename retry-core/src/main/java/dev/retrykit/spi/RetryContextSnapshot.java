@@ -1,6 +1,7 @@
 package dev.retrykit.spi;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -57,6 +58,14 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 	/** The original failure, in the JVM that made the snapshot only. */
 	private final transient @Nullable Throwable lastThrowable;
 
+	/** The most write ids a snapshot remembers. */
+	public static final int MAX_WRITE_IDS = 16;
+
+	private static final long[] NO_WRITES = {};
+
+	/** The ids of the latest writes that stored this snapshot's key, oldest first. */
+	private final long[] writeIds;
+
 	private RetryContextSnapshot(RetryContext context, long firstFailureMillis) {
 		this.name = context.getName();
 		this.retryCount = context.getRetryCount();
@@ -76,6 +85,19 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 				this.attributes.put(attribute, value);
 			}
 		}
+		this.writeIds = NO_WRITES;
+	}
+
+	private RetryContextSnapshot(RetryContextSnapshot snapshot, long[] writeIds) {
+		this.name = snapshot.name;
+		this.retryCount = snapshot.retryCount;
+		this.exhausted = snapshot.exhausted;
+		this.lastFailureType = snapshot.lastFailureType;
+		this.lastFailureMessage = snapshot.lastFailureMessage;
+		this.firstFailureMillis = snapshot.firstFailureMillis;
+		this.attributes = snapshot.attributes;
+		this.lastThrowable = snapshot.lastThrowable;
+		this.writeIds = writeIds;
 	}
 
 	private RetryContextSnapshot(String name, int retryCount, boolean exhausted, @Nullable String lastFailureType,
@@ -88,6 +110,7 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 		this.firstFailureMillis = firstFailureMillis;
 		this.attributes = attributes;
 		this.lastThrowable = null;
+		this.writeIds = NO_WRITES;
 	}
 
 	/**
@@ -118,6 +141,52 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 				? lastFailureMessage.substring(0, MAX_MESSAGE_LENGTH) : lastFailureMessage;
 		return new RetryContextSnapshot(Objects.requireNonNull(name, "name must not be null"), retryCount, exhausted,
 				lastFailureType, message, firstFailureMillis, new HashMap<>(attributes));
+	}
+
+	/**
+	 * The same snapshot, remembering one more write of its key: a writer that gave up waiting for its
+	 * write (the engine was slow) tells by {@link #hasWrite} whether the write was applied after all, so
+	 * that it does not apply the same change twice.
+	 * @param writeId the id of the write that stores this snapshot
+	 * @param previous the snapshot the write replaces, whose write ids are kept (the latest
+	 * {@value #MAX_WRITE_IDS} in all), or {@code null}
+	 * @return the snapshot with the write id
+	 */
+	public RetryContextSnapshot withWrite(long writeId, @Nullable RetryContextSnapshot previous) {
+		long[] before = (previous != null) ? previous.writeIds : NO_WRITES;
+		int kept = Math.min(before.length, MAX_WRITE_IDS - 1);
+		long[] ids = new long[kept + 1];
+		System.arraycopy(before, before.length - kept, ids, 0, kept);
+		ids[kept] = writeId;
+		return new RetryContextSnapshot(this, ids);
+	}
+
+	/**
+	 * The same snapshot with the write ids read back from the store.
+	 * @param writeIds write ids as decoded, oldest first; at most {@value #MAX_WRITE_IDS} are kept
+	 * @return the same snapshot with those write ids
+	 */
+	public RetryContextSnapshot withWriteIds(long[] writeIds) {
+		int kept = Math.min(writeIds.length, MAX_WRITE_IDS);
+		return new RetryContextSnapshot(this, Arrays.copyOfRange(writeIds, writeIds.length - kept, writeIds.length));
+	}
+
+	/** {@return the ids of the latest writes that stored this snapshot's key, oldest first} */
+	public long[] getWriteIds() {
+		return this.writeIds.clone();
+	}
+
+	/**
+	 * {@return whether that write is among the latest ones that stored this snapshot's key}
+	 * @param writeId a write's id
+	 */
+	public boolean hasWrite(long writeId) {
+		for (long id : this.writeIds) {
+			if (id == writeId) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** {@return the class name of the last failure, or {@code null}} */

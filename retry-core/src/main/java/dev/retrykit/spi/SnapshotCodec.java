@@ -142,7 +142,8 @@ public final class SnapshotCodec {
 		out.writeLong(snapshot.getFirstFailureMillis());
 		List<byte[]> names = new ArrayList<>();
 		List<byte[]> values = new ArrayList<>();
-		int size = out.size() + 4;
+		// The attribute count, and the write ids that follow the attributes.
+		int size = out.size() + 8 + 8 * RetryContextSnapshot.MAX_WRITE_IDS;
 		for (String name : snapshot.attributeNames()) {
 			byte[] value = encodeValue(snapshot.getAttribute(name));
 			byte[] encodedName = SnapshotValues.utf8(name);
@@ -159,6 +160,11 @@ public final class SnapshotCodec {
 		for (int i = 0; i < names.size(); i++) {
 			out.writeBytes(names.get(i));
 			out.writeBytes(values.get(i));
+		}
+		long[] writeIds = snapshot.getWriteIds();
+		out.writeInt(writeIds.length);
+		for (long writeId : writeIds) {
+			out.writeLong(writeId);
 		}
 		return out.toByteArray();
 	}
@@ -228,14 +234,32 @@ public final class SnapshotCodec {
 					+ ") is negative or its failure type is not a class name");
 		}
 		HashMap<String, Serializable> values = new HashMap<>();
-		decodeAttributes(in, attributes, values);
-		return RetryContextSnapshot.of(name, count, exhausted, type, message, first, values);
+		boolean whole = decodeAttributes(in, attributes, values);
+		RetryContextSnapshot snapshot = RetryContextSnapshot.of(name, count, exhausted, type, message, first, values);
+		return whole ? snapshot.withWriteIds(readWriteIds(in)) : snapshot;
 	}
 
-	private void decodeAttributes(ByteBuffer in, int attributes, HashMap<String, Serializable> values) {
+	/** The write ids after the attributes; none when they are missing or do not fit the bytes left. */
+	private static long[] readWriteIds(ByteBuffer in) {
+		if (in.remaining() < 4) {
+			return new long[0];
+		}
+		int count = in.getInt();
+		if (count < 0 || count > RetryContextSnapshot.MAX_WRITE_IDS || count * 8L > in.remaining()) {
+			return new long[0];
+		}
+		long[] ids = new long[count];
+		for (int i = 0; i < count; i++) {
+			ids[i] = in.getLong();
+		}
+		return ids;
+	}
+
+	/** @return whether the attribute section was read to its end, so that what follows it can be read */
+	private boolean decodeAttributes(ByteBuffer in, int attributes, HashMap<String, Serializable> values) {
 		if (attributes < 0 || attributes > MAX_ATTRIBUTES || attributes > in.remaining() / 8) {
 			this.withheld.increment();
-			return;
+			return false;
 		}
 		for (int i = 0; i < attributes; i++) {
 			String attribute;
@@ -247,7 +271,7 @@ public final class SnapshotCodec {
 			catch (IllegalArgumentException | BufferUnderflowException ex) {
 				// The attribute section is broken from here on: keep what was read.
 				this.withheld.add(attributes - i);
-				return;
+				return false;
 			}
 			Serializable decoded = decodeValue(value);
 			if (decoded != null) {
@@ -257,6 +281,7 @@ public final class SnapshotCodec {
 				this.withheld.increment();
 			}
 		}
+		return true;
 	}
 
 	private @Nullable Serializable decodeValue(ByteBuffer in) {

@@ -272,6 +272,65 @@ class ClusterTrustTests {
 	}
 
 	@Test
+	void aWriteTheEngineAppliesAfterTheCallGaveUpOnItIsNotCountedAgainWhenWrittenBack() throws InterruptedException {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryCluster cluster = RetryCluster.builder(engine).replicaId("a").timeout(Duration.ofMillis(100))
+			.timeSource(this.time).build();
+		this.opened.add(cluster);
+		RetryTemplate payments = registry(cluster).template("payments");
+		failOnce(payments, "k");
+		CountDownLatch late = new CountDownLatch(1);
+		engine.lateWrites = late;
+		failOnce(payments, "k");
+		assertThat(cluster.status().pendingWriteBacks()).isEqualTo(1);
+
+		engine.lateWrites = null;
+		late.countDown();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (storedCount("payments", "k") < 2 && System.nanoTime() < deadline) {
+			java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+		}
+		assertThat(storedCount("payments", "k")).as("the late write applied").isEqualTo(2);
+		cluster.synchronise();
+
+		assertThat(storedCount("payments", "k")).as("written back without counting the failure again").isEqualTo(2);
+		assertThat(cluster.status().pendingWriteBacks()).isZero();
+	}
+
+	@Test
+	void aFailureCountedLocallyAfterTheSharedCountWasReadIsWrittenBackOnce() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryCluster cluster = replica(engine, "a");
+		RetryTemplate payments = registry(cluster).template("payments");
+		failOnce(payments, "k");
+		engine.writesDown = true;
+		failOnce(payments, "k");
+		engine.writesDown = false;
+
+		cluster.synchronise();
+
+		assertThat(storedCount("payments", "k")).as("one failure before, one read from it and counted locally").isEqualTo(2);
+	}
+
+	@Test
+	void clearingTellsWhetherTheSharedContextsWereClearedAndDropsWhatWaitedToBeWrittenBack() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryCluster cluster = replica(engine, "a");
+		RetryTemplate payments = registry(cluster).template("payments");
+		failOnce(payments, "k");
+		engine.down = true;
+		failOnce(payments, "j");
+		assertThat(payments.getContextCache().tryClear()).as("the engine is down").isFalse();
+		assertThat(cluster.status().pendingWriteBacks()).isZero();
+
+		engine.down = false;
+		cluster.synchronise();
+		assertThat(this.store.contexts).containsOnlyKeys("payments/k");
+		assertThat(payments.getContextCache().tryClear()).isTrue();
+		assertThat(this.store.contexts).isEmpty();
+	}
+
+	@Test
 	void aFleetOfAHundredReplicasRetriesAboutOneBudgetsHeadroomWhenADownstreamFailsForAll() {
 		long[] cluster = { RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L };
 		List<RetryBudget> budgets = new ArrayList<>();
@@ -293,6 +352,21 @@ class ClusterTrustTests {
 		// probability headroom / replicas / 2 = 2.5 %: about 2.5 in all (binomial, standard deviation 1.6),
 		// against 3 per replica, 300 in all, when each replica spends its own view.
 		assertThat(retries).isLessThanOrEqualTo(10);
+	}
+
+	@Test
+	void inASmallFleetEveryReplicaMayRetryAnIsolatedFailureAfterEachExchange() {
+		long[] cluster = { RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L };
+		SplittableRandom random = new SplittableRandom(7);
+		for (int exchange = 0; exchange < 20; exchange++) {
+			for (int replica = 0; replica < 5; replica++) {
+				RetryBudget budget = RetryBudget.create("shop", RetryBudgetConfig.ofDefaults());
+				budget.synchronise(delta -> cluster[0] = Math.max(0, Math.min(10_000, cluster[0] + delta)), 5, random);
+				budget.onFailure();
+				assertThat(budget.tryAcquireRetry()).as("replica " + replica + " after exchange " + exchange).isTrue();
+				cluster[0] = 10_000;
+			}
+		}
 	}
 
 	/** A class of the application that another replica allowed and this one does not have a reason to trust. */

@@ -44,6 +44,15 @@ final class FakeClusterEngine implements ClusterEngine {
 
 	volatile @Nullable CountDownLatch hang;
 
+	/**
+	 * When set, a compare-and-set waits for it, whatever interrupts it, and then applies: a write the
+	 * caller gave up waiting for that the store applies all the same, as a remote store does.
+	 */
+	volatile @Nullable CountDownLatch lateWrites;
+
+	/** When set, reads answer and every compare-and-set throws. */
+	volatile boolean writesDown;
+
 	FakeClusterEngine(Store store) {
 		this.store = store;
 		store.members++;
@@ -92,6 +101,23 @@ final class FakeClusterEngine implements ClusterEngine {
 	@Override
 	public boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next) {
 		reach();
+		if (this.writesDown) {
+			throw new IllegalStateException("writes down");
+		}
+		CountDownLatch late = this.lateWrites;
+		boolean interrupted = false;
+		while (late != null) {
+			try {
+				late.await();
+				late = null;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
 		String stored = cache + "/" + key;
 		if (expected == null) {
 			return (next != null) ? this.store.contexts.putIfAbsent(stored, next) == null

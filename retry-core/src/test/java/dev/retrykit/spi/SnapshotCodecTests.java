@@ -95,8 +95,8 @@ class SnapshotCodecTests {
 	@Test
 	void aLengthPatchedToAHugeValueIsRefusedWithoutAllocatingIt() {
 		byte[] bytes = this.codec.encode(RetryContextSnapshot.of(new Stored(4, false, Map.of("blob", new byte[8])), 1L));
-		// The blob's own length prefix: the 4 bytes just before its 8 bytes at the end.
-		ByteBuffer.wrap(bytes).putInt(bytes.length - 12, 0x7ffffff0);
+		// The blob's own length prefix: the 4 bytes before its 8 bytes, which the (empty) write ids follow.
+		ByteBuffer.wrap(bytes).putInt(bytes.length - 16, 0x7ffffff0);
 
 		RetryContextSnapshot read = this.codec.decode(bytes);
 
@@ -108,8 +108,8 @@ class SnapshotCodecTests {
 	@Test
 	void hugeCountsAndDeepNestingAreRefused() {
 		byte[] bytes = this.codec.encode(RetryContextSnapshot.of(new Stored(1, false, Map.of("list", List.of(1, 2))), 1L));
-		// The list's element count: after its tag, 4 + 1 + 4 + 1 + 4 bytes before the end.
-		ByteBuffer.wrap(bytes).putInt(bytes.length - 14, 0x7ffffff0);
+		// The list's element count: after its tag, 4 + 1 + 4 + 1 + 4 bytes before the (empty) write ids.
+		ByteBuffer.wrap(bytes).putInt(bytes.length - 18, 0x7ffffff0);
 		assertThat(this.codec.decode(bytes).attributeNames()).isEmpty();
 
 		Object nested = "leaf";
@@ -131,6 +131,20 @@ class SnapshotCodecTests {
 			.withMessageContaining("end before its fixed fields do");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.codec.decode(new byte[SnapshotCodec.MAX_BYTES + 1]))
 			.withMessageContaining("at most " + SnapshotCodec.MAX_BYTES);
+	}
+
+	@Test
+	void aSnapshotKeepsTheIdsOfItsLatestWrites() {
+		RetryContextSnapshot first = RetryContextSnapshot.of(new Stored(1, false, Map.of("order", "o-1")), 1L).withWrite(7L, null);
+		RetryContextSnapshot read = this.codec.decode(this.codec.encode(first));
+		assertThat(read.getWriteIds()).containsExactly(7L);
+		assertThat(read.getAttribute("order")).isEqualTo("o-1");
+		RetryContextSnapshot next = read;
+		for (long id = 8; id < 40; id++) {
+			next = RetryContextSnapshot.of(new Stored(2, false, Map.of()), 1L).withWrite(id, next);
+		}
+		assertThat(this.codec.decode(this.codec.encode(next)).getWriteIds()).hasSize(RetryContextSnapshot.MAX_WRITE_IDS)
+			.endsWith(39L).doesNotContain(7L);
 	}
 
 	@Test

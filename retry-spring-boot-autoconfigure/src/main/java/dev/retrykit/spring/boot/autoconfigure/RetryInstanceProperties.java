@@ -63,6 +63,9 @@ public class RetryInstanceProperties {
 	/** Retry budget (gRPC retry throttling), shareable by name. */
 	private final Budget budget = new Budget();
 
+	/** Background retries of @Failback methods and RetryRegistry.failback(name) tasks. */
+	private final Failback failback = new Failback();
+
 	public @Nullable String getBaseConfig() {
 		return this.baseConfig;
 	}
@@ -165,6 +168,10 @@ public class RetryInstanceProperties {
 
 	public Budget getBudget() {
 		return this.budget;
+	}
+
+	public Failback getFailback() {
+		return this.failback;
 	}
 
 	/** Backoff overrides; each unset value is inherited. */
@@ -402,6 +409,25 @@ public class RetryInstanceProperties {
 
 		public void setName(@Nullable String name) {
 			this.name = name;
+		}
+
+	}
+
+	/** Failback settings; each unset value is inherited. */
+	public static class Failback {
+
+		/**
+		 * Most tasks kept pending for a background retry, 1 or more; a submit of a new key beyond it is refused
+		 * (RejectedExecutionException, counted in retry.failback.rejected) and its task does not run. Default 10000.
+		 */
+		private @Nullable Integer capacity;
+
+		public @Nullable Integer getCapacity() {
+			return this.capacity;
+		}
+
+		public void setCapacity(@Nullable Integer capacity) {
+			this.capacity = capacity;
 		}
 
 	}

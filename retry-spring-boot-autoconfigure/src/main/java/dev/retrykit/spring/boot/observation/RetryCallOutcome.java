@@ -2,6 +2,8 @@ package dev.retrykit.spring.boot.observation;
 
 import java.util.Locale;
 
+import dev.retrykit.CallOutcome;
+
 /**
  * How a retried call ended, as the {@code outcome} key of the {@code retry.call} observation tells it.
  * The first four are the kinds of the {@code retry.calls} meter.
@@ -27,6 +29,14 @@ public enum RetryCallOutcome {
 	REJECTED;
 
 	private final String value = name().toLowerCase(Locale.ROOT);
+
+	/**
+	 * @param outcome how the engine counted the call
+	 * @return the same outcome as the observation key tells it
+	 */
+	public static RetryCallOutcome of(CallOutcome outcome) {
+		return valueOf(outcome.name());
+	}
 
 	/** @return the key's value: the name in lower case, e.g. {@code successful_without_retry} */
 	public String value() {

@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.observation;
 
 import java.util.Objects;
 
+import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.circuit.CircuitOpenException;
@@ -95,7 +96,6 @@ public final class RetryObservationListener implements RetryListener {
 			return;
 		}
 		state.endAttempt(null);
-		state.attempts++;
 		RetryAttemptObservationContext attemptContext = new RetryAttemptObservationContext(context.getName(),
 				context.getRetryCount() + 1);
 		state.attemptContext = attemptContext;
@@ -127,7 +127,6 @@ public final class RetryObservationListener implements RetryListener {
 	public void onSuccess(RetryContext context, @Nullable Object result) {
 		CallObservation state = state(context);
 		if (state != null) {
-			state.succeeded = true;
 			state.endAttempt(null);
 		}
 	}
@@ -149,25 +148,16 @@ public final class RetryObservationListener implements RetryListener {
 		context.setAttribute(ATTRIBUTE, null);
 		// An attempt that never reported (an async call cancelled while it started) ends with the call.
 		state.endAttempt(failure);
-		Throwable cause = failure;
-		RetryCallOutcome outcome;
-		if (failure == null) {
-			if (state.succeeded) {
-				outcome = (context.getRetryCount() > 0) ? RetryCallOutcome.SUCCESSFUL_WITH_RETRY
-						: RetryCallOutcome.SUCCESSFUL_WITHOUT_RETRY;
-			}
-			else {
-				outcome = RetryCallOutcome.RECOVERED;
-				cause = context.getLastThrowable();
-			}
+		// The outcome the engine decided and counted; a context that carries none ended as its failure says.
+		CallOutcome decided = context.getOutcome();
+		if (decided == null) {
+			decided = (failure != null) ? CallOutcome.failed(context.getRetryCount() > 1)
+					: CallOutcome.successful(context.getRetryCount() > 0);
 		}
-		else if (failure instanceof CircuitOpenException) {
-			outcome = RetryCallOutcome.REJECTED;
-		}
-		else {
-			outcome = (Math.max(state.attempts, context.getRetryCount()) > 1) ? RetryCallOutcome.FAILED_WITH_RETRY
-					: RetryCallOutcome.FAILED_WITHOUT_RETRY;
-		}
+		RetryCallOutcome outcome = RetryCallOutcome.of(decided);
+		boolean successful = decided == CallOutcome.SUCCESSFUL_WITHOUT_RETRY || decided == CallOutcome.SUCCESSFUL_WITH_RETRY;
+		// A recovered call, or one that ended with its last rejected result, is told by its last failure.
+		Throwable cause = (failure != null || successful) ? failure : context.getLastThrowable();
 		Observation call = state.call;
 		state.callContext.setOutcome(outcome);
 		state.callContext.setFailure(cause);
@@ -215,10 +205,6 @@ public final class RetryObservationListener implements RetryListener {
 
 		/** The attempt's scope, open on its thread from beforeAttempt to attemptReturned. */
 		Observation.@Nullable Scope attemptScope;
-
-		int attempts;
-
-		boolean succeeded;
 
 		CallObservation(Observation call, RetryObservationContext callContext) {
 			this.call = call;

@@ -128,6 +128,20 @@ class RetryObservationListenerTests {
 	}
 
 	@Test
+	void aCallWhoseResultsAreRejectedUntilItsAttemptsRunOutIsFailedAsTheCountersSay() throws Exception {
+		RetryTemplate template = template().retryOnResult(result -> "empty".equals(result)).build();
+
+		String result = template.execute(context -> "empty");
+
+		assertThat(result).isEqualTo("empty");
+		assertThat(template.getMetrics().getFailedCallsWithRetry()).isEqualTo(1);
+		assertThat(this.registry).hasNumberOfObservationsWithNameEqualTo("retry.attempt", 3)
+			.hasObservationWithNameEqualTo("retry.call").that()
+			.hasLowCardinalityKeyValue("outcome", "failed_with_retry")
+			.doesNotHaveError();
+	}
+
+	@Test
 	void aCallRefusedByTheOpenCircuitIsRejectedWithoutAnAttempt() {
 		CircuitBreaker breaker = CircuitBreaker.create("inventory", CircuitBreakerConfig.builder().build(), this.time);
 		breaker.forceOpen();

@@ -1,0 +1,227 @@
+package dev.retrykit.internal;
+
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+
+import dev.retrykit.CallOutcome;
+import dev.retrykit.RecoveryCallback;
+import dev.retrykit.RetryEventType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a call that did not succeed ends, for every engine: {@link #finish} records the end (counters,
+ * event, the exception the call ends with), sets the interrupt flag of a thread whose attempt or wait
+ * met an interrupt, then recovers or closes the listeners and fails; an engine says only how its
+ * recovery runs and how it fails ({@link Ending}). With {@link CallLifecycle}, which takes a call up to
+ * its end, the whole protocol of a call. Stateless; thread-safe as far as one call's steps run one at
+ * a time.
+ */
+final class CallEnding {
+
+	private CallEnding() {
+	}
+
+	/**
+	 * Records how a call that did not succeed ends (counters and event) and tells what it ends with,
+	 * before the engine recovers or fails. Call once per call, never for {@link #CallLifecycle.ACCEPTED}.
+	 * @param reason the {@code STOP_*} reason
+	 * @return the exception the call ends with when it is not recovered, or {@code null} when it ends
+	 * with its last rejected result ({@link MutableRetryContext#getLastResult()})
+	 */
+	static @Nullable Throwable end(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			long reason) {
+		return end(runtime, context, block, reason, null);
+	}
+
+	/**
+	 * Like {@link #end(RetryRuntime, MutableRetryContext, ThreadCounters, long)}, for the scheduler's
+	 * reasons ({@link #CallLifecycle.STOP_SCHEDULER_STOPPED}, {@link #CallLifecycle.STOP_ATTEMPT_ABANDONED}), with the scheduler's own
+	 * refusal, whose message the call's exception repeats (a stop, a saturated executor) and which it
+	 * keeps as suppressed.
+	 * @param refusal what the scheduler threw or abandoned the task with, or {@code null}
+	 */
+	static @Nullable Throwable end(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			long reason, @Nullable RejectedExecutionException refusal) {
+		int retries = context.getRetryCount();
+		Throwable last = context.getLastThrowable();
+		if (reason == CallLifecycle.STOP_CIRCUIT_OPEN) {
+			RuntimeException rejection = rejection(runtime, context, block);
+			// The refused attempt was a retry when an attempt ran before it.
+			block.outcome(false, retries >= 1);
+			context.outcome(CallOutcome.REJECTED);
+			return rejection;
+		}
+		if (reason == CallLifecycle.STOP_ATTEMPT_ABANDONED) {
+			// The attempt in flight is cancelled, not failed: it made the call one attempt longer.
+			block.outcome(false, retries >= 1);
+			context.outcome(CallOutcome.failed(retries >= 1));
+			RejectedExecutionException stopped = refused(runtime.name + "' could not time out attempt " + (retries + 1)
+					+ ": " + refusal(refusal, "the timeout") + ", so the attempt was cancelled", last, refusal);
+			runtime.counters.event(RetryEventType.EXHAUSTED, retries + 1, stopped, 0);
+			return stopped;
+		}
+		block.outcome(false, retries > 1);
+		context.outcome(CallOutcome.failed(retries > 1));
+		if (reason == CallLifecycle.STOP_BUDGET) {
+			block.budgetRejection();
+			runtime.counters.event(RetryEventType.BUDGET_REJECTION, retries, last, 0);
+		}
+		else if (reason == CallLifecycle.STOP_NOT_RETRYABLE) {
+			runtime.counters.event(RetryEventType.NON_RETRYABLE_FAILURE, retries, last, 0);
+		}
+		else if (reason == CallLifecycle.STOP_INTERRUPTED) {
+			runtime.counters.event(RetryEventType.INTERRUPTED, retries, last, 0);
+		}
+		else if (reason == CallLifecycle.STOP_WAIT_INTERRUPTED) {
+			// Its event was recorded with the wait, by sleep.
+			return last;
+		}
+		else if (reason == CallLifecycle.STOP_SCHEDULER_STOPPED) {
+			RejectedExecutionException stopped = refused(runtime.name + "' could not wait for attempt " + (retries + 1)
+					+ ": " + refusal(refusal, "it"), last, refusal);
+			runtime.counters.event(RetryEventType.EXHAUSTED, retries, stopped, 0);
+			return stopped;
+		}
+		else if (reason != CallLifecycle.STOP_BROKEN) {
+			runtime.counters.event(RetryEventType.EXHAUSTED, retries, last, 0);
+		}
+		return last;
+	}
+
+	/**
+	 * Records an attempt refused by the open circuit of a call that does not end with it (a failback
+	 * task waits for the circuit), and makes the rejection the call's last failure.
+	 */
+	static RuntimeException rejectedAttempt(RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block) {
+		return rejection(runtime, context, block);
+	}
+
+	private static RuntimeException rejection(RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block) {
+		CircuitGate breaker = Objects.requireNonNull(runtime.circuit);
+		Throwable last = context.getLastThrowable();
+		// A failback task refused again and again keeps the real failure as cause, not a chain of rejections.
+		Throwable cause = (last != null && breaker.isRejection(last)) ? last.getCause() : last;
+		RuntimeException rejection = breaker.rejection(cause);
+		block.circuitRejection();
+		context.rejected(rejection);
+		runtime.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);
+		return rejection;
+	}
+
+	private static String refusal(@Nullable RejectedExecutionException refusal, String task) {
+		return (refusal != null) ? "its scheduler did not run " + task + " (" + refusal.getMessage() + ")"
+				: "its scheduler is stopped";
+	}
+
+	private static RejectedExecutionException refused(String what, @Nullable Throwable last,
+			@Nullable RejectedExecutionException refusal) {
+		RejectedExecutionException refused = new RejectedExecutionException("Retry '" + what
+				+ ((last != null) ? "; the cause is the last failure" : ""), last);
+		if (refusal != null) {
+			refused.addSuppressed(refusal);
+		}
+		return refused;
+	}
+
+	/**
+	 * Whether a call that ended as {@link #end} says runs its recovery: only when it has one, ended by
+	 * a decision (not a broken hook, an interrupt or a stopped scheduler), and its failure is not of a
+	 * {@code notRecoverable} type.
+	 */
+	static boolean recovers(RetryRuntime runtime, long reason, @Nullable Throwable ending, boolean hasRecovery) {
+		return hasRecovery && reason != CallLifecycle.STOP_BROKEN && reason != CallLifecycle.STOP_INTERRUPTED && reason != CallLifecycle.STOP_WAIT_INTERRUPTED
+				&& reason != CallLifecycle.STOP_SCHEDULER_STOPPED && reason != CallLifecycle.STOP_ATTEMPT_ABANDONED && !runtime.isNotRecoverable(ending);
+	}
+
+	/**
+	 * How an engine ends a call that did not succeed: what differs between engines once
+	 * {@link #finish} has decided. Implementations are stateless; {@code X} is the engine's own state.
+	 * @param <R> what the engine's {@code finish} returns
+	 * @param <X> what the engine hands to it
+	 */
+	interface Ending<R, X> {
+
+		/** @return whether the call has a recovery */
+		boolean hasRecovery(X call);
+
+		/**
+		 * Runs the recovery of a call that ends with {@code failure}; it reports the recovery's outcome
+		 * with {@link #recovered} or {@link #recoveryFailed}.
+		 */
+		R recover(X call, RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+				@Nullable Throwable failure) throws Throwable;
+
+		/**
+		 * @param last what the call ends with, or {@code null} when it ends with its last rejected result
+		 * @return what the call fails with, told to the listeners' {@code close}: {@code last} unless the
+		 * engine wraps it
+		 */
+		default @Nullable Throwable failure(X call, MutableRetryContext context, @Nullable Throwable last) {
+			return last;
+		}
+
+		/** Fails the call, once the listeners are closed: throws, or completes the caller's future. */
+		R fail(X call, MutableRetryContext context, @Nullable Throwable failure) throws Throwable;
+
+	}
+
+	/**
+	 * Ends a call that did not succeed, for every engine: records its end ({@link #end}), sets the
+	 * interrupt flag of a thread whose attempt or wait met an interrupt, then either recovers (when
+	 * {@link #recovers}) or closes the listeners and fails. Call once per call, never for {@link #CallLifecycle.ACCEPTED}.
+	 * @param reason the {@code STOP_*} reason
+	 * @param refusal the scheduler's refusal, for the scheduler's reasons, or {@code null}
+	 * @param onCallerThread whether the attempts ran, and the waits happened, on this thread, so that an
+	 * interrupt they met is this thread's
+	 */
+	static <R, X> R finish(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block, long reason,
+			@Nullable RejectedExecutionException refusal, boolean onCallerThread, Ending<R, X> ending, X call)
+			throws Throwable {
+		Throwable last = end(runtime, context, block, reason, refusal);
+		if (onCallerThread && (reason == CallLifecycle.STOP_INTERRUPTED || reason == CallLifecycle.STOP_WAIT_INTERRUPTED)) {
+			Thread.currentThread().interrupt();
+		}
+		if (ending.hasRecovery(call) && recovers(runtime, reason, last, true)) {
+			return ending.recover(call, runtime, context, block, last);
+		}
+		Throwable failure = ending.failure(call, context, last);
+		runtime.close(context, failure);
+		return ending.fail(call, context, failure);
+	}
+
+	/**
+	 * Runs a recovery on this thread and reports its outcome.
+	 * @return the recovery's result
+	 * @throws Throwable what the recovery threw, after the listeners are closed with it
+	 */
+	static <T> T recoverHere(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			RecoveryCallback<T> recovery) throws Throwable {
+		T result;
+		try {
+			result = recovery.recover(context);
+		}
+		catch (Throwable failure) {
+			recoveryFailed(runtime, context, failure);
+			throw failure;
+		}
+		recovered(runtime, context, block);
+		return result;
+	}
+
+	/** Records a successful recovery and closes the call. */
+	static void recovered(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
+		block.recovery();
+		context.outcome(CallOutcome.RECOVERED);
+		runtime.counters.event(RetryEventType.RECOVERED, Math.max(1, context.getRetryCount()),
+				context.getLastThrowable(), 0);
+		runtime.close(context, null);
+	}
+
+	/** Closes a call whose recovery failed, with the recovery's failure. */
+	static void recoveryFailed(RetryRuntime runtime, MutableRetryContext context, Throwable failure) {
+		runtime.close(context, failure);
+	}
+
+}

@@ -1,0 +1,204 @@
+package dev.retrykit.testing.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A real {@code redis-server} (the Debian package's binary, found on the {@code PATH}) run as a child
+ * process on a free port of 127.0.0.1, without persistence, for tests: started by the constructor,
+ * stopped by {@link #close()}, and, for fault tests, killed with SIGKILL and started again on the same
+ * port, or frozen with SIGSTOP and thawed with SIGCONT. Not thread-safe: one test drives it.
+ */
+public final class RedisTestServer implements AutoCloseable {
+
+	private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+
+	private final int port;
+
+	private final Path directory;
+
+	private Process process;
+
+	/** Kills the server if the test JVM ends without {@link #close()} (a crash, a forked JVM killed by a timeout). */
+	private final Thread killOnExit = new Thread(() -> this.process.destroyForcibly(), "redis-test-server-kill");
+
+	/**
+	 * Starts a server on a free port.
+	 * @throws IllegalStateException if {@code redis-server} is not installed or does not answer
+	 */
+	public RedisTestServer() {
+		this.port = freePort();
+		try {
+			this.directory = Files.createTempDirectory("retrykit-redis");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		this.process = start();
+		Runtime.getRuntime().addShutdownHook(this.killOnExit);
+	}
+
+	/** @return the port the server listens on, on 127.0.0.1 */
+	public int port() {
+		return this.port;
+	}
+
+	/** @return {@code redis://127.0.0.1:<port>} */
+	public String uri() {
+		return "redis://127.0.0.1:" + this.port;
+	}
+
+	/** @return the server process's id */
+	public long pid() {
+		return this.process.pid();
+	}
+
+	/** Kills the server with SIGKILL, losing everything it held, and waits until it is gone. */
+	public void kill() {
+		this.process.destroyForcibly();
+		try {
+			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("redis-server " + pid() + " survived SIGKILL");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Starts the server again on the same port, empty, after {@link #kill()}. */
+	public void restart() {
+		if (this.process.isAlive()) {
+			throw new IllegalStateException("redis-server " + pid() + " is still running");
+		}
+		this.process = start();
+	}
+
+	/** Freezes the server with SIGSTOP: it keeps its connections but answers nothing. */
+	public void freeze() {
+		signal("STOP");
+	}
+
+	/** Thaws a server frozen by {@link #freeze()} with SIGCONT. */
+	public void thaw() {
+		signal("CONT");
+	}
+
+	/** Stops the server (thawing it first, if frozen) and deletes its directory. */
+	@Override
+	public void close() {
+		try {
+			Runtime.getRuntime().removeShutdownHook(this.killOnExit);
+		}
+		catch (IllegalStateException ex) {
+			// The JVM is already shutting down: the hook kills the server.
+		}
+		if (this.process.isAlive()) {
+			signal("CONT");
+			kill();
+		}
+		try (var files = Files.list(this.directory)) {
+			for (Path file : (Iterable<Path>) files::iterator) {
+				Files.deleteIfExists(file);
+			}
+			Files.deleteIfExists(this.directory);
+		}
+		catch (IOException ex) {
+			// A temporary directory left behind is no test failure.
+		}
+	}
+
+	private Process start() {
+		List<String> command = List.of("redis-server", "--port", Integer.toString(this.port), "--bind", "127.0.0.1",
+				"--save", "", "--appendonly", "no", "--dir", this.directory.toString(), "--protected-mode", "yes",
+				"--loglevel", "warning");
+		Process started;
+		try {
+			started = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(this.directory.resolve("redis.log").toFile()).start();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot run redis-server (install it with: apt-get install -y redis-server)", ex);
+		}
+		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+		while (!answersPing()) {
+			if (!started.isAlive() || System.nanoTime() - deadline > 0) {
+				started.destroyForcibly();
+				throw new IllegalStateException("redis-server did not answer on port " + this.port + ": " + log());
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+		}
+		return started;
+	}
+
+	private boolean answersPing() {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
+			socket.setSoTimeout(1000);
+			OutputStream out = socket.getOutputStream();
+			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			byte[] reply = in.readNBytes(7);
+			return new String(reply, StandardCharsets.US_ASCII).equals("+PONG\r\n");
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private String log() {
+		try {
+			return Files.readString(this.directory.resolve("redis.log"));
+		}
+		catch (IOException ex) {
+			return "(no log)";
+		}
+	}
+
+	private void signal(String name) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).inheritIO().start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + name + " " + pid() + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			socket.setReuseAddress(true);
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "RedisTestServer[port=" + this.port + ", pid=" + pid() + "]";
+	}
+
+}
