@@ -33,7 +33,7 @@ class RetryConfigEqualityTests {
 			.policy(RetryPolicy.allOf(RetryPolicy.maxAttempts(4), RetryPolicy.byExceptionTypeCountingPerType()
 				.on(IOException.class, 2).build()))
 			.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 2").build())
-			.budget(RetryBudgetConfig.builder().maxTokens(20).build(), "shared").stateful(true);
+			.budget(RetryBudgetConfig.builder().maxTokens(20).build(), "shared").stateful(true).failbackCapacity(50);
 	}
 
 	@Test
@@ -79,7 +79,8 @@ class RetryConfigEqualityTests {
 				RetryConfig.builder(base).circuitBreaker(null).build(),
 				RetryConfig.builder(base).budget(RetryBudgetConfig.builder().maxTokens(20).build(), "other").build(),
 				RetryConfig.builder(base).budget(null, null).build(),
-				RetryConfig.builder(base).stateful(false).build()))
+				RetryConfig.builder(base).stateful(false).build(),
+				RetryConfig.builder(base).failbackCapacity(51).build()))
 			.allSatisfy(changed -> assertThat(changed).isNotEqualTo(base));
 	}
 
