@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
@@ -58,6 +59,15 @@ final class ClusterContextCache implements RetryContextCache {
 	/** The most evictions the engine has reported: kept while it is unreachable, so the count never drops. */
 	private final AtomicLong sharedEvictions = new AtomicLong();
 
+	/** What the last reads of keys found ({@link #ABSENT} for no entry), at most {@value #LAST_READS} keys. */
+	private final Map<String, byte[]> lastRead = new ConcurrentHashMap<>();
+
+	/** How many keys' last reads are kept; past it they are all forgotten (a write then reads first). */
+	private static final int LAST_READS = 1024;
+
+	/** A last read that found no entry. */
+	private static final byte[] ABSENT = new byte[0];
+
 	/** Keys changed on the local cache while the engine did not answer, oldest first. Guarded by itself. */
 	private final Map<Object, Replay> replays = new LinkedHashMap<>();
 
@@ -80,7 +90,19 @@ final class ClusterContextCache implements RetryContextCache {
 		if (!lookup.shared) {
 			return this.local.get(key);
 		}
+		rememberRead(shared, lookup.bytes);
 		return decode(shared, lookup.bytes);
+	}
+
+	/**
+	 * Keeps what a read found, so that the call's write can try a compare-and-set against it without
+	 * reading again: one round trip for the write when no other replica wrote in between.
+	 */
+	private void rememberRead(String shared, byte @Nullable [] bytes) {
+		if (this.lastRead.size() >= LAST_READS) {
+			this.lastRead.clear();
+		}
+		this.lastRead.put(shared, (bytes != null) ? bytes : ABSENT);
 	}
 
 	@Override
@@ -108,10 +130,15 @@ final class ClusterContextCache implements RetryContextCache {
 		return (context != null) ? context.getRetryCount() : 0;
 	}
 
-	/** Applies {@code update} to the stored entry until no other writer came in between; returns what is stored. */
+	/**
+	 * Applies {@code update} to the stored entry until no other writer came in between; returns what is
+	 * stored. The first try compares with what this replica's last read of the key found, if it has one.
+	 */
 	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update, long writeId) {
+		byte[] read = this.lastRead.remove(shared);
 		for (;;) {
-			byte[] stored = this.engine.getContext(this.instance, shared);
+			byte[] stored = (read != null) ? ((read == ABSENT) ? null : read) : this.engine.getContext(this.instance, shared);
+			read = null;
 			RetryContextSnapshot current = decode(shared, stored);
 			if (current != null && current.hasWrite(writeId)) {
 				// The engine applied this write and retried it (a member left before it answered): done.

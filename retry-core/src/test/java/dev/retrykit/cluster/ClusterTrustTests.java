@@ -313,6 +313,21 @@ class ClusterTrustTests {
 	}
 
 	@Test
+	void aFailingStatefulCallReadsItsEntryOnceAndWritesItWithOneCompareAndSet() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryTemplate payments = registry(replica(engine, "a")).template("payments");
+		failOnce(payments, "k");
+		engine.reads.set(0);
+		engine.writes.set(0);
+
+		failOnce(payments, "k");
+
+		assertThat(engine.reads).as("reads").hasValue(1);
+		assertThat(engine.writes).as("compare-and-sets").hasValue(1);
+		assertThat(storedCount("payments", "k")).isEqualTo(2);
+	}
+
+	@Test
 	void clearingTellsWhetherTheSharedContextsWereClearedAndDropsWhatWaitedToBeWrittenBack() {
 		FakeClusterEngine engine = new FakeClusterEngine(this.store);
 		RetryCluster cluster = replica(engine, "a");
