@@ -75,6 +75,7 @@ public final class RetryCounters implements RetryMetrics {
 	private final EventRing events;
 
 	/**
+	 * Makes the counters of one instance, all zero.
 	 * @param name the instance name
 	 * @param timeSource the clock that stamps events
 	 * @param eventCapacity how many recent events to keep
@@ -86,7 +87,7 @@ public final class RetryCounters implements RetryMetrics {
 		this.events = new EventRing(eventCapacity);
 	}
 
-	/** @return the calling thread's counters of this instance */
+	/** {@return the calling thread's counters of this instance} */
 	public ThreadCounters forCurrentThread() {
 		return ContextStack.get().counters(this);
 	}
