@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.retrykit.sample.cluster.FreePorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -55,8 +56,14 @@ class ClusterFaultsIT {
 		}
 	}
 
+	/**
+	 * The members' three ports, free when the test starts rather than the sample's 5701-5703, which a build running
+	 * beside this one may hold (its replicas would then fail to start here).
+	 */
+	private static final int HAZELCAST_PORT = FreePorts.block(3);
+
 	private static ReplicaProcess start(Path jar, String name) throws Exception {
-		return ReplicaProcess.start(jar, name, "--spring.profiles.active=cluster",
+		return ReplicaProcess.start(jar, name, "--spring.profiles.active=cluster", "--sample.hazelcast.port=" + HAZELCAST_PORT,
 				"--management.endpoint.retries.show-values=always", "--management.endpoint.retries.access=unrestricted",
 				"--logging.level.root=warn");
 	}
