@@ -7,6 +7,7 @@ import java.util.function.Predicate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.hedging.HedgingConfig;
 import dev.retrykit.text.Durations;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.policy.StatusCodes;
@@ -67,6 +68,8 @@ public final class RetryConfig {
 
 	final boolean stateful;
 
+	final @Nullable HedgingConfig hedging;
+
 	RetryConfig(RetryConfigBuilder builder) {
 		this.maxAttempts = builder.maxAttempts;
 		this.maxDuration = builder.maxDuration;
@@ -88,6 +91,7 @@ public final class RetryConfig {
 		this.budget = builder.budget;
 		this.budgetName = builder.budgetName;
 		this.stateful = builder.stateful;
+		this.hedging = builder.hedging;
 	}
 
 	/** @return the default configuration: 3 attempts, exponential backoff from 100ms (x2, at most 10s) */
@@ -215,6 +219,19 @@ public final class RetryConfig {
 		return this.stateful;
 	}
 
+	/**
+	 * @return the hedging policy, or {@code null} when the instance does not hedge (a disabled policy
+	 * is kept as given, so that it shows in {@link #toString()}); see {@link #isHedging()}
+	 */
+	public @Nullable HedgingConfig getHedging() {
+		return this.hedging;
+	}
+
+	/** @return whether async calls of the instance hedge: a hedging policy is set and enabled */
+	public boolean isHedging() {
+		return this.hedging != null && this.hedging.isEnabled();
+	}
+
 	@Override
 	public String toString() {
 		StringBuilder text = new StringBuilder("RetryConfig[maxAttempts=").append(this.maxAttempts);
@@ -243,6 +260,7 @@ public final class RetryConfig {
 		if (this.stateful) {
 			text.append(", stateful=true");
 		}
+		appendIfSet(text, "hedging", this.hedging);
 		return text.append(']').toString();
 	}
 

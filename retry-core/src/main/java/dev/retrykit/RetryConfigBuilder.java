@@ -11,6 +11,7 @@ import java.util.function.Predicate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.hedging.HedgingConfig;
 import dev.retrykit.text.Durations;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.policy.StatusCodes;
@@ -66,6 +67,8 @@ public final class RetryConfigBuilder {
 
 	boolean stateful;
 
+	@Nullable HedgingConfig hedging;
+
 	RetryConfigBuilder() {
 	}
 
@@ -91,6 +94,7 @@ public final class RetryConfigBuilder {
 		this.budget = base.budget;
 		this.budgetName = base.budgetName;
 		this.stateful = base.stateful;
+		this.hedging = base.hedging;
 	}
 
 	/**
@@ -351,8 +355,28 @@ public final class RetryConfigBuilder {
 		return this;
 	}
 
-	/** @return the configuration */
+	/**
+	 * Makes the instance's async calls hedge instead of backing off: {@code maxAttempts} counts the
+	 * copies in all, the first included; the backoff is not used by hedged calls. Only for idempotent
+	 * operations. Default: none.
+	 * @param hedging the policy, or {@code null} for none
+	 * @return this builder
+	 */
+	public RetryConfigBuilder hedging(@Nullable HedgingConfig hedging) {
+		this.hedging = hedging;
+		return this;
+	}
+
+	/**
+	 * @return the configuration
+	 * @throws IllegalArgumentException if an enabled hedging policy meets unlimited attempts
+	 * ({@code maxAttempts} -1): a call can hold only so many copies
+	 */
 	public RetryConfig build() {
+		if (this.hedging != null && this.hedging.isEnabled() && this.maxAttempts == -1) {
+			throw new IllegalArgumentException("Invalid maxAttempts (-1) with hedging: must be 1 or greater,"
+					+ " the copies of a hedged call in all");
+		}
 		return new RetryConfig(this);
 	}
 

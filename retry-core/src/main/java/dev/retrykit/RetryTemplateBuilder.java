@@ -100,6 +100,15 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * @param hedging see {@link RetryConfigBuilder#hedging(dev.retrykit.hedging.HedgingConfig)}
+	 * @return this builder
+	 */
+	public RetryTemplateBuilder hedging(dev.retrykit.hedging.@Nullable HedgingConfig hedging) {
+		this.config.hedging(hedging);
+		return this;
+	}
+
+	/**
 	 * @param backoff see {@link RetryConfigBuilder#backoff(BackoffStrategy)}
 	 * @return this builder
 	 */

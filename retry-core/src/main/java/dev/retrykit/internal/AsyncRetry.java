@@ -111,6 +111,9 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	public static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
 		if (!runtime.plain) {
+			if (runtime.hedges != null) {
+				return HedgedCall.start(runtime, runtime.hedges, supplier, recovery);
+			}
 			return startGuarded(runtime, supplier, recovery);
 		}
 		// Nothing watches a successful attempt (see RetryRuntime.plain): push, run, count, pop.
@@ -432,28 +435,37 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 
 	/** Runs the fallback; called only when {@link #recovery()} is not {@code null}. */
 	private void recover(@Nullable Throwable failure) {
-		Function<Throwable, ? extends CompletionStage<T>> fallback = Objects.requireNonNull(recovery());
+		recoverInto(this.runtime, this.context, Objects.requireNonNull(recovery()), failure, this);
+	}
+
+	/**
+	 * Runs an async call's fallback and completes the caller's future with its outcome, reporting it
+	 * ({@link CallEnding#recovered}, {@link CallEnding#recoveryFailed}); shared by the async engines.
+	 */
+	static <T> void recoverInto(RetryRuntime runtime, MutableRetryContext context,
+			Function<Throwable, ? extends CompletionStage<T>> fallback, @Nullable Throwable failure,
+			CompletableFuture<T> caller) {
 		CompletionStage<T> stage;
 		try {
 			stage = fallback.apply(failure);
 			if (stage == null) {
-				throw new NullPointerException("The recovery of retry '" + this.runtime.name + "' returned null");
+				throw new NullPointerException("The recovery of retry '" + runtime.name + "' returned null");
 			}
 		}
 		catch (Throwable ex) {
-			CallEnding.recoveryFailed(this.runtime, this.context, ex);
-			completeExceptionally(ex);
+			CallEnding.recoveryFailed(runtime, context, ex);
+			caller.completeExceptionally(ex);
 			return;
 		}
 		stage.handle((value, ex) -> {
 			if (ex == null) {
-				CallEnding.recovered(this.runtime, this.context, this.runtime.counters.forCurrentThread());
-				complete(value);
+				CallEnding.recovered(runtime, context, runtime.counters.forCurrentThread());
+				caller.complete(value);
 			}
 			else {
 				Throwable cause = FailureClassifier.unwrap(ex);
-				CallEnding.recoveryFailed(this.runtime, this.context, cause);
-				completeExceptionally(cause);
+				CallEnding.recoveryFailed(runtime, context, cause);
+				caller.completeExceptionally(cause);
 			}
 			return null;
 		});

@@ -6,6 +6,7 @@ import java.util.function.Predicate;
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
+import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffCursor;
@@ -92,6 +93,9 @@ public final class RetryRuntime {
 	/** The counters' index in each thread's {@link ContextStack}, read once here rather than per call. */
 	final int countersId;
 
+	/** The instance's hedging (delay, latency window, timer), or {@code null} when its async calls do not hedge. */
+	final @Nullable Hedges hedges;
+
 	/**
 	 * @param name the instance name
 	 * @param config its configuration
@@ -108,13 +112,13 @@ public final class RetryRuntime {
 			RetryListener[] listeners, RetryContextCache cache, @Nullable Object circuitBreaker,
 			@Nullable RetryBudget budget, int eventCapacity, RetryScheduler scheduler) {
 		this(name, config, sleeper, timeSource, null, listeners, new RetryCounters(name, timeSource, eventCapacity),
-				cache, circuitBreaker, budget, scheduler);
+				cache, circuitBreaker, budget, scheduler, null);
 	}
 
 	private RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
 			@Nullable Listeners sharedListeners, RetryListener[] listeners, RetryCounters counters,
 			RetryContextCache cache, @Nullable Object circuitBreaker, @Nullable RetryBudget budget,
-			RetryScheduler scheduler) {
+			RetryScheduler scheduler, @Nullable Hedges previousHedges) {
 		this.name = name;
 		this.config = config;
 		this.classifier = new FailureClassifier(config);
@@ -124,7 +128,8 @@ public final class RetryRuntime {
 		Duration attemptTimeout = config.getAttemptTimeout();
 		this.attemptTimeoutNanos = (attemptTimeout != null) ? saturatedNanos(attemptTimeout) : 0;
 		this.policy = config.getPolicy();
-		this.backoff = config.getBackoff();
+		// A hedged call starts the next copy at once after a failure (or after its delay hint): no backoff.
+		this.backoff = config.isHedging() ? BackoffPolicy.none() : config.getBackoff();
 		this.delayHint = config.getDelayHint();
 		this.maxDelayHintNanos = saturatedNanos(config.getMaxDelayHint());
 		this.retryOnResult = config.getRetryOnResult();
@@ -140,8 +145,10 @@ public final class RetryRuntime {
 		this.scheduler = scheduler;
 		this.wheel = NextPassScheduler.of(scheduler);
 		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
-				&& this.retryOnResult == null;
+				&& this.retryOnResult == null && !config.isHedging();
 		this.countersId = counters.id;
+		this.hedges = config.isHedging() ? new Hedges(this, java.util.Objects.requireNonNull(config.getHedging()),
+				previousHedges) : null;
 	}
 
 	/**
@@ -152,7 +159,7 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime variant(RetryConfig config) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
-				this.counters, this.cache, this.circuitBreaker, this.budget, this.scheduler);
+				this.counters, this.cache, this.circuitBreaker, this.budget, this.scheduler, this.hedges);
 	}
 
 	/**
@@ -165,7 +172,16 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime reconfigured(RetryConfig config, @Nullable Object circuitBreaker, @Nullable RetryBudget budget) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
-				this.counters, this.cache, circuitBreaker, budget, this.scheduler);
+				this.counters, this.cache, circuitBreaker, budget, this.scheduler, this.hedges);
+	}
+
+	/**
+	 * @return the current delay between copies of a hedged call (adaptive or fixed), or -1 when the
+	 * instance does not hedge
+	 */
+	public long hedgingDelayNanos() {
+		Hedges hedges = this.hedges;
+		return (hedges != null) ? hedges.delayNanos() : -1;
 	}
 
 	/** @return the instance's time source */

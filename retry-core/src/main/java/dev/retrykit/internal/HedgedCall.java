@@ -1,0 +1,547 @@
+package dev.retrykit.internal;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.retrykit.CallOutcome;
+import dev.retrykit.RetryEventType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One hedged async call: the future returned to the caller, and the copies of the call behind it.
+ *
+ * <p>Copy i+1 starts when {@link Hedges} finds it due ({@code delay} after copy i started), or at once
+ * (or after the failure's delay hint) when a copy fails with a retryable failure; at most
+ * {@code maxAttempts} copies in all. Every decision is {@link CallLifecycle}'s and every ending
+ * {@link CallEnding#finish}'s, as for {@link AsyncRetry}: each copy is an attempt acquired through the
+ * lifecycle (its circuit permit held by the copy), a copy started by the delay asks the budget and
+ * takes a token ({@link CallLifecycle#acquireHedge}), a copy started by a failure is a retry. The first
+ * accepted result wins; the copies still in flight are then settled (permit given back once) and their
+ * stages cancelled, and their outcomes are ignored. A non-retryable failure ends the call and cancels
+ * the copies in flight; a refused copy (budget, circuit, deadline) is not sent and the call waits for
+ * the copies in flight; when every copy failed the call is exhausted and recovers as any call.
+ *
+ * <p>A first copy that completes successfully before {@code executeAsync} returns costs what it does
+ * on any guarded instance: its own future is returned, nothing is allocated and no clock is read.
+ *
+ * <p>In copy k, {@link dev.retrykit.RetryContext#current()} is a context of its own whose
+ * {@code getRetryCount()} is k − 1 and whose attribute {@value #HEDGED} is {@code true} for k &gt; 1.
+ *
+ * <p>State changes happen under this object's lock; user code (the supplier, stages' cancel, the
+ * recovery) runs outside it, listeners run inside it. Thread-safe.
+ *
+ * @param <T> the result type
+ */
+final class HedgedCall<T> extends CompletableFuture<T> {
+
+	/** The attribute that tells a copy after the first that it is a hedge. */
+	static final String HEDGED = "retry.hedged";
+
+	/** {@link #timerPassed} result: the timer no longer watches this call. */
+	static final long UNWATCHED = Long.MIN_VALUE;
+
+	private final RetryRuntime runtime;
+
+	private final Hedges hedges;
+
+	private final Supplier<? extends CompletionStage<T>> supplier;
+
+	private final @Nullable Function<Throwable, ? extends CompletionStage<T>> recovery;
+
+	private final MutableRetryContext context;
+
+	private final int maxCopies;
+
+	/** The copies started, the latest first; guarded by this. */
+	private @Nullable Copy<T> copies;
+
+	private int started;
+
+	private int inFlight;
+
+	/** Whether the call's end was decided (a winner, an ending, the caller's cancel); guarded by this. */
+	private boolean ended;
+
+	/** A copy started by the delay was refused: no more of those (copies after failures still run). */
+	private boolean hedgesRefused;
+
+	/** A copy is to start at {@link #dueNanos} as a retry (a failure's delay hint). */
+	private boolean retryPending;
+
+	/** When the next copy is due. */
+	private long dueNanos;
+
+	/** Whether the call is on {@link Hedges}' list. */
+	private boolean watched;
+
+	/** The next call on {@link Hedges}' list; written by {@code Hedges} only. */
+	@Nullable HedgedCall<?> nextWatched;
+
+	private HedgedCall(RetryRuntime runtime, Hedges hedges, Supplier<? extends CompletionStage<T>> supplier,
+			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+		this.runtime = runtime;
+		this.hedges = hedges;
+		this.supplier = supplier;
+		this.recovery = recovery;
+		this.context = context;
+		this.maxCopies = Math.max(1, runtime.maxAttempts);
+	}
+
+	/**
+	 * Starts a hedged call: the first copy runs on the calling thread.
+	 * @return the future of the call, or the first copy's own future when it already succeeded
+	 */
+	static <T> CompletableFuture<T> start(RetryRuntime runtime, Hedges hedges,
+			Supplier<? extends CompletionStage<T>> supplier,
+			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
+		ContextStack stack = ContextStack.get();
+		MutableRetryContext pooled = stack.pushPooled(runtime.name);
+		ThreadCounters block;
+		HedgedCall<T> call;
+		CompletionStage<T> stage = null;
+		Throwable thrown = null;
+		try {
+			block = stack.counters(runtime);
+			if (!CallLifecycle.open(runtime, pooled)) {
+				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
+			}
+			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {
+				call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
+				call.ended = true;
+				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
+				return call;
+			}
+			try {
+				stage = supplier.get();
+			}
+			catch (Throwable ex) {
+				thrown = ex;
+			}
+			CallLifecycle.attemptReturned(runtime, pooled);
+			CompletableFuture<T> future = AttemptStages.readable(stage);
+			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
+				T value = future.getNow(null);
+				long decision = CallLifecycle.afterCopy(runtime, pooled, block, null, value, runtime.maxAttempts > 1);
+				if (decision == CallLifecycle.ACCEPTED) {
+					return future;
+				}
+				call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
+				call.started = 1;
+				call.decided(decision, block);
+				return call;
+			}
+			call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
+		}
+		finally {
+			stack.popPooled(pooled);
+		}
+		Copy<T> first;
+		synchronized (call) {
+			first = call.newCopy();
+		}
+		call.started(first, stage, thrown);
+		return call;
+	}
+
+	/** A new copy, holding the permit the lifecycle just acquired into the context. Under the lock. */
+	private Copy<T> newCopy() {
+		Copy<T> copy = new Copy<>(this, ++this.started, this.hedges.timeSource.nanoTime(), this.context.permit, this.copies);
+		this.context.permit = CircuitGate.NO_PERMISSION;
+		this.copies = copy;
+		this.inFlight++;
+		if (copy.number > 1) {
+			this.hedges.counters.hedgeStarted();
+			this.runtime.counters.event(RetryEventType.HEDGE, copy.number, null, 0);
+		}
+		return copy;
+	}
+
+	/**
+	 * Starts the next copy, unless the call ended or started all of them.
+	 * @param byDelay whether the hedging delay passed (else a failure asked for it, a retry)
+	 */
+	private void startCopy(boolean byDelay) {
+		ContextStack stack = ContextStack.get();
+		ThreadCounters block = stack.counters(this.runtime);
+		Copy<T> copy;
+		synchronized (this) {
+			if (this.ended || this.started >= this.maxCopies || (byDelay && (this.hedgesRefused || this.retryPending))) {
+				return;
+			}
+			boolean acquired = byDelay ? CallLifecycle.acquireHedge(this.runtime, this.context, block)
+					: CallLifecycle.acquireAttempt(this.runtime, this.context, block);
+			if (!byDelay) {
+				this.retryPending = false;
+			}
+			if (!acquired) {
+				if (byDelay || this.inFlight > 0) {
+					this.hedgesRefused = true;
+					this.hedges.counters.hedgeRefused();
+					return;
+				}
+				// A retry refused by the circuit with nothing in flight: the call ends, as any call would.
+				this.ended = true;
+				copy = null;
+			}
+			else {
+				copy = newCopy();
+			}
+		}
+		if (copy == null) {
+			end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
+			return;
+		}
+		MutableRetryContext copyContext = new MutableRetryContext(this.runtime.name, stack.top());
+		copyContext.restore(copy.number - 1, this.context.getLastThrowable(), false);
+		copyContext.setAttribute(HEDGED, Boolean.TRUE);
+		CompletionStage<T> stage = null;
+		Throwable thrown = null;
+		stack.push(copyContext);
+		try {
+			stage = this.supplier.get();
+		}
+		catch (Throwable ex) {
+			thrown = ex;
+		}
+		finally {
+			stack.pop();
+		}
+		CallLifecycle.attemptReturned(this.runtime, this.context);
+		started(copy, stage, thrown);
+	}
+
+	/** Takes over a copy once its supplier returned {@code stage} or threw {@code thrown}. */
+	private void started(Copy<T> copy, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
+		if (thrown != null || stage == null) {
+			copyEnded(copy, null, (thrown != null) ? thrown : AttemptStages.nullStage(this.runtime.name));
+		}
+		else {
+			copy.stage = stage;
+			if (copy.cancelled) {
+				// Settled while its supplier ran (another copy won): whoever reads the other's write cancels.
+				AttemptStages.cancel(stage, true, this.runtime.name);
+			}
+			// handle, not whenComplete: see AsyncRetry.await
+			stage.handle(copy);
+		}
+		hedgeAfter(copy);
+	}
+
+	/** Watches for the copy after {@code copy}: due the hedging delay after it started. */
+	private void hedgeAfter(Copy<T> copy) {
+		long delay = this.hedges.delayNanos();
+		long due;
+		boolean watch = false;
+		synchronized (this) {
+			if (this.ended || this.started >= this.maxCopies || this.hedgesRefused || this.retryPending
+					|| copy.number != this.started) {
+				return;
+			}
+			due = copy.startNanos + delay;
+			this.dueNanos = (due < copy.startNanos) ? Long.MAX_VALUE : due;
+			if (delay > 0 && !this.watched) {
+				this.watched = true;
+				watch = true;
+			}
+		}
+		if (delay == 0) {
+			startCopy(true);
+		}
+		else if (watch) {
+			this.hedges.watch(this, due);
+		}
+		else {
+			this.hedges.rearm(due);
+		}
+	}
+
+	/**
+	 * A pass of the hedging timer: starts the next copy if it is due.
+	 * @return when the next copy is due, or {@link #UNWATCHED} when none will be
+	 */
+	long timerPassed(long nowNanos) {
+		boolean retry;
+		synchronized (this) {
+			if (!stillWatched()) {
+				return UNWATCHED;
+			}
+			if (this.dueNanos > nowNanos) {
+				return this.dueNanos;
+			}
+			retry = this.retryPending;
+		}
+		startCopy(!retry);
+		synchronized (this) {
+			return !stillWatched() ? UNWATCHED : Math.max(this.dueNanos, nowNanos + 1);
+		}
+	}
+
+	/** Under the lock: whether a copy may still start by the timer; if not, the timer drops the call. */
+	private boolean stillWatched() {
+		if (this.ended || this.started >= this.maxCopies || (this.hedgesRefused && !this.retryPending)) {
+			this.watched = false;
+			return false;
+		}
+		return true;
+	}
+
+	/** Takes the outcome of a copy. */
+	void copyEnded(Copy<T> copy, @Nullable T value, @Nullable Throwable failure) {
+		ThreadCounters block = this.runtime.counters.forCurrentThread();
+		long decision;
+		synchronized (this) {
+			if (copy.settled) {
+				// Settled when the call ended: its permit was given back then, its outcome no longer matters.
+				return;
+			}
+			copy.settled = true;
+			this.inFlight--;
+			this.context.permit = copy.permit;
+			copy.permit = CircuitGate.NO_PERMISSION;
+			decision = CallLifecycle.afterCopy(this.runtime, this.context, block,
+					(failure != null) ? FailureClassifier.unwrap(failure) : null, value, this.started < this.maxCopies);
+			if (decision == CallLifecycle.ACCEPTED) {
+				if (copy.number > 1) {
+					this.hedges.counters.hedgeWon();
+					this.runtime.counters.event(RetryEventType.HEDGE_WON, copy.number, null, 0);
+				}
+				this.hedges.counters.hedgesLost(settleInFlight());
+				this.ended = true;
+			}
+			else {
+				if (copy.number > 1) {
+					this.hedges.counters.hedgesLost(1);
+				}
+				decision = react(decision);
+			}
+		}
+		act(block, decision, value, copy);
+	}
+
+	/** {@link #react}: nothing to do but wait for the copies in flight. */
+	private static final long AWAIT = Long.MIN_VALUE;
+
+	/** The first copy completed at once without being accepted: carries on as {@code decision} says. */
+	private void decided(long decision, ThreadCounters block) {
+		long reaction;
+		synchronized (this) {
+			reaction = react(decision);
+		}
+		act(block, reaction, null, null);
+	}
+
+	/**
+	 * Under the lock, after a copy that was not accepted: a delay means a retry copy (now or at its
+	 * hint), a refusal or exhaustion with copies in flight means waiting for them, anything else ends the
+	 * call and settles the copies in flight.
+	 * @return the decision to act on, {@link #AWAIT} when there is nothing to do now
+	 */
+	private long react(long decision) {
+		if (decision > 0) {
+			this.retryPending = true;
+			this.dueNanos = this.hedges.timeSource.nanoTime() + decision;
+			return decision;
+		}
+		if (decision == 0) {
+			return 0;
+		}
+		if (this.inFlight > 0 && (decision == CallLifecycle.STOP_EXHAUSTED || decision == CallLifecycle.STOP_BUDGET
+				|| decision == CallLifecycle.STOP_DEADLINE || decision == CallLifecycle.STOP_CIRCUIT_OPEN)) {
+			if (decision != CallLifecycle.STOP_EXHAUSTED) {
+				this.hedgesRefused = true;
+				this.hedges.counters.hedgeRefused();
+			}
+			return AWAIT;
+		}
+		this.ended = true;
+		this.hedges.counters.hedgesCancelled(settleInFlight());
+		return decision;
+	}
+
+	/** Carries out, outside the lock, what was decided under it. */
+	private void act(ThreadCounters block, long decision, @Nullable T value, @Nullable Copy<T> winner) {
+		if (decision == CallLifecycle.ACCEPTED) {
+			Copy<T> copy = java.util.Objects.requireNonNull(winner);
+			if (this.hedges.isAdaptive()) {
+				this.hedges.succeeded(this.hedges.timeSource.nanoTime() - copy.startNanos);
+			}
+			complete(value);
+			cancelSettled(true);
+		}
+		else if (decision == 0) {
+			startCopy(false);
+		}
+		else if (decision > 0) {
+			boolean watch;
+			long due;
+			synchronized (this) {
+				watch = !this.watched && !this.ended;
+				this.watched |= watch;
+				due = this.dueNanos;
+			}
+			if (watch) {
+				this.hedges.watch(this, due);
+			}
+			else {
+				this.hedges.rearm(due);
+			}
+		}
+		else if (decision != AWAIT) {
+			cancelSettled(true);
+			end(block, decision);
+		}
+	}
+
+	/**
+	 * Under the lock, as the call ends: settles every copy in flight, giving its permit back.
+	 * @return how many of them were copies after the first
+	 */
+	private int settleInFlight() {
+		int hedgesSettled = 0;
+		for (Copy<T> copy = this.copies; copy != null; copy = copy.previous) {
+			if (!copy.settled) {
+				copy.settled = true;
+				copy.cancelled = true;
+				this.inFlight--;
+				this.context.permit = copy.permit;
+				copy.permit = CircuitGate.NO_PERMISSION;
+				CallLifecycle.releaseAttempt(this.runtime, this.context);
+				if (copy.number > 1) {
+					hedgesSettled++;
+				}
+			}
+		}
+		return hedgesSettled;
+	}
+
+	/** Cancels the stages of the copies settled as the call ended; the list no longer changes then. */
+	private void cancelSettled(boolean mayInterruptIfRunning) {
+		Copy<T> copy;
+		synchronized (this) {
+			copy = this.copies;
+		}
+		for (; copy != null; copy = copy.previous) {
+			if (copy.cancelled) {
+				AttemptStages.cancel(copy.stage, mayInterruptIfRunning, this.runtime.name);
+			}
+		}
+	}
+
+	/** Ends a call that did not succeed, as {@link CallEnding#finish} says. */
+	private void end(ThreadCounters block, long reason) {
+		try {
+			CallEnding.finish(this.runtime, this.context, block, reason, null, false, HedgeEnding.INSTANCE, this);
+		}
+		catch (Throwable ex) {
+			// HedgeEnding throws nothing: it completes this future instead.
+			completeExceptionally(ex);
+		}
+	}
+
+	/** A hedged call's end: the recovery's stage completes the caller's future, or the failure does. */
+	private static final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<?>> {
+
+		static final HedgeEnding INSTANCE = new HedgeEnding();
+
+		@Override
+		public boolean hasRecovery(HedgedCall<?> call) {
+			return call.recovery != null;
+		}
+
+		@Override
+		public @Nullable Void recover(HedgedCall<?> call, RetryRuntime runtime, MutableRetryContext context,
+				ThreadCounters block, @Nullable Throwable failure) {
+			call.recover(failure);
+			return null;
+		}
+
+		@Override
+		public @Nullable Void fail(HedgedCall<?> call, MutableRetryContext context, @Nullable Throwable failure) {
+			call.failWith(failure);
+			return null;
+		}
+
+	}
+
+	private void recover(@Nullable Throwable failure) {
+		AsyncRetry.recoverInto(this.runtime, this.context, java.util.Objects.requireNonNull(this.recovery), failure, this);
+	}
+
+	@SuppressWarnings("unchecked")
+	private void failWith(@Nullable Throwable failure) {
+		if (failure == null) {
+			complete((T) this.context.getLastResult());
+		}
+		else {
+			completeExceptionally(failure);
+		}
+	}
+
+	/**
+	 * Cancels the call: no copy starts any more, the copies in flight give their permits back at once
+	 * and are cancelled when their stages allow it.
+	 */
+	@Override
+	public boolean cancel(boolean mayInterruptIfRunning) {
+		synchronized (this) {
+			if (this.ended) {
+				return isCancelled();
+			}
+			this.ended = true;
+			this.hedges.counters.hedgesCancelled(settleInFlight());
+		}
+		CallCancelledException cancellation = new CallCancelledException(this.runtime.name);
+		completeExceptionally(cancellation);
+		cancelSettled(mayInterruptIfRunning);
+		this.context.outcome(CallOutcome.failed(this.context.getRetryCount() >= 1));
+		this.runtime.close(this.context, cancellation);
+		return true;
+	}
+
+	@Override
+	public String toString() {
+		return "HedgedCall[name=" + this.runtime.name + ", " + super.toString() + "]";
+	}
+
+	/** One copy of a hedged call: its number, start, circuit permit and stage. */
+	static final class Copy<T> implements BiFunction<T, Throwable, Void> {
+
+		final HedgedCall<T> call;
+
+		final int number;
+
+		final long startNanos;
+
+		/** Guarded by the call's lock. */
+		long permit;
+
+		final @Nullable Copy<T> previous;
+
+		/** Guarded by the call's lock: whether its outcome was taken or no longer matters. */
+		boolean settled;
+
+		/** Settled as the call ended: its stage is to be cancelled. */
+		volatile boolean cancelled;
+
+		volatile @Nullable CompletionStage<T> stage;
+
+		Copy(HedgedCall<T> call, int number, long startNanos, long permit, @Nullable Copy<T> previous) {
+			this.call = call;
+			this.number = number;
+			this.startNanos = startNanos;
+			this.permit = permit;
+			this.previous = previous;
+		}
+
+		@Override
+		public @Nullable Void apply(@Nullable T value, @Nullable Throwable failure) {
+			this.call.copyEnded(this, value, failure);
+			return null;
+		}
+
+	}
+
+}
