@@ -100,7 +100,7 @@ public final class HedgingConfigBuilder {
 	public HedgingConfigBuilder maxDelay(Duration maxDelay) {
 		notNegative("maxDelay", maxDelay);
 		if (maxDelay.isZero()) {
-			throw new IllegalArgumentException("Invalid maxDelay (0ms): must be greater than zero");
+			throw new IllegalArgumentException("Invalid maxDelay (" + Durations.format(maxDelay) + "): must be greater than zero");
 		}
 		this.maxDelay = maxDelay;
 		return this;

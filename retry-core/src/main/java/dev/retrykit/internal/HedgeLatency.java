@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The adaptive hedging delay of an instance: a sliding window of its last {@link #WINDOW} successful
- * attempts' latencies and the configured quantile of them, clamped to [min, max]; the max until
+ * async calls' latencies (from the first copy's start to the accepted result; why the call's and not the
+ * winning copy's, see {@code HedgedCall.act}) and the configured quantile of them, clamped to [min, max]; the max until
  * {@link #MIN_SAMPLES} were seen.
  *
  * <p>Recording is lock-free and allocates nothing: one {@code getAndIncrement} for a slot and one

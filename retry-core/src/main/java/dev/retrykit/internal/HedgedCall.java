@@ -74,6 +74,9 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	/** When the next copy is due. */
 	private long dueNanos;
 
+	/** When the first copy started (as read once its supplier returned): an adaptive delay's samples count from it. */
+	private long firstStartNanos;
+
 	/** Whether the call is on {@link Hedges}' list. */
 	private boolean watched;
 
@@ -130,6 +133,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				}
 				call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
 				call.started = 1;
+				call.firstStartNanos = hedges.timeSource.nanoTime();
 				call.decided(decision, block);
 				return call;
 			}
@@ -150,6 +154,9 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	private Copy<T> newCopy() {
 		Copy<T> copy = new Copy<>(this, ++this.started, this.hedges.timeSource.nanoTime(), this.context.permit, this.copies);
 		this.context.permit = CircuitGate.NO_PERMISSION;
+		if (copy.number == 1) {
+			this.firstStartNanos = copy.startNanos;
+		}
 		this.copies = copy;
 		this.inFlight++;
 		if (copy.number > 1) {
@@ -318,7 +325,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				decision = react(decision);
 			}
 		}
-		act(block, decision, value, copy);
+		act(block, decision, value);
 	}
 
 	/** {@link #react}: nothing to do but wait for the copies in flight. */
@@ -330,7 +337,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		synchronized (this) {
 			reaction = react(decision);
 		}
-		act(block, reaction, null, null);
+		act(block, reaction, null);
 	}
 
 	/**
@@ -362,11 +369,14 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	}
 
 	/** Carries out, outside the lock, what was decided under it. */
-	private void act(ThreadCounters block, long decision, @Nullable T value, @Nullable Copy<T> winner) {
+	private void act(ThreadCounters block, long decision, @Nullable T value) {
 		if (decision == CallLifecycle.ACCEPTED) {
-			Copy<T> copy = java.util.Objects.requireNonNull(winner);
 			if (this.hedges.isAdaptive()) {
-				this.hedges.succeeded(this.hedges.timeSource.nanoTime() - copy.startNanos);
+				// The call's latency, not the winner's own: a winning hedge's own latency is the shorter of a
+				// race, and a cancelled loser's is never known, so either would drag the delay down round after
+				// round. With the call's, a delay d settles where P(latency <= d) = quantile: below it, fewer than
+				// that share of calls end by d and the quantile rises; above it, the quantile falls.
+				this.hedges.succeeded(this.hedges.timeSource.nanoTime() - this.firstStartNanos);
 			}
 			complete(value);
 			cancelSettled(true);
