@@ -71,8 +71,8 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	/** A copy is to start at {@link #dueNanos} as a retry (a failure's delay hint). */
 	private boolean retryPending;
 
-	/** When the next copy is due. */
-	private long dueNanos;
+	/** When the next copy is due; written under the lock, read by the timer's pass without it. */
+	private volatile long dueNanos;
 
 	/** When the first copy started (as read once its supplier returned): an adaptive delay's samples count from it. */
 	private long firstStartNanos;
@@ -270,6 +270,11 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	 * @return when the next copy is due, or {@link #UNWATCHED} when none will be
 	 */
 	long timerPassed(long nowNanos) {
+		long due = this.dueNanos;
+		if (due > nowNanos && !isDone()) {
+			// Not due: the pass goes on without the lock (a call that ends meanwhile is dropped next time).
+			return due;
+		}
 		boolean retry;
 		synchronized (this) {
 			if (!stillWatched()) {

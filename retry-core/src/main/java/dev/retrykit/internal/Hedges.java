@@ -158,10 +158,11 @@ final class Hedges implements Runnable {
 		HedgedCall<?> keptFirst = null;
 		HedgedCall<?> keptLast = null;
 		long earliest = NOT_ARMED;
+		long now = this.timeSource.nanoTime();
 		while (call != null) {
 			HedgedCall<?> next = call.nextWatched;
 			call.nextWatched = null;
-			long due = call.timerPassed(this.timeSource.nanoTime());
+			long due = call.timerPassed(now);
 			if (due != HedgedCall.UNWATCHED) {
 				if (keptFirst == null) {
 					keptFirst = call;
