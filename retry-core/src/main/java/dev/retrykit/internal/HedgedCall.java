@@ -2,7 +2,6 @@ package dev.retrykit.internal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -11,27 +10,22 @@ import dev.retrykit.RetryEventType;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One hedged async call: the future returned to the caller, and the copies of the call behind it.
- *
- * <p>Copy i+1 starts when {@link Hedges} finds it due ({@code delay} after copy i started), or at once
- * (or after the failure's delay hint) when a copy fails with a retryable failure; at most
- * {@code maxAttempts} copies in all. Every decision is {@link CallLifecycle}'s and every ending
- * {@link CallEnding#finish}'s, as for {@link AsyncRetry}: each copy is an attempt acquired through the
- * lifecycle (its circuit permit held by the copy), a copy started by the delay asks the budget and
- * takes a token ({@link CallLifecycle#acquireHedge}), a copy started by a failure is a retry. The first
- * accepted result wins; the copies still in flight are then settled (permit given back once) and their
- * stages cancelled, and their outcomes are ignored. A non-retryable failure ends the call and cancels
- * the copies in flight; a refused copy (budget, circuit, deadline) is not sent and the call waits for
- * the copies in flight; when every copy failed the call is exhausted and recovers as any call.
- *
- * <p>A first copy that completes successfully before {@code executeAsync} returns costs what it does
- * on any guarded instance: its own future is returned, nothing is allocated and no clock is read.
+ * One hedged async call: the future returned to the caller, and the copies behind it. Copy i+1 starts
+ * when {@link Hedges} finds it due ({@code delay} after copy i started), or at once (or after the
+ * failure's delay hint) when a copy fails with a retryable failure; {@code maxAttempts} copies at most.
+ * Every decision is {@link CallLifecycle}'s and every ending {@link CallEnding#finish}'s: a copy is an
+ * attempt acquired through the lifecycle (the copy holds its circuit permit); one started by the delay
+ * asks the budget and takes a token ({@link CallLifecycle#acquireHedge}); one started by a failure is a
+ * retry. The first accepted result wins; the copies in flight are then settled (permit given back once),
+ * their stages cancelled and their outcomes ignored. A non-retryable failure ends the call likewise; a
+ * refused copy is not sent and the call waits for the copies in flight; when every copy failed the call
+ * is exhausted and recovers as any call. A first copy that succeeds before {@code executeAsync} returns
+ * costs what it does on any guarded instance: its own future is returned, nothing is allocated.
  *
  * <p>In copy k, {@link dev.retrykit.RetryContext#current()} is a context of its own whose
  * {@code getRetryCount()} is k − 1 and whose attribute {@value #HEDGED} is {@code true} for k &gt; 1.
- *
- * <p>State changes happen under this object's lock; user code (the supplier, stages' cancel, the
- * recovery) runs outside it, listeners run inside it. Thread-safe.
+ * State changes happen under this object's lock; user code (the supplier, stages' cancel, the recovery)
+ * runs outside it, listeners inside it. Thread-safe.
  *
  * @param <T> the result type
  */
@@ -56,7 +50,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	private final int maxCopies;
 
 	/** The copies started, the latest first; guarded by this. */
-	private @Nullable Copy<T> copies;
+	private @Nullable HedgeCopy<T> copies;
 
 	private int started;
 
@@ -93,10 +87,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		this.maxCopies = Math.max(1, runtime.maxAttempts);
 	}
 
-	/**
-	 * Starts a hedged call: the first copy runs on the calling thread.
-	 * @return the future of the call, or the first copy's own future when it already succeeded
-	 */
+	/** Starts a hedged call, its first copy on this thread; returns that copy's future if it already succeeded. */
 	static <T> CompletableFuture<T> start(RetryRuntime runtime, Hedges hedges,
 			Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
@@ -134,7 +125,8 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
 				call.started = 1;
 				call.firstStartNanos = hedges.timeSource.nanoTime();
-				call.decided(decision, block);
+				// Not accepted at once: on as the decision says (no copy is in flight, so no lock is needed yet).
+				call.act(block, call.react(decision), null, 0);
 				return call;
 			}
 			call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
@@ -142,17 +134,25 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		finally {
 			stack.popPooled(pooled);
 		}
-		Copy<T> first;
-		synchronized (call) {
-			first = call.newCopy();
+		HedgeCopy<T> first = call.newCopy();
+		long delay = hedges.delayNanos();
+		if (stage == null || thrown != null || call.maxCopies == 1 || delay == 0) {
+			call.started(first, stage, thrown);
+			return call;
 		}
-		call.started(first, stage, thrown);
+		first.stage = stage;
+		long due = first.startNanos + delay;
+		call.dueNanos = (due < first.startNanos) ? Long.MAX_VALUE : due;
+		call.watched = true;
+		// Published to the timer before the stage can complete on another thread: no lock on this path.
+		hedges.watch(call, call.dueNanos);
+		stage.handle(first);
 		return call;
 	}
 
 	/** A new copy, holding the permit the lifecycle just acquired into the context. Under the lock. */
-	private Copy<T> newCopy() {
-		Copy<T> copy = new Copy<>(this, ++this.started, this.hedges.timeSource.nanoTime(), this.context.permit, this.copies);
+	private HedgeCopy<T> newCopy() {
+		HedgeCopy<T> copy = new HedgeCopy<>(this, ++this.started, this.hedges.timeSource.nanoTime(), this.context.permit, this.copies);
 		this.context.permit = CircuitGate.NO_PERMISSION;
 		if (copy.number == 1) {
 			this.firstStartNanos = copy.startNanos;
@@ -173,7 +173,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	private void startCopy(boolean byDelay) {
 		ContextStack stack = ContextStack.get();
 		ThreadCounters block = stack.counters(this.runtime);
-		Copy<T> copy;
+		HedgeCopy<T> copy;
 		synchronized (this) {
 			if (this.ended || this.started >= this.maxCopies || (byDelay && (this.hedgesRefused || this.retryPending))) {
 				return;
@@ -221,7 +221,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	}
 
 	/** Takes over a copy once its supplier returned {@code stage} or threw {@code thrown}. */
-	private void started(Copy<T> copy, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
+	private void started(HedgeCopy<T> copy, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
 		if (thrown != null || stage == null) {
 			copyEnded(copy, null, (thrown != null) ? thrown : AttemptStages.nullStage(this.runtime.name));
 		}
@@ -238,7 +238,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	}
 
 	/** Watches for the copy after {@code copy}: due the hedging delay after it started. */
-	private void hedgeAfter(Copy<T> copy) {
+	private void hedgeAfter(HedgeCopy<T> copy) {
 		long delay = this.hedges.delayNanos();
 		long due;
 		boolean watch = false;
@@ -301,9 +301,10 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	}
 
 	/** Takes the outcome of a copy. */
-	void copyEnded(Copy<T> copy, @Nullable T value, @Nullable Throwable failure) {
+	void copyEnded(HedgeCopy<T> copy, @Nullable T value, @Nullable Throwable failure) {
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
 		long decision;
+		int settled = 0;
 		synchronized (this) {
 			if (copy.settled) {
 				// Settled when the call ended: its permit was given back then, its outcome no longer matters.
@@ -320,7 +321,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 					this.hedges.counters.hedgeWon();
 					this.runtime.counters.event(RetryEventType.HEDGE_WON, copy.number, null, 0);
 				}
-				this.hedges.counters.hedgesLost(settleInFlight());
+				settled = settleInFlight(true);
 				this.ended = true;
 			}
 			else {
@@ -330,20 +331,11 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				decision = react(decision);
 			}
 		}
-		act(block, decision, value);
+		act(block, decision, value, settled);
 	}
 
 	/** {@link #react}: nothing to do but wait for the copies in flight. */
 	private static final long AWAIT = Long.MIN_VALUE;
-
-	/** The first copy completed at once without being accepted: carries on as {@code decision} says. */
-	private void decided(long decision, ThreadCounters block) {
-		long reaction;
-		synchronized (this) {
-			reaction = react(decision);
-		}
-		act(block, reaction, null);
-	}
 
 	/**
 	 * Under the lock, after a copy that was not accepted: a delay means a retry copy (now or at its
@@ -369,12 +361,12 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			return AWAIT;
 		}
 		this.ended = true;
-		this.hedges.counters.hedgesCancelled(settleInFlight());
+		settleInFlight(false);
 		return decision;
 	}
 
 	/** Carries out, outside the lock, what was decided under it. */
-	private void act(ThreadCounters block, long decision, @Nullable T value) {
+	private void act(ThreadCounters block, long decision, @Nullable T value, int settled) {
 		if (decision == CallLifecycle.ACCEPTED) {
 			if (this.hedges.isAdaptive()) {
 				// The call's latency, not the winner's own: a winning hedge's own latency is the shorter of a
@@ -384,7 +376,9 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				this.hedges.succeeded(this.hedges.timeSource.nanoTime() - this.firstStartNanos);
 			}
 			complete(value);
-			cancelSettled(true);
+			if (settled > 0) {
+				cancelSettled(true);
+			}
 		}
 		else if (decision == 0) {
 			startCopy(false);
@@ -411,12 +405,14 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	}
 
 	/**
-	 * Under the lock, as the call ends: settles every copy in flight, giving its permit back.
-	 * @return how many of them were copies after the first
+	 * Under the lock, as the call ends: settles every copy in flight, giving its permit back, and counts
+	 * the hedges among them as lost (another copy won) or cancelled (the call ended without a winner).
+	 * @return how many copies were settled, whose stages {@link #cancelSettled} is to cancel
 	 */
-	private int settleInFlight() {
+	private int settleInFlight(boolean lost) {
+		int settled = 0;
 		int hedgesSettled = 0;
-		for (Copy<T> copy = this.copies; copy != null; copy = copy.previous) {
+		for (HedgeCopy<T> copy = this.copies; copy != null; copy = copy.previous) {
 			if (!copy.settled) {
 				copy.settled = true;
 				copy.cancelled = true;
@@ -424,21 +420,26 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				this.context.permit = copy.permit;
 				copy.permit = CircuitGate.NO_PERMISSION;
 				CallLifecycle.releaseAttempt(this.runtime, this.context);
+				settled++;
 				if (copy.number > 1) {
 					hedgesSettled++;
 				}
 			}
 		}
-		return hedgesSettled;
+		if (hedgesSettled > 0) {
+			if (lost) {
+				this.hedges.counters.hedgesLost(hedgesSettled);
+			}
+			else {
+				this.hedges.counters.hedgesCancelled(hedgesSettled);
+			}
+		}
+		return settled;
 	}
 
-	/** Cancels the stages of the copies settled as the call ended; the list no longer changes then. */
+	/** Cancels the settled copies' stages; by the thread that ended the call (the list no longer changes). */
 	private void cancelSettled(boolean mayInterruptIfRunning) {
-		Copy<T> copy;
-		synchronized (this) {
-			copy = this.copies;
-		}
-		for (; copy != null; copy = copy.previous) {
+		for (HedgeCopy<T> copy = this.copies; copy != null; copy = copy.previous) {
 			if (copy.cancelled) {
 				AttemptStages.cancel(copy.stage, mayInterruptIfRunning, this.runtime.name);
 			}
@@ -456,43 +457,12 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		}
 	}
 
-	/** A hedged call's end: the recovery's stage completes the caller's future, or the failure does. */
-	private static final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<?>> {
-
-		static final HedgeEnding INSTANCE = new HedgeEnding();
-
-		@Override
-		public boolean hasRecovery(HedgedCall<?> call) {
-			return call.recovery != null;
-		}
-
-		@Override
-		public @Nullable Void recover(HedgedCall<?> call, RetryRuntime runtime, MutableRetryContext context,
-				ThreadCounters block, @Nullable Throwable failure) {
-			call.recover(failure);
-			return null;
-		}
-
-		@Override
-		public @Nullable Void fail(HedgedCall<?> call, MutableRetryContext context, @Nullable Throwable failure) {
-			call.failWith(failure);
-			return null;
-		}
-
+	@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery() {
+		return this.recovery;
 	}
 
-	private void recover(@Nullable Throwable failure) {
-		AsyncRetry.recoverInto(this.runtime, this.context, java.util.Objects.requireNonNull(this.recovery), failure, this);
-	}
-
-	@SuppressWarnings("unchecked")
-	private void failWith(@Nullable Throwable failure) {
-		if (failure == null) {
-			complete((T) this.context.getLastResult());
-		}
-		else {
-			completeExceptionally(failure);
-		}
+	MutableRetryContext context() {
+		return this.context;
 	}
 
 	/**
@@ -506,7 +476,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				return isCancelled();
 			}
 			this.ended = true;
-			this.hedges.counters.hedgesCancelled(settleInFlight());
+			settleInFlight(false);
 		}
 		CallCancelledException cancellation = new CallCancelledException(this.runtime.name);
 		completeExceptionally(cancellation);
@@ -518,45 +488,10 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 
 	@Override
 	public String toString() {
-		return "HedgedCall[name=" + this.runtime.name + ", " + super.toString() + "]";
-	}
-
-	/** One copy of a hedged call: its number, start, circuit permit and stage. */
-	static final class Copy<T> implements BiFunction<T, Throwable, Void> {
-
-		final HedgedCall<T> call;
-
-		final int number;
-
-		final long startNanos;
-
-		/** Guarded by the call's lock. */
-		long permit;
-
-		final @Nullable Copy<T> previous;
-
-		/** Guarded by the call's lock: whether its outcome was taken or no longer matters. */
-		boolean settled;
-
-		/** Settled as the call ended: its stage is to be cancelled. */
-		volatile boolean cancelled;
-
-		volatile @Nullable CompletionStage<T> stage;
-
-		Copy(HedgedCall<T> call, int number, long startNanos, long permit, @Nullable Copy<T> previous) {
-			this.call = call;
-			this.number = number;
-			this.startNanos = startNanos;
-			this.permit = permit;
-			this.previous = previous;
-		}
-
-		@Override
-		public @Nullable Void apply(@Nullable T value, @Nullable Throwable failure) {
-			this.call.copyEnded(this, value, failure);
-			return null;
-		}
-
+		// Unlocked reads: a diagnostic that must not wait for a call that is stuck.
+		return "HedgedCall[name=" + this.runtime.name + ", started=" + this.started + ", inFlight=" + this.inFlight
+				+ ", ended=" + this.ended + ", hedgesRefused=" + this.hedgesRefused + ", watched=" + this.watched + ", "
+				+ super.toString() + "]";
 	}
 
 }
