@@ -40,6 +40,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * instance has no failback executor)</li>
  * <li>{@code retry.failback.exhausted} (function counter: failback tasks that used up their attempts;
  * 0 while the instance has no failback executor)</li>
+ * <li>{@code retry.hedges} (function counter, tag {@code result} = {@code won}, {@code lost},
+ * {@code cancelled}, {@code refused}: copies of hedged calls after the first; registered for every
+ * instance, as a live change may turn hedging on, and 0 while it does not hedge)</li>
  * </ul>
  *
  * <p>{@code retry.failback.pending} and {@code retry.failback.exhausted} are registered for every instance, not only for those that have a
@@ -120,6 +123,17 @@ public final class RetryMetricsBinder implements MeterBinder {
 			.tags(tags).description("Failback tasks waiting for a background retry").register(meterRegistry);
 		FunctionCounter.builder("retry.failback.exhausted", this.retryRegistry, (registry) -> exhaustedFailbacks(registry, name))
 			.tags(tags).description("Failback tasks that used up their attempts").register(meterRegistry);
+		hedges(meterRegistry, tags, metrics, "won", RetryMetrics::getHedgesWon);
+		hedges(meterRegistry, tags, metrics, "lost", RetryMetrics::getHedgesLost);
+		hedges(meterRegistry, tags, metrics, "cancelled", RetryMetrics::getHedgesCancelled);
+		hedges(meterRegistry, tags, metrics, "refused", RetryMetrics::getHedgesRefused);
+	}
+
+	private static void hedges(MeterRegistry meterRegistry, Tags tags, RetryMetrics metrics, String result,
+			ToDoubleFunction<RetryMetrics> count) {
+		FunctionCounter.builder("retry.hedges", metrics, count).tags(tags).tag("result", result)
+			.description("Copies of hedged calls after the first, by how they ended (refused: not sent)")
+			.register(meterRegistry);
 	}
 
 	private static long exhaustedFailbacks(RetryRegistry registry, String name) {
