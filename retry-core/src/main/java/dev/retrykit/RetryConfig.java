@@ -70,6 +70,8 @@ public final class RetryConfig {
 
 	final @Nullable HedgingConfig hedging;
 
+	final int failbackCapacity;
+
 	RetryConfig(RetryConfigBuilder builder) {
 		this.maxAttempts = builder.maxAttempts;
 		this.maxDuration = builder.maxDuration;
@@ -92,6 +94,7 @@ public final class RetryConfig {
 		this.budgetName = builder.budgetName;
 		this.stateful = builder.stateful;
 		this.hedging = builder.hedging;
+		this.failbackCapacity = builder.failbackCapacity;
 	}
 
 	/** @return the default configuration: 3 attempts, exponential backoff from 100ms (x2, at most 10s) */
@@ -232,6 +235,14 @@ public final class RetryConfig {
 		return this.hedging != null && this.hedging.isEnabled();
 	}
 
+	/**
+	 * @return the most tasks the instance's failback executor keeps pending (default
+	 * {@value RetryConfigBuilder#DEFAULT_FAILBACK_CAPACITY}); a submit of a new key beyond it is refused
+	 */
+	public int getFailbackCapacity() {
+		return this.failbackCapacity;
+	}
+
 	@Override
 	public String toString() {
 		StringBuilder text = new StringBuilder("RetryConfig[maxAttempts=").append(this.maxAttempts);
@@ -261,6 +272,9 @@ public final class RetryConfig {
 			text.append(", stateful=true");
 		}
 		appendIfSet(text, "hedging", this.hedging);
+		if (this.failbackCapacity != RetryConfigBuilder.DEFAULT_FAILBACK_CAPACITY) {
+			text.append(", failbackCapacity=").append(this.failbackCapacity);
+		}
 		return text.append(']').toString();
 	}
 

@@ -27,6 +27,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RetryConfigBuilder {
 
+	/** The default of {@link #failbackCapacity(int)}. */
+	public static final int DEFAULT_FAILBACK_CAPACITY = 10_000;
+
 	int maxAttempts = 3;
 
 	@Nullable Duration maxDuration;
@@ -69,6 +72,8 @@ public final class RetryConfigBuilder {
 
 	@Nullable HedgingConfig hedging;
 
+	int failbackCapacity = DEFAULT_FAILBACK_CAPACITY;
+
 	RetryConfigBuilder() {
 	}
 
@@ -95,6 +100,7 @@ public final class RetryConfigBuilder {
 		this.budgetName = base.budgetName;
 		this.stateful = base.stateful;
 		this.hedging = base.hedging;
+		this.failbackCapacity = base.failbackCapacity;
 	}
 
 	/**
@@ -364,6 +370,25 @@ public final class RetryConfigBuilder {
 	 */
 	public RetryConfigBuilder hedging(@Nullable HedgingConfig hedging) {
 		this.hedging = hedging;
+		return this;
+	}
+
+	/**
+	 * Bounds the tasks that the instance's failback executor keeps pending, so that a long outage with
+	 * many distinct keys cannot fill the heap: a submit of a key that is not pending while this many are
+	 * is refused with a {@link java.util.concurrent.RejectedExecutionException} (the task does not run)
+	 * and counted ({@code FailbackExecutor.rejectedCount()}); a key that is pending is always accepted
+	 * (its new task replaces the pending one). Default {@value #DEFAULT_FAILBACK_CAPACITY}. An executor
+	 * reads it when it is created ({@code RetryRegistry.failback(name)}).
+	 * @param capacity 1 or more
+	 * @return this builder
+	 * @throws IllegalArgumentException if {@code capacity} is less than 1
+	 */
+	public RetryConfigBuilder failbackCapacity(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("Invalid failbackCapacity (" + capacity + "): must be 1 or greater");
+		}
+		this.failbackCapacity = capacity;
 		return this;
 	}
 

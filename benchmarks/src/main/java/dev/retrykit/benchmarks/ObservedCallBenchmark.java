@@ -47,6 +47,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * decorator around the retry, with {@link TaggedRetryMetrics} bound.</li>
  * <li>{@code resilience4jInObservation}: the retry inside a user's own {@code Observation} (what
  * {@code @Observed} gives): one observation per call, none per attempt.</li>
+ * <li>{@code handWrittenNestedObservations}: the floor of what {@code retrykitObserved} records: two
+ * hand-written nested observations, {@code retry.call} and a child {@code retry.attempt} in scope
+ * while the attempt runs, with the same keys (name, outcome, exception; attempt), the same registry
+ * and handlers, around a plain call.</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -80,6 +84,28 @@ public class ObservedCallBenchmark {
 	public void resilience4jInObservation(Observed observed, Blackhole bh) throws Exception {
 		bh.consume(Observation.createNotStarted("resilience4j.call", observed.observations)
 			.observeChecked(() -> observed.resilience4j.executeCallable(observed.callable)));
+	}
+
+	@Benchmark
+	public void handWrittenNestedObservations(Observed observed, Blackhole bh) {
+		Observation call = Observation.createNotStarted("retry.call", observed.observations)
+			.contextualName("retry bench")
+			.lowCardinalityKeyValue("name", "bench")
+			.start();
+		Observation attempt = Observation.createNotStarted("retry.attempt", observed.observations)
+			.parentObservation(call)
+			.contextualName("retry bench attempt")
+			.lowCardinalityKeyValue("name", "bench")
+			.highCardinalityKeyValue("attempt", "1")
+			.start();
+		String result;
+		try (Observation.Scope scope = attempt.openScope()) {
+			result = observed.payload;
+		}
+		attempt.lowCardinalityKeyValue("exception", "none").stop();
+		call.lowCardinalityKeyValue("outcome", "successful_without_retry").lowCardinalityKeyValue("exception", "none")
+			.stop();
+		bh.consume(result);
 	}
 
 	/** The registries and the decorated calls, built once and shared by all threads. */

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
@@ -58,6 +59,15 @@ final class ClusterContextCache implements RetryContextCache {
 	/** The most evictions the engine has reported: kept while it is unreachable, so the count never drops. */
 	private final AtomicLong sharedEvictions = new AtomicLong();
 
+	/** What the last reads of keys found ({@link #ABSENT} for no entry), at most {@value #LAST_READS} keys. */
+	private final Map<String, byte[]> lastRead = new ConcurrentHashMap<>();
+
+	/** How many keys' last reads are kept; past it they are all forgotten (a write then reads first). */
+	private static final int LAST_READS = 1024;
+
+	/** A last read that found no entry. */
+	private static final byte[] ABSENT = new byte[0];
+
 	/** Keys changed on the local cache while the engine did not answer, oldest first. Guarded by itself. */
 	private final Map<Object, Replay> replays = new LinkedHashMap<>();
 
@@ -80,7 +90,19 @@ final class ClusterContextCache implements RetryContextCache {
 		if (!lookup.shared) {
 			return this.local.get(key);
 		}
+		rememberRead(shared, lookup.bytes);
 		return decode(shared, lookup.bytes);
+	}
+
+	/**
+	 * Keeps what a read found, so that the call's write can try a compare-and-set against it without
+	 * reading again: one round trip for the write when no other replica wrote in between.
+	 */
+	private void rememberRead(String shared, byte @Nullable [] bytes) {
+		if (this.lastRead.size() >= LAST_READS) {
+			this.lastRead.clear();
+		}
+		this.lastRead.put(shared, (bytes != null) ? bytes : ABSENT);
 	}
 
 	@Override
@@ -95,10 +117,10 @@ final class ClusterContextCache implements RetryContextCache {
 		long writeId = ThreadLocalRandom.current().nextLong();
 		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update, writeId)), () -> Lookup.LOCAL);
 		if (!stored.shared) {
-			int before = count(this.local.get(key));
 			RetryContext updated = this.local.update(key, update);
-			// A write the engine did not answer in time may still be applied: what it carried is not added twice.
-			remember(key, updated == null, writeId, count(updated) - before);
+			// What this update adds to any stored count: the call's own failures, whatever it read first.
+			int added = count(update.apply(RetryContextSnapshot.of(this.instance, 0, false, null, null, 0, Map.of())));
+			remember(key, updated == null, writeId, added);
 			return updated;
 		}
 		return decode(shared, stored.bytes);
@@ -108,11 +130,20 @@ final class ClusterContextCache implements RetryContextCache {
 		return (context != null) ? context.getRetryCount() : 0;
 	}
 
-	/** Applies {@code update} to the stored entry until no other writer came in between; returns what is stored. */
+	/**
+	 * Applies {@code update} to the stored entry until no other writer came in between; returns what is
+	 * stored. The first try compares with what this replica's last read of the key found, if it has one.
+	 */
 	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update, long writeId) {
+		byte[] read = this.lastRead.remove(shared);
 		for (;;) {
-			byte[] stored = this.engine.getContext(this.instance, shared);
+			byte[] stored = (read != null) ? ((read == ABSENT) ? null : read) : this.engine.getContext(this.instance, shared);
+			read = null;
 			RetryContextSnapshot current = decode(shared, stored);
+			if (current != null && current.hasWrite(writeId)) {
+				// The engine applied this write and retried it (a member left before it answered): done.
+				return stored;
+			}
 			RetryContext next = update.apply(current);
 			byte[] bytes = (next != null) ? encode(next, current, writeId) : null;
 			// Compared with the bytes as stored, so that an entry that could not be decoded is replaced.
@@ -155,10 +186,10 @@ final class ClusterContextCache implements RetryContextCache {
 
 	/**
 	 * Remembers a change made on the local cache, to be written to the engine once it answers again.
-	 * @param writeId the write that was sent and not answered in time (it may still be applied), or 0
-	 * @param carried the failures that write added
+	 * @param writeId the write that was sent and not answered in time (it may still be applied)
+	 * @param added the failures the change added (and that write carried)
 	 */
-	private void remember(Object key, boolean removed, long writeId, int carried) {
+	private void remember(Object key, boolean removed, long writeId, int added) {
 		synchronized (this.replays) {
 			Replay replay = this.replays.get(key);
 			if (replay == null) {
@@ -169,10 +200,9 @@ final class ClusterContextCache implements RetryContextCache {
 				replay = new Replay();
 				this.replays.put(key, replay);
 			}
-			replay.removed = removed;
-			replay.replaceShared |= removed;
+			replay.changed(removed, added);
 			if (writeId != 0) {
-				replay.unanswered(writeId, carried);
+				replay.unanswered(writeId, added);
 			}
 		}
 	}
@@ -201,8 +231,8 @@ final class ClusterContextCache implements RetryContextCache {
 				return true;
 			}, () -> false);
 			if (!written) {
-				// The write back may still be applied: if it was, it carried every failure counted here.
-				replay.unanswered(writeId, count(mine));
+				// The write back may still be applied: if it was, it carried every failure added here.
+				replay.unanswered(writeId, replay.added);
 				synchronized (this.replays) {
 					Replay newer = this.replays.putIfAbsent(key, replay);
 					if (newer != null) {
@@ -230,20 +260,28 @@ final class ClusterContextCache implements RetryContextCache {
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
 			RetryContextSnapshot current = decode(shared, stored);
-			int applied = (current != null) ? Math.min(replay.appliedIn(current), mine.getRetryCount()) : 0;
-			if (applied == mine.getRetryCount() && !replay.replaceShared) {
-				// Everything counted here reached the engine after all, through writes it answered late.
+			int applied = (current != null) ? Math.min(replay.appliedIn(current), replay.added) : 0;
+			if (current != null && (current.hasWrite(writeId) || applied == replay.added && !replay.replaceShared)) {
+				// Everything added here reached the engine after all, through writes it answered late.
 				return;
 			}
-			RetryContext next = (replay.replaceShared || current == null) ? mine : merged(current, mine, applied);
+			// After a local removal the entry from before is obsolete: what was added since replaces it.
+			RetryContextSnapshot base = (replay.replaceShared || current == null) ? null : current;
+			RetryContext next = merged(base, mine, replay.added - applied, this.timeSource.currentTimeMillis());
 			if (this.engine.compareAndSetContext(this.instance, shared, stored, encode(next, current, writeId))) {
 				return;
 			}
 		}
 	}
 
-	/** The shared entry with the failures counted locally added to it, less those already applied. */
-	private static RetryContextSnapshot merged(RetryContextSnapshot shared, RetryContext mine, int applied) {
+	/**
+	 * The failures added locally on top of the shared entry ({@code null}: on nothing), less those
+	 * already applied; the last failure and the attributes of the local context.
+	 */
+	private static RetryContextSnapshot merged(@Nullable RetryContextSnapshot base, RetryContext mine, int added,
+			long now) {
+		RetryContextSnapshot shared = (base != null) ? base
+				: RetryContextSnapshot.of(mine.getName(), 0, false, null, null, now, Map.of());
 		RetryContextSnapshot local = RetryContextSnapshot.of(mine, shared.getFirstFailureMillis());
 		Map<String, Serializable> attributes = new HashMap<>();
 		for (RetryContextSnapshot snapshot : List.of(shared, local)) {
@@ -252,7 +290,7 @@ final class ClusterContextCache implements RetryContextCache {
 			}
 		}
 		boolean localFailure = local.getLastFailureType() != null;
-		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + local.getRetryCount() - applied,
+		return RetryContextSnapshot.of(shared.getName(), shared.getRetryCount() + Math.max(0, added),
 				shared.isExhaustedOnly() || local.isExhaustedOnly(),
 				localFailure ? local.getLastFailureType() : shared.getLastFailureType(),
 				localFailure ? local.getLastFailureMessage() : shared.getLastFailureMessage(), shared.getFirstFailureMillis(),
@@ -293,8 +331,21 @@ final class ClusterContextCache implements RetryContextCache {
 
 	@Override
 	public void clear() {
+		tryClear();
+	}
+
+	/**
+	 * Clears the local contexts and the changes waiting to be written back (so that no cleared key comes
+	 * back), then the shared ones.
+	 * @return whether the engine cleared the shared contexts within the timeout
+	 */
+	@Override
+	public boolean tryClear() {
 		this.local.clear();
-		this.calls.call(() -> {
+		synchronized (this.replays) {
+			this.replays.clear();
+		}
+		return this.calls.call(() -> {
 			this.engine.clearContexts(this.instance);
 			return true;
 		}, () -> false);
@@ -339,6 +390,20 @@ final class ClusterContextCache implements RetryContextCache {
 		/** Whether the key was removed locally at some point, so the shared entry from before is obsolete. */
 		boolean replaceShared;
 
+		/** The failures added locally since the fallback began, or since the last local removal. */
+		int added;
+
+		void changed(boolean removal, int failures) {
+			this.removed = removal;
+			if (removal) {
+				this.replaceShared = true;
+				this.added = 0;
+			}
+			else {
+				this.added += failures;
+			}
+		}
+
 		/** Writes sent and not answered in time, with the failures each carried: they may be applied later. */
 		private final List<long[]> unanswered = new ArrayList<>(2);
 
@@ -350,6 +415,10 @@ final class ClusterContextCache implements RetryContextCache {
 		}
 
 		void takeOver(Replay older) {
+			if (!this.replaceShared) {
+				// The newer changes came on top of the older ones, which were not written.
+				this.added += older.added;
+			}
 			this.replaceShared |= older.replaceShared;
 			older.unanswered.forEach(write -> unanswered(write[0], (int) write[1]));
 		}

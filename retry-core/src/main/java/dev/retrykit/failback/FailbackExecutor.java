@@ -9,6 +9,10 @@ import java.util.List;
  *
  * <ul>
  * <li>At most one pending task per key: submitting a key again replaces (cancels) the pending task.
+ * <li>At most {@link #capacity()} pending tasks: a submit of a new key while that many are pending is
+ * refused with a {@link java.util.concurrent.RejectedExecutionException} before the task runs, and
+ * counted in {@link #rejectedCount()} — a long outage cannot fill the heap, and nothing is dropped
+ * without its submitter knowing.
  * <li>An exhausted task is reported to the listeners and kept in a bounded list; when the list is
  * full the oldest is dropped and counted in {@link #exhaustedDropped()} — never silently.
  * <li>{@link #shutdown()} cancels and returns what was still pending.
@@ -26,7 +30,9 @@ public interface FailbackExecutor {
 	 * @param key identifies the operation; a pending task with an equal key is replaced
 	 * @param task the operation
 	 * @return {@code true} if it succeeded now, {@code false} if it was queued (or exhausted at once)
-	 * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdown()}
+	 * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdown()}, or when
+	 * {@link #capacity()} tasks are pending and none has this key (the task did not run; counted in
+	 * {@link #rejectedCount()})
 	 */
 	boolean submit(Object key, Runnable task);
 
@@ -36,8 +42,10 @@ public interface FailbackExecutor {
 	 * ({@code check == true}, Dubbo's {@code check=true}).
 	 * @param key identifies the operation
 	 * @param task the operation
-	 * @param check whether to throw instead of queueing
+	 * @param check whether to throw instead of queueing; a checked submit never queues, so the
+	 * {@linkplain #capacity() capacity} does not limit it
 	 * @return {@code true} if it succeeded now
+	 * @throws java.util.concurrent.RejectedExecutionException as {@link #submit(Object, Runnable)}
 	 */
 	boolean submit(Object key, Runnable task, boolean check);
 
@@ -70,6 +78,15 @@ public interface FailbackExecutor {
 
 	/** @return the number of pending tasks replaced by a new submit with the same key */
 	long replacedCount();
+
+	/**
+	 * @return the most tasks kept pending at once (the instance's
+	 * {@code RetryConfig.getFailbackCapacity()} when the executor was created)
+	 */
+	int capacity();
+
+	/** @return the number of submits refused because {@link #capacity()} tasks were pending */
+	long rejectedCount();
 
 	/**
 	 * @param listener told when a task is queued, succeeds in the background, or is exhausted

@@ -58,11 +58,11 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		}
 	}
 
-	private final RetryRuntime runtime;
+	final RetryRuntime runtime;
 
 	private final Supplier<? extends CompletionStage<T>> supplier;
 
-	private final MutableRetryContext context;
+	final MutableRetryContext context;
 
 	/** Work in progress: attempts requested and not yet run, for the trampoline (via {@link #WIP}). */
 	private volatile int wip;
@@ -425,85 +425,11 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	/** Ends a call that did not succeed, as {@link CallLifecycle#finish} says. */
 	private void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
 		try {
-			CallEnding.finish(this.runtime, this.context, block, reason, refusal, false, AsyncEnding.INSTANCE, this);
+			CallEnding.finish(this.runtime, this.context, block, reason, refusal, false, AsyncRetryEnding.INSTANCE, this);
 		}
 		catch (Throwable ex) {
-			// AsyncEnding throws nothing: it completes this future instead.
+			// AsyncRetryEnding throws nothing: it completes this future instead.
 			completeExceptionally(ex);
-		}
-	}
-
-	/** Runs the fallback; called only when {@link #recovery()} is not {@code null}. */
-	private void recover(@Nullable Throwable failure) {
-		recoverInto(this.runtime, this.context, Objects.requireNonNull(recovery()), failure, this);
-	}
-
-	/**
-	 * Runs an async call's fallback and completes the caller's future with its outcome, reporting it
-	 * ({@link CallEnding#recovered}, {@link CallEnding#recoveryFailed}); shared by the async engines.
-	 */
-	static <T> void recoverInto(RetryRuntime runtime, MutableRetryContext context,
-			Function<Throwable, ? extends CompletionStage<T>> fallback, @Nullable Throwable failure,
-			CompletableFuture<T> caller) {
-		CompletionStage<T> stage;
-		try {
-			stage = fallback.apply(failure);
-			if (stage == null) {
-				throw new NullPointerException("The recovery of retry '" + runtime.name + "' returned null");
-			}
-		}
-		catch (Throwable ex) {
-			CallEnding.recoveryFailed(runtime, context, ex);
-			caller.completeExceptionally(ex);
-			return;
-		}
-		stage.handle((value, ex) -> {
-			if (ex == null) {
-				CallEnding.recovered(runtime, context, runtime.counters.forCurrentThread());
-				caller.complete(value);
-			}
-			else {
-				Throwable cause = FailureClassifier.unwrap(ex);
-				CallEnding.recoveryFailed(runtime, context, cause);
-				caller.completeExceptionally(cause);
-			}
-			return null;
-		});
-	}
-
-	/** An async call's end: the recovery's stage completes the caller's future, or the failure does. */
-	private static final class AsyncEnding implements CallEnding.Ending<@Nullable Void, AsyncRetry<?>> {
-
-		static final AsyncEnding INSTANCE = new AsyncEnding();
-
-		@Override
-		public boolean hasRecovery(AsyncRetry<?> call) {
-			return call.recovery() != null;
-		}
-
-		@Override
-		public @Nullable Void recover(AsyncRetry<?> call, RetryRuntime runtime, MutableRetryContext context,
-				ThreadCounters block, @Nullable Throwable failure) {
-			call.recover(failure);
-			return null;
-		}
-
-		@Override
-		public @Nullable Void fail(AsyncRetry<?> call, MutableRetryContext context, @Nullable Throwable failure) {
-			call.failWith(failure);
-			return null;
-		}
-
-	}
-
-	/** Completes the caller's future with the call's failure, or with its last rejected result. */
-	@SuppressWarnings("unchecked")
-	private void failWith(@Nullable Throwable failure) {
-		if (failure == null) {
-			complete((T) this.context.getLastResult());
-		}
-		else {
-			completeExceptionally(failure);
 		}
 	}
 

@@ -47,6 +47,20 @@ public final class FailbackEngine implements FailbackExecutor {
 
 	private final AtomicLong replaced = new AtomicLong();
 
+	/** The most entries in {@link #pending}, new keys starting their first attempt counted in. */
+	private final int capacity;
+
+	/**
+	 * Entries of keys that were not pending when submitted, from the capacity check until their first
+	 * attempt ends: each holds a place, so that concurrent submits cannot overfill {@link #pending}.
+	 * Guarded by {@link #admission}.
+	 */
+	private int admitted;
+
+	private final Object admission = new Object();
+
+	private final AtomicLong rejected = new AtomicLong();
+
 	private final FailbackListeners listeners;
 
 	private volatile boolean shutdown;
@@ -61,6 +75,7 @@ public final class FailbackEngine implements FailbackExecutor {
 		this.runtime = runtime;
 		this.scheduler = runtime.scheduler;
 		this.exhaustedCapacity = exhaustedCapacity;
+		this.capacity = runtime.config.getFailbackCapacity();
 		this.listeners = new FailbackListeners(runtime.name, runtime.counters, listeners);
 	}
 
@@ -81,6 +96,8 @@ public final class FailbackEngine implements FailbackExecutor {
 		if (this.shutdown) {
 			throw rejected(key);
 		}
+		// A checked submit never queues: it needs no place.
+		boolean holdsPlace = !check && admit(key);
 		FailbackEntry entry = new FailbackEntry(this, key, task);
 		// Registered before the flag is read again: shutdown() sets the flag, then looks here, so a
 		// task is either rejected now or found (and cancelled) by shutdown().
@@ -98,6 +115,35 @@ public final class FailbackEngine implements FailbackExecutor {
 		finally {
 			// After runFirst: a failed first attempt is in pending by now, so shutdown() cannot miss it.
 			this.starting.remove(entry);
+			if (holdsPlace) {
+				synchronized (this.admission) {
+					this.admitted--;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Checks the capacity for a submit of {@code key}: a pending key takes no new place (its task is
+	 * replaced); a new one takes a place until its first attempt ends, and is refused when none is free.
+	 * @return whether the submit holds a place to give back
+	 * @throws RejectedExecutionException when the executor is full (counted)
+	 */
+	private boolean admit(Object key) {
+		synchronized (this.admission) {
+			if (this.pending.containsKey(key)) {
+				return false;
+			}
+			int taken = this.pending.size() + this.admitted;
+			if (taken >= this.capacity) {
+				this.rejected.incrementAndGet();
+				throw new RejectedExecutionException("Failback executor '" + getName() + "' is full: " + taken
+						+ " tasks are pending, its capacity (retry.instances." + getName()
+						+ ".failback.capacity, or RetryConfigBuilder.failbackCapacity) is " + this.capacity + "; task '"
+						+ key + "' was not run");
+			}
+			this.admitted++;
+			return true;
 		}
 	}
 
@@ -156,6 +202,16 @@ public final class FailbackEngine implements FailbackExecutor {
 	@Override
 	public long replacedCount() {
 		return this.replaced.get();
+	}
+
+	@Override
+	public int capacity() {
+		return this.capacity;
+	}
+
+	@Override
+	public long rejectedCount() {
+		return this.rejected.get();
 	}
 
 	@Override
@@ -245,8 +301,8 @@ public final class FailbackEngine implements FailbackExecutor {
 
 	@Override
 	public String toString() {
-		return "FailbackExecutor[name=" + getName() + ", pending=" + pendingCount() + ", exhausted="
-				+ exhaustedCount() + "]";
+		return "FailbackExecutor[name=" + getName() + ", pending=" + pendingCount() + ", capacity=" + this.capacity
+				+ ", exhausted=" + exhaustedCount() + ", rejected=" + rejectedCount() + "]";
 	}
 
 }

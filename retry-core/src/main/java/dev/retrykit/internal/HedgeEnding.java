@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A hedged call's end, for {@link CallEnding#finish}: the recovery's stage completes the caller's
- * future ({@link AsyncRetry#recoverInto}, as for any async call), or the failure does, or the last
+ * future ({@link AsyncRetryEnding#recoverInto}, as for any async call), or the failure does, or the last
  * rejected result. Stateless.
  */
 final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<?>> {
@@ -29,7 +29,7 @@ final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<
 	}
 
 	private static <T> void recoverInto(HedgedCall<T> call, RetryRuntime runtime, @Nullable Throwable failure) {
-		AsyncRetry.recoverInto(runtime, call.context(), Objects.requireNonNull(call.recovery()), failure, call);
+		AsyncRetryEnding.recoverInto(runtime, call.context(), Objects.requireNonNull(call.recovery()), failure, call);
 	}
 
 	@Override

@@ -1,6 +1,5 @@
 package dev.retrykit.internal;
 
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 
 import dev.retrykit.RetryContext;
@@ -8,117 +7,67 @@ import dev.retrykit.RetryListener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Calls an instance's listeners so that a failing listener never breaks a call: its exception is
- * caught, counted and logged. Immutable and thread-safe.
+ * An instance's {@link RetryListener}s, told through {@link ListenerCalls}: a failing listener never
+ * breaks a call. Calls are told in order, and {@code attemptReturned} and {@code close} in reverse, so
+ * that a listener opened first closes last. Immutable and thread-safe.
  */
-final class Listeners {
+final class Listeners extends ListenerCalls<RetryListener> {
 
 	private static final System.Logger LOGGER = System.getLogger("dev.retrykit.RetryListener");
 
-	private final RetryListener[] listeners;
-
-	private final RetryCounters counters;
-
-	private final String name;
-
 	Listeners(String name, RetryListener[] listeners, RetryCounters counters) {
-		this.name = name;
-		this.listeners = listeners;
-		this.counters = counters;
+		super(name, counters, listeners);
 	}
 
-	boolean isEmpty() {
-		return this.listeners.length == 0;
-	}
-
+	/** Asks each listener in order; the first that vetoes ends the asking (one that throws does not veto). */
 	boolean open(RetryContext context) {
-		for (RetryListener listener : this.listeners) {
+		for (RetryListener listener : listeners()) {
 			try {
 				if (!listener.open(context)) {
 					return false;
 				}
 			}
 			catch (Throwable ex) {
-				failed(listener, "open", ex);
+				failed(listener, "open", context, ex);
 			}
 		}
 		return true;
 	}
 
 	void beforeAttempt(RetryContext context) {
-		for (RetryListener listener : this.listeners) {
-			try {
-				listener.beforeAttempt(context);
-			}
-			catch (Throwable ex) {
-				failed(listener, "beforeAttempt", ex);
-			}
-		}
+		tell("beforeAttempt", (listener, call, unused) -> listener.beforeAttempt(call), context, null, false);
 	}
 
 	void attemptReturned(RetryContext context) {
-		for (int i = this.listeners.length - 1; i >= 0; i--) {
-			try {
-				this.listeners[i].attemptReturned(context);
-			}
-			catch (Throwable ex) {
-				failed(this.listeners[i], "attemptReturned", ex);
-			}
-		}
+		tell("attemptReturned", (listener, call, unused) -> listener.attemptReturned(call), context, null, true);
 	}
 
 	void onSuccess(RetryContext context, @Nullable Object result) {
-		for (RetryListener listener : this.listeners) {
-			try {
-				listener.onSuccess(context, result);
-			}
-			catch (Throwable ex) {
-				failed(listener, "onSuccess", ex);
-			}
-		}
+		tell("onSuccess", RetryListener::onSuccess, context, result, false);
 	}
 
 	void onError(RetryContext context, @Nullable Throwable failure) {
-		for (RetryListener listener : this.listeners) {
-			try {
-				listener.onError(context, failure);
-			}
-			catch (Throwable ex) {
-				failed(listener, "onError", ex);
-			}
-		}
+		tell("onError", RetryListener::onError, context, failure, false);
 	}
 
 	void onRetry(RetryContext context, long delayNanos) {
-		if (this.listeners.length == 0) {
-			return;
-		}
-		Duration delay = Duration.ofNanos(delayNanos);
-		for (RetryListener listener : this.listeners) {
-			try {
-				listener.onRetry(context, delay);
-			}
-			catch (Throwable ex) {
-				failed(listener, "onRetry", ex);
-			}
+		if (!isEmpty()) {
+			tell("onRetry", RetryListener::onRetry, context, Duration.ofNanos(delayNanos), false);
 		}
 	}
 
 	void close(RetryContext context, @Nullable Throwable failure) {
-		for (int i = this.listeners.length - 1; i >= 0; i--) {
-			try {
-				this.listeners[i].close(context, failure);
-			}
-			catch (Throwable ex) {
-				failed(this.listeners[i], "close", ex);
-			}
-		}
+		tell("close", RetryListener::close, context, failure, true);
 	}
 
-	private void failed(RetryListener listener, String method, Throwable ex) {
-		this.counters.listenerFailure();
-		LOGGER.log(Level.WARNING, () -> "Retry listener " + listener + "." + method + " threw for instance '"
-				+ this.name + "'; the call goes on", ex);
+	@Override
+	System.Logger logger() {
+		return LOGGER;
+	}
+
+	@Override
+	String describe(RetryListener listener, String method, Object about) {
+		return "Retry listener " + listener + "." + method + " threw for instance '" + name() + "'; the call goes on";
 	}
 
 }

@@ -90,6 +90,20 @@ public interface RetryContextCache {
 	void clear();
 
 	/**
+	 * Removes every context, as {@link #clear()}, and tells whether all of them are gone. A cache with one
+	 * store (the default: it calls {@link #clear()}) answers {@code true}. A cache shared through an engine
+	 * answers {@code false} when the shared store could not be cleared (the engine was unreachable,
+	 * slower than its timeout, or failed): what it keeps locally is cleared all the same, the shared
+	 * contexts stay. Used by the {@code clear-cache} action of the actuator endpoint, which must not report
+	 * success for a clear that did not happen. Never throws for an engine failure.
+	 * @return whether every context was removed, the shared ones included
+	 */
+	default boolean tryClear() {
+		clear();
+		return true;
+	}
+
+	/**
 	 * A snapshot of the cached entries, for diagnostics.
 	 * @param limit the most entries to return
 	 * @return up to {@code limit} entries, oldest first

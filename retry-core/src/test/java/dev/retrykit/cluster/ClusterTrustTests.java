@@ -298,6 +298,54 @@ class ClusterTrustTests {
 	}
 
 	@Test
+	void aFailureCountedLocallyAfterTheSharedCountWasReadIsWrittenBackOnce() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryCluster cluster = replica(engine, "a");
+		RetryTemplate payments = registry(cluster).template("payments");
+		failOnce(payments, "k");
+		engine.writesDown = true;
+		failOnce(payments, "k");
+		engine.writesDown = false;
+
+		cluster.synchronise();
+
+		assertThat(storedCount("payments", "k")).as("one failure before, one read from it and counted locally").isEqualTo(2);
+	}
+
+	@Test
+	void aFailingStatefulCallReadsItsEntryOnceAndWritesItWithOneCompareAndSet() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryTemplate payments = registry(replica(engine, "a")).template("payments");
+		failOnce(payments, "k");
+		engine.reads.set(0);
+		engine.writes.set(0);
+
+		failOnce(payments, "k");
+
+		assertThat(engine.reads).as("reads").hasValue(1);
+		assertThat(engine.writes).as("compare-and-sets").hasValue(1);
+		assertThat(storedCount("payments", "k")).isEqualTo(2);
+	}
+
+	@Test
+	void clearingTellsWhetherTheSharedContextsWereClearedAndDropsWhatWaitedToBeWrittenBack() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryCluster cluster = replica(engine, "a");
+		RetryTemplate payments = registry(cluster).template("payments");
+		failOnce(payments, "k");
+		engine.down = true;
+		failOnce(payments, "j");
+		assertThat(payments.getContextCache().tryClear()).as("the engine is down").isFalse();
+		assertThat(cluster.status().pendingWriteBacks()).isZero();
+
+		engine.down = false;
+		cluster.synchronise();
+		assertThat(this.store.contexts).containsOnlyKeys("payments/k");
+		assertThat(payments.getContextCache().tryClear()).isTrue();
+		assertThat(this.store.contexts).isEmpty();
+	}
+
+	@Test
 	void aFleetOfAHundredReplicasRetriesAboutOneBudgetsHeadroomWhenADownstreamFailsForAll() {
 		long[] cluster = { RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L };
 		List<RetryBudget> budgets = new ArrayList<>();

@@ -50,6 +50,14 @@ final class FakeClusterEngine implements ClusterEngine {
 	 */
 	volatile @Nullable CountDownLatch lateWrites;
 
+	/** Round trips to the store: reads of a context, and compare-and-sets. */
+	final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+
+	final java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+
+	/** When set, reads answer and every compare-and-set throws. */
+	volatile boolean writesDown;
+
 	FakeClusterEngine(Store store) {
 		this.store = store;
 		store.members++;
@@ -92,12 +100,17 @@ final class FakeClusterEngine implements ClusterEngine {
 	@Override
 	public byte @Nullable [] getContext(String cache, String key) {
 		reach();
+		this.reads.incrementAndGet();
 		return this.store.contexts.get(cache + "/" + key);
 	}
 
 	@Override
 	public boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next) {
 		reach();
+		this.writes.incrementAndGet();
+		if (this.writesDown) {
+			throw new IllegalStateException("writes down");
+		}
 		CountDownLatch late = this.lateWrites;
 		boolean interrupted = false;
 		while (late != null) {

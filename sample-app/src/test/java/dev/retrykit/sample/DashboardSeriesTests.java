@@ -52,6 +52,7 @@ class DashboardSeriesTests extends SampleOverHttp {
 		Set<String> queried = queriedSeries(Files.readString(DASHBOARD));
 		assertThat(queried).as("series queried by %s", DASHBOARD).contains("retry_calls_total",
 				"retry_call_seconds_bucket", "retry_circuit_state", "retry_budget_tokens", "retry_failback_exhausted_total",
+				"retry_failback_rejected_total",
 				"retry_context_cache_evictions_total");
 		String scrape = get("/actuator/prometheus").body();
 		Set<String> exported = exportedSeries(scrape);

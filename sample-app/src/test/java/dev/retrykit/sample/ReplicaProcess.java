@@ -81,6 +81,11 @@ final class ReplicaProcess implements AutoCloseable {
 				HttpResponse.BodyHandlers.ofString());
 	}
 
+	HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+		return HTTP.send(request(path).header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 	private HttpRequest.Builder request(String path) {
 		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).timeout(Duration.ofSeconds(20));
 	}

@@ -69,6 +69,9 @@ public class RetryInstanceProperties {
 	@NestedConfigurationProperty
 	private final HedgingProperties hedging = new HedgingProperties();
 
+	/** Background retries of @Failback methods and RetryRegistry.failback(name) tasks. */
+	private final Failback failback = new Failback();
+
 	public @Nullable String getBaseConfig() {
 		return this.baseConfig;
 	}
@@ -175,6 +178,10 @@ public class RetryInstanceProperties {
 
 	public HedgingProperties getHedging() {
 		return this.hedging;
+	}
+
+	public Failback getFailback() {
+		return this.failback;
 	}
 
 	/** Backoff overrides; each unset value is inherited. */
@@ -412,6 +419,25 @@ public class RetryInstanceProperties {
 
 		public void setName(@Nullable String name) {
 			this.name = name;
+		}
+
+	}
+
+	/** Failback settings; each unset value is inherited. */
+	public static class Failback {
+
+		/**
+		 * Most tasks kept pending for a background retry, 1 or more; a submit of a new key beyond it is refused
+		 * (RejectedExecutionException, counted in retry.failback.rejected) and its task does not run. Default 10000.
+		 */
+		private @Nullable Integer capacity;
+
+		public @Nullable Integer getCapacity() {
+			return this.capacity;
+		}
+
+		public void setCapacity(@Nullable Integer capacity) {
+			this.capacity = capacity;
 		}
 
 	}

@@ -129,6 +129,7 @@ public final class RetryPropertiesMapper {
 		set(path + ".max-duration", properties.getMaxDuration(), builder::maxDuration);
 		set(path + ".attempt-timeout", properties.getAttemptTimeout(), builder::attemptTimeout);
 		set(path + ".stateful", properties.getStateful(), builder::stateful);
+		set(path + ".failback.capacity", properties.getFailback().getCapacity(), builder::failbackCapacity);
 		applyBackoff(builder, base, chain);
 		if (properties.getRetryOn() != null) {
 			builder.retryOn(exceptionTypes(path + ".retry-on", properties.getRetryOn()));

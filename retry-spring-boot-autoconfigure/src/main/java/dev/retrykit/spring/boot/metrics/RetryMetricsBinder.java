@@ -4,8 +4,10 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
+import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryMetrics;
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.RetryRegistryListener;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
@@ -40,12 +42,18 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * instance has no failback executor)</li>
  * <li>{@code retry.failback.exhausted} (function counter: failback tasks that used up their attempts;
  * 0 while the instance has no failback executor)</li>
+ * <li>{@code retry.failback.rejected} (function counter: failback submits refused because the executor
+ * held its capacity of pending tasks; 0 while the instance has no failback executor)</li>
  * <li>{@code retry.hedges} (function counter, tag {@code result} = {@code won}, {@code lost},
  * {@code cancelled}, {@code refused}: copies of hedged calls after the first; registered for every
  * instance, as a live change may turn hedging on, and 0 while it does not hedge)</li>
  * </ul>
  *
- * <p>{@code retry.failback.pending} and {@code retry.failback.exhausted} are registered for every instance, not only for those that have a
+ * <p>The circuit and budget gauges read the instance's current breaker and budget through its template,
+ * so they follow a live change ({@code RetryRegistry.replace}, which may give the instance a new budget
+ * or breaker); a change that adds or removes a breaker or budget adds or removes its gauges.
+ *
+ * <p>{@code retry.failback.pending}, {@code retry.failback.exhausted} and {@code retry.failback.rejected} are registered for every instance, not only for those that have a
  * failback executor: an executor is created lazily, on the application's first
  * {@code RetryRegistry.failback(name)} call, possibly long after startup, and the registry tells no
  * listener when that happens. The gauge therefore looks the executor up each time it is read, with
@@ -55,9 +63,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  *
  * <p>Every meter reads the core's own counters when it is published, so a retried call pays nothing
  * for metrics. Micrometer holds the state object of a function counter or gauge weakly; the objects
- * passed here (an instance's metrics, circuit breaker, budget and cache) are held strongly by their
- * template, which the registry holds for its whole life, and the state object of
- * {@code retry.failback.pending} is the registry itself, which the application holds.
+ * passed here (an instance's template, and its metrics and cache, which the template holds) are held
+ * strongly by the registry for its whole life, and the state object of the failback meters is the
+ * registry itself, which the application holds.
  *
  * <p>Thread-safe. Binding the same registry twice is harmless: Micrometer returns the existing meters.
  */
@@ -82,7 +90,20 @@ public final class RetryMetricsBinder implements MeterBinder {
 	@Override
 	public void bindTo(MeterRegistry meterRegistry) {
 		Objects.requireNonNull(meterRegistry, "meterRegistry must not be null");
-		this.retryRegistry.addListener(template -> bindInstance(meterRegistry, template));
+		this.retryRegistry.addListener(new RetryRegistryListener() {
+
+			@Override
+			public void onInstanceAdded(RetryTemplate template) {
+				bindInstance(meterRegistry, template);
+			}
+
+			@Override
+			public void onInstanceReplaced(RetryTemplate template, RetryConfig previous) {
+				// The gauges already read the template's current breaker and budget; a change may add or remove one.
+				bindCircuitAndBudget(meterRegistry, template, Tags.of(NAME_TAG, template.getName()));
+			}
+
+		});
 	}
 
 	private void bindInstance(MeterRegistry meterRegistry, RetryTemplate template) {
@@ -98,21 +119,7 @@ public final class RetryMetricsBinder implements MeterBinder {
 			.description("Calls whose result came from a recovery callback").register(meterRegistry);
 		rejections(meterRegistry, tags, metrics, "circuit_open", RetryMetrics::getCircuitOpenRejections);
 		rejections(meterRegistry, tags, metrics, "budget_exhausted", RetryMetrics::getBudgetExhaustedRejections);
-		CircuitBreaker circuitBreaker = template.getCircuitBreaker();
-		if (circuitBreaker != null) {
-			for (CircuitState state : CircuitState.values()) {
-				Gauge.builder("retry.circuit.state", circuitBreaker, (breaker) -> (breaker.getState() == state) ? 1 : 0)
-					.tags(tags).tag("state", stateTag(state))
-					.description("1 for the current state of the circuit breaker, 0 for the others")
-					.register(meterRegistry);
-			}
-		}
-		RetryBudget budget = template.getBudget();
-		if (budget != null) {
-			Gauge.builder("retry.budget.tokens", budget, RetryBudget::getTokens).tags(tags)
-				.description("Tokens left in the retry budget; retries stop at half of the maximum")
-				.register(meterRegistry);
-		}
+		bindCircuitAndBudget(meterRegistry, template, tags);
 		RetryContextCache cache = template.getContextCache();
 		Gauge.builder("retry.context.cache.size", cache, RetryContextCache::size).tags(tags)
 			.description("Stateful-retry contexts kept between calls").register(meterRegistry);
@@ -123,6 +130,9 @@ public final class RetryMetricsBinder implements MeterBinder {
 			.tags(tags).description("Failback tasks waiting for a background retry").register(meterRegistry);
 		FunctionCounter.builder("retry.failback.exhausted", this.retryRegistry, (registry) -> exhaustedFailbacks(registry, name))
 			.tags(tags).description("Failback tasks that used up their attempts").register(meterRegistry);
+		FunctionCounter.builder("retry.failback.rejected", this.retryRegistry, (registry) -> rejectedFailbacks(registry, name))
+			.tags(tags).description("Failback submits refused because the executor's capacity of pending tasks was reached")
+			.register(meterRegistry);
 		hedges(meterRegistry, tags, metrics, "won", RetryMetrics::getHedgesWon);
 		hedges(meterRegistry, tags, metrics, "lost", RetryMetrics::getHedgesLost);
 		hedges(meterRegistry, tags, metrics, "cancelled", RetryMetrics::getHedgesCancelled);
@@ -136,8 +146,58 @@ public final class RetryMetricsBinder implements MeterBinder {
 			.register(meterRegistry);
 	}
 
+	/**
+	 * The circuit and budget gauges read the template's breaker and budget each time, not the objects it had
+	 * when bound: a live change ({@code RetryRegistry.replace}) may give the instance new ones. A change that
+	 * adds one registers its gauges; one that removes it removes them.
+	 */
+	private static void bindCircuitAndBudget(MeterRegistry meterRegistry, RetryTemplate template, Tags tags) {
+		// Registering again what is bound would only make Micrometer warn: a replacement binds what is new.
+		if (template.getCircuitBreaker() != null && !bound(meterRegistry, "retry.circuit.state", tags)) {
+			for (CircuitState state : CircuitState.values()) {
+				Gauge.builder("retry.circuit.state", template, (instance) -> circuitState(instance, state))
+					.tags(tags).tag("state", stateTag(state))
+					.description("1 for the current state of the circuit breaker, 0 for the others")
+					.register(meterRegistry);
+			}
+		}
+		else if (template.getCircuitBreaker() == null) {
+			remove(meterRegistry, "retry.circuit.state", tags);
+		}
+		if (template.getBudget() != null && !bound(meterRegistry, "retry.budget.tokens", tags)) {
+			Gauge.builder("retry.budget.tokens", template, RetryMetricsBinder::budgetTokens).tags(tags)
+				.description("Tokens left in the retry budget; retries stop at half of the maximum")
+				.register(meterRegistry);
+		}
+		else if (template.getBudget() == null) {
+			remove(meterRegistry, "retry.budget.tokens", tags);
+		}
+	}
+
+	private static double circuitState(RetryTemplate template, CircuitState state) {
+		CircuitBreaker breaker = template.getCircuitBreaker();
+		return (breaker == null) ? Double.NaN : (breaker.getState() == state) ? 1 : 0;
+	}
+
+	private static double budgetTokens(RetryTemplate template) {
+		RetryBudget budget = template.getBudget();
+		return (budget != null) ? budget.getTokens() : Double.NaN;
+	}
+
+	private static boolean bound(MeterRegistry meterRegistry, String meter, Tags tags) {
+		return !meterRegistry.find(meter).tags(tags).meters().isEmpty();
+	}
+
+	private static void remove(MeterRegistry meterRegistry, String meter, Tags tags) {
+		meterRegistry.find(meter).tags(tags).meters().forEach(meterRegistry::remove);
+	}
+
 	private static long exhaustedFailbacks(RetryRegistry registry, String name) {
 		return registry.findFailback(name).map(FailbackExecutor::exhaustedCount).orElse(0L);
+	}
+
+	private static long rejectedFailbacks(RetryRegistry registry, String name) {
+		return registry.findFailback(name).map(FailbackExecutor::rejectedCount).orElse(0L);
 	}
 
 	private static int pendingFailbacks(RetryRegistry registry, String name) {

@@ -86,6 +86,25 @@ class RetryLiveChangesTests {
 	}
 
 	@Test
+	void theMetersFollowTheBudgetAndBreakerThatALiveChangeGivesAnInstance() {
+		this.runner.withPropertyValues("retry.instances.inventory.budget.max-tokens=4").run(context -> {
+			RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			refresh(context, "retry.instances.inventory.budget.token-ratio=0.5",
+					"retry.instances.inventory.circuit-breaker.enabled=true");
+			assertThat(inventory.getBudget().getConfig().getTokenRatio()).isEqualTo(0.5);
+
+			attemptsOf(inventory);
+
+			assertThat(meters.get("retry.budget.tokens").tag("name", "inventory").gauge().value())
+				.isEqualTo(inventory.getBudget().getTokens()).isLessThan(4.0);
+			inventory.getCircuitBreaker().forceOpen();
+			assertThat(meters.get("retry.circuit.state").tag("name", "inventory").tag("state", "open").gauge().value())
+				.isEqualTo(1.0);
+		});
+	}
+
+	@Test
 	void aChangeOfASharedConfigAppliesToTheInstancesThatInheritIt() {
 		this.runner.withPropertyValues("retry.configs.backend.max-attempts=2",
 				"retry.instances.orders.base-config=backend").run(context -> {

@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.metrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -38,6 +39,7 @@ class RetryMetricsBinderTest {
 		.instance("payments", null, (config) -> config.maxAttempts(2)
 			.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures >= 2").timeout(Duration.ofSeconds(30)).build()))
 		.instance("search", null, (config) -> config.budget(RetryBudgetConfig.builder().maxTokens(2).build(), null))
+		.instance("audit", null, (config) -> config.failbackCapacity(1))
 		.build();
 
 	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -204,13 +206,55 @@ class RetryMetricsBinderTest {
 	}
 
 	@Test
+	void countsFailbackSubmitsRefusedBecauseTheExecutorWasFull() {
+		assertThat(counter("retry.failback.rejected", "audit")).isZero();
+		FailbackExecutor failback = this.registry.failback("audit");
+		failback.submit("a", () -> {
+			throw new UncheckedIOException(new IOException("down"));
+		});
+		assertThatExceptionOfType(RejectedExecutionException.class).isThrownBy(() -> failback.submit("b", () -> { }));
+
+		assertThat(counter("retry.failback.rejected", "audit")).isEqualTo(1);
+		assertThat(this.meters.get("retry.failback.rejected").tag("name", "audit").meter())
+			.isInstanceOf(FunctionCounter.class);
+		assertThat(counter("retry.failback.rejected", "inventory")).isZero();
+	}
+
+	@Test
+	void theBudgetGaugeReadsTheBudgetThatAReplacementGaveTheInstance() {
+		RetryTemplate search = this.registry.template("search");
+		RetryBudgetConfig newRatio = RetryBudgetConfig.builder().maxTokens(2).tokenRatio(0.5).build();
+		this.registry.replace("search", RetryConfig.builder(search.getConfig()).budget(newRatio, null).build());
+		assertThat(search.getBudget().getConfig()).isEqualTo(newRatio);
+
+		assertThatExceptionOfType(IOException.class)
+			.isThrownBy(() -> search.execute((context) -> { throw new IOException("down"); }));
+
+		assertThat(search.getBudget().getTokens()).isEqualTo(1.0);
+		assertThat(gauge("retry.budget.tokens", "search")).isEqualTo(1.0);
+	}
+
+	@Test
+	void theCircuitGaugesFollowABreakerThatAReplacementAddsOrRemoves() {
+		RetryTemplate inventory = this.registry.template("inventory");
+		this.registry.replace("inventory", RetryConfig.builder(inventory.getConfig())
+			.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures >= 1").build()).build());
+		assertThat(circuitState("inventory")).containsExactly(1, 0, 0);
+		inventory.getCircuitBreaker().forceOpen();
+		assertThat(circuitState("inventory")).containsExactly(0, 1, 0);
+
+		this.registry.replace("inventory", RetryConfig.builder(inventory.getConfig()).circuitBreaker(null).build());
+		assertThat(this.meters.find("retry.circuit.state").tag("name", "inventory").meters()).isEmpty();
+	}
+
+	@Test
 	void everyMeterIsTaggedWithTheInstanceName() {
 		assertThat(this.meters.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTag("name"))
 			.isIn(this.registry.names()));
 		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName()).containsOnly("retry.calls",
 				"retry.attempts", "retry.recoveries", "retry.rejections", "retry.circuit.state", "retry.budget.tokens",
 				"retry.context.cache.size", "retry.context.cache.evictions", "retry.failback.pending",
-				"retry.failback.exhausted", "retry.hedges");
+				"retry.failback.exhausted", "retry.failback.rejected", "retry.hedges");
 		assertThat(this.meters.getMeters()).filteredOn((meter) -> meter.getId().getName().equals("retry.calls"))
 			.allSatisfy((meter) -> assertThat(meter).isInstanceOf(FunctionCounter.class));
 	}

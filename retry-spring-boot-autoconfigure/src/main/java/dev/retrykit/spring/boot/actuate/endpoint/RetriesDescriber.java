@@ -134,7 +134,8 @@ final class RetriesDescriber {
 			return null;
 		}
 		if (!detailed) {
-			return new RetryInstanceDescriptor.Failback(executor.pendingCount(), executor.exhaustedCount(), null, null);
+			return new RetryInstanceDescriptor.Failback(executor.pendingCount(), executor.exhaustedCount(),
+					executor.rejectedCount(), executor.capacity(), null, null);
 		}
 		List<FailbackTask> pending = executor.pendingTasks();
 		List<FailbackTask> exhausted = executor.exhaustedTasks();
@@ -145,7 +146,8 @@ final class RetriesDescriber {
 		List<RetryInstanceDescriptor.FailbackTaskEntry> tasks = new ArrayList<>(shownPending.size() + shownExhausted.size());
 		shownPending.forEach((task) -> tasks.add(failbackTask("PENDING", task, showValues)));
 		shownExhausted.forEach((task) -> tasks.add(failbackTask("EXHAUSTED", task, showValues)));
-		return new RetryInstanceDescriptor.Failback(pending.size(), exhaustedCount, tasks,
+		return new RetryInstanceDescriptor.Failback(pending.size(), exhaustedCount, executor.rejectedCount(),
+				executor.capacity(), tasks,
 				Math.max(0, pending.size() + exhaustedCount - tasks.size()));
 	}
 

@@ -113,6 +113,8 @@ public class RetriesEndpoint {
 	 * @return the instance after the action (summary view)
 	 * @throws InvalidEndpointRequestException if no instance has that name, the action is missing or unknown, or a
 	 * circuit action names an instance without a circuit breaker
+	 * @throws ContextCacheNotClearedException if {@value #CLEAR_CACHE} cleared this replica's contexts but not the
+	 * shared ones (the cluster engine did not answer in time, or failed)
 	 */
 	@WriteOperation
 	public RetryInstanceDescriptor perform(@Selector String name, @Nullable String action) {
@@ -174,11 +176,20 @@ public class RetriesEndpoint {
 		switch (action) {
 			case OPEN_CIRCUIT -> circuitBreaker(template, action).forceOpen();
 			case CLOSE_CIRCUIT -> circuitBreaker(template, action).close();
-			case CLEAR_CACHE -> template.getContextCache().clear();
+			case CLEAR_CACHE -> clearCache(template);
 			default -> throw invalid("Unknown action '" + quoted(action) + "' for retry instance '" + template.getName()
 					+ "'; use " + OPEN_CIRCUIT + ", " + CLOSE_CIRCUIT + " or " + CLEAR_CACHE);
 		}
 		return describe(template, false, false);
+	}
+
+	private static void clearCache(RetryTemplate template) {
+		if (!template.getContextCache().tryClear()) {
+			throw new ContextCacheNotClearedException("The shared context cache of retry instance '" + template.getName()
+					+ "' could not be cleared: the cluster engine was unreachable, slower than retry.cluster.timeout, or "
+					+ "failed. This replica's local contexts were cleared; the shared ones remain. Try again once the "
+					+ "cluster is reachable (\"cluster\" in GET /actuator/retries).");
+		}
 	}
 
 	private RetryInstanceDescriptor describe(RetryTemplate template, boolean detailed, boolean showValues) {

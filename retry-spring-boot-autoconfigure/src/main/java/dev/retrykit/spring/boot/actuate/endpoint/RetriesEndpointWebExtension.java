@@ -17,7 +17,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 /**
  * The HTTP face of {@link RetriesEndpoint}: decides whether values are shown from the request's
  * principal and roles ({@code management.endpoint.retries.show-values} and {@code .roles}), answers 404
- * with a message for an unknown instance and 400 with a message for an action that does not apply.
+ * with a message for an unknown instance, 400 with a message for an action that does not apply, and 503
+ * with a message for a {@code clear-cache} that could not clear the cluster's shared contexts.
  * Thread-safe.
  */
 @EndpointWebExtension(endpoint = RetriesEndpoint.class)
@@ -67,7 +68,8 @@ public class RetriesEndpointWebExtension {
 	 * @param action {@value RetriesEndpoint#OPEN_CIRCUIT}, {@value RetriesEndpoint#CLOSE_CIRCUIT} or
 	 * {@value RetriesEndpoint#CLEAR_CACHE}; {@code null} when the body has none (empty, or {@code {}})
 	 * @return 200 with the instance after the action, 404 for an unknown instance, 400 with the expected form for
-	 * an action that is missing, unknown or does not apply to the instance
+	 * an action that is missing, unknown or does not apply to the instance, 503 with a message when
+	 * {@value RetriesEndpoint#CLEAR_CACHE} cleared this replica's contexts but could not clear the shared ones
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> perform(@Selector String name, @Nullable String action) {
@@ -80,6 +82,10 @@ public class RetriesEndpointWebExtension {
 		catch (InvalidEndpointRequestException ex) {
 			return new WebEndpointResponse<>(new ErrorDescriptor(ex.getReason()), WebEndpointResponse.STATUS_BAD_REQUEST);
 		}
+		catch (ContextCacheNotClearedException ex) {
+			return new WebEndpointResponse<>(new ErrorDescriptor(String.valueOf(ex.getMessage())),
+					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+		}
 	}
 
 	private WebEndpointResponse<Object> notFound(String name) {
@@ -88,7 +94,7 @@ public class RetriesEndpointWebExtension {
 	}
 
 	/**
-	 * The body of a 400 or 404 answer.
+	 * The body of a 400, 404 or 503 answer.
 	 *
 	 * @param message what was wrong and what is allowed
 	 */

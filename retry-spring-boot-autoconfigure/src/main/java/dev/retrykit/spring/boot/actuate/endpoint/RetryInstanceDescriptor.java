@@ -148,14 +148,17 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	 *
 	 * @param pending the tasks waiting for a background retry
 	 * @param exhausted the tasks exhausted since start, including those no longer kept for inspection
+	 * @param rejected the submits refused since start because {@code capacity} tasks were pending (their
+	 * tasks did not run)
+	 * @param capacity the most tasks kept pending at once
 	 * @param tasks the pending tasks, oldest first, then the most recent exhausted tasks kept, oldest
 	 * first; at most {@value RetriesDescriber#MAX_ENTRIES} in all, in the detailed view only
 	 * @param tasksOmitted the pending and exhausted tasks (counted as in {@code pending} and
 	 * {@code exhausted}) that {@code tasks} does not list, in the detailed view only
 	 */
 	@JsonInclude(Include.NON_NULL)
-	public record Failback(int pending, long exhausted, @Nullable List<FailbackTaskEntry> tasks,
-			@Nullable Long tasksOmitted) {
+	public record Failback(int pending, long exhausted, long rejected, int capacity,
+			@Nullable List<FailbackTaskEntry> tasks, @Nullable Long tasksOmitted) {
 	}
 
 	/**

@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * attempt runs the rest of the interceptor chain again. Every failure, checked ones included, reaches
  * the executor unchanged, so the policy, the listeners, the events and the endpoint see the method's own
  * exception. Background attempts run in the caller's {@link CallerContext} (trace, MDC, security
- * context). Thread-safe.
+ * context). A call that the executor refuses because it is full (its capacity of pending tasks, none of
+ * them with this key) throws the executor's {@link java.util.concurrent.RejectedExecutionException} to the
+ * caller, and the method does not run: returning as if accepted would lose the call silently. Thread-safe.
  */
 final class FailbackMethodRetry implements MethodRetry {
 

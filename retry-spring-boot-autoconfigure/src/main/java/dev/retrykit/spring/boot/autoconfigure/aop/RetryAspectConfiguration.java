@@ -49,8 +49,9 @@ public final class RetryAspectConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RetryableMethodResolver retryableMethodResolver(RetryRegistry registry, ConfigurableListableBeanFactory beanFactory,
-			MethodListeners methodListeners) {
-		return new RetryableMethodResolver(registry, beanFactory, methodListeners);
+			MethodListeners methodListeners, Environment environment) {
+		boolean sharedKeys = Binder.get(environment).bind("retry.cluster.enabled", Boolean.class).orElse(false);
+		return new RetryableMethodResolver(registry, beanFactory, methodListeners, sharedKeys);
 	}
 
 	@Bean

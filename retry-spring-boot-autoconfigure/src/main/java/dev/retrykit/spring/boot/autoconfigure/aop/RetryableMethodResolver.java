@@ -52,6 +52,9 @@ public final class RetryableMethodResolver {
 
 	private final @Nullable MethodListeners listeners;
 
+	/** Whether stateful contexts are shared by the replicas in their keys' {@code toString()} form. */
+	private final boolean sharedKeys;
+
 	/** The context of every {@code exceptionExpression}: built once, with the bean resolver. */
 	private final StandardEvaluationContext exceptionContext = new StandardEvaluationContext();
 
@@ -81,6 +84,20 @@ public final class RetryableMethodResolver {
 	 */
 	public RetryableMethodResolver(RetryRegistry registry, @Nullable BeanFactory beanFactory,
 			@Nullable MethodListeners listeners) {
+		this(registry, beanFactory, listeners, false);
+	}
+
+	/**
+	 * @param registry the instances, as for {@link #RetryableMethodResolver(RetryRegistry)}
+	 * @param beanFactory the beans of SpEL expressions and of {@code @Retryable(listeners = ...)}, or {@code null}
+	 * @param listeners the application's listeners, as for {@link #RetryableMethodResolver(RetryRegistry, BeanFactory, MethodListeners)}
+	 * @param sharedKeys whether the replicas share stateful contexts by key ({@code retry.cluster.enabled}): a
+	 * stateful method's default key then fails resolution when a parameter type has no value-based
+	 * {@code toString()}, or is logged when its arguments' classes decide
+	 */
+	public RetryableMethodResolver(RetryRegistry registry, @Nullable BeanFactory beanFactory,
+			@Nullable MethodListeners listeners, boolean sharedKeys) {
+		this.sharedKeys = sharedKeys;
 		this.registry = registry;
 		this.beanFactory = beanFactory;
 		this.listeners = listeners;
@@ -112,6 +129,9 @@ public final class RetryableMethodResolver {
 		RetryTemplate template = template(instance, retryable, specific);
 		RecoverMethods recover = RecoverMethods.resolve(specific, userClass, retryable.recover());
 		boolean stateful = retryable.stateful() || instance.getConfig().isStateful();
+		if (stateful && this.sharedKeys && retryable.key().isEmpty()) {
+			SharedKeyArguments.check(specific);
+		}
 		MethodRetry retry = variant(specific, template, recover,
 				stateful ? new StatefulKey(specific, key(retryable.key(), specific), this.beans) : null);
 		return listening(retry, specific, retryable.listeners());

@@ -1,8 +1,6 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.lang.reflect.Method;
-import java.util.Arrays;
-import java.util.List;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -15,10 +13,11 @@ import org.springframework.expression.Expression;
 
 /**
  * The key of a stateful call or a failback task: the {@code key} SpEL expression evaluated over the arguments (root object
- * the argument array; {@code #p0}, {@code #a0} and parameter names as variables), or, without one, the method's
- * generic signature with the list of arguments. The default key names the method because an instance's context
- * cache and failback queue are shared by all its methods: two methods called with the same argument must never
- * share a count (Spring Retry's default key does the same). Thread-safe; the expression is parsed once.
+ * the argument array; {@code #p0}, {@code #a0} and parameter names as variables), or, without one, a
+ * {@link DefaultMethodKey}: the method's generic signature with the arguments. The default key names the method
+ * because an instance's context cache and failback queue are shared by all its methods: two methods called with the
+ * same argument must never share a count (Spring Retry's default key does the same). Thread-safe; the expression
+ * is parsed once.
  */
 final class StatefulKey {
 
@@ -58,7 +57,7 @@ final class StatefulKey {
 			key = this.expression.getValue(context);
 		}
 		else {
-			key = List.of(this.signature, Arrays.asList(arguments.clone()));
+			key = new DefaultMethodKey(this.signature, arguments);
 		}
 		if (key == null) {
 			throw new IllegalArgumentException("The stateful retry key of " + RetryableMethodException.describe(this.method)

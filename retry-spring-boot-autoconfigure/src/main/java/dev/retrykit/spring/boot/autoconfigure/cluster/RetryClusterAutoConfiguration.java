@@ -17,20 +17,27 @@ import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
  * Shares retry state among a service's replicas when {@code retry.cluster.enabled=true}: a
  * {@link RetryCluster} on the application's {@code HazelcastInstance} bean (embedded member or client)
  * holds every instance's stateful contexts, and the budgets and circuit breakers whose {@code scope} is
  * {@code cluster}. Startup fails, naming {@code retry.cluster.enabled}, when there is no
- * {@code HazelcastInstance} bean or Hazelcast and {@code retry-hazelcast} are not on the class path.
+ * {@code HazelcastInstance} bean, or when Hazelcast or {@code retry-hazelcast} is not on the class path
+ * (the failure names the dependency to add).
  * Runs after Spring Boot's Hazelcast auto-configuration, named by class so that it is not needed at
  * compile time.
  */
@@ -41,9 +48,15 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBooleanProperty("retry.cluster.enabled")
 public final class RetryClusterAutoConfiguration {
 
+	private static final String HAZELCAST = "com.hazelcast.core.HazelcastInstance";
+
+	private static final String HAZELCAST_ENGINE = "dev.retrykit.hazelcast.HazelcastClusterEngine";
+
+	private static final String HAZELCAST_MODULE = "dev.retrykit:retry-hazelcast";
+
 	/** The cluster on Hazelcast. */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = { "com.hazelcast.core.HazelcastInstance", "dev.retrykit.hazelcast.HazelcastClusterEngine" })
+	@ConditionalOnClass(name = { HAZELCAST, HAZELCAST_ENGINE })
 	static class HazelcastClusterConfiguration {
 
 		@Bean(initMethod = "start", destroyMethod = "close")
@@ -109,15 +122,43 @@ public final class RetryClusterAutoConfiguration {
 
 	}
 
-	/** Fails startup: the cluster is enabled but its engine is not on the class path. */
+	/**
+	 * Fails startup: the cluster is enabled but its engine is not complete on the class path. Both
+	 * Hazelcast and retrykit's module for it are needed; either one alone (Hazelcast is often present for
+	 * other reasons) would otherwise leave the application local-only without a word.
+	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingClass({ "com.hazelcast.core.HazelcastInstance", "dev.retrykit.hazelcast.HazelcastClusterEngine" })
+	@Conditional(MissingEngineCondition.class)
 	static class MissingEngineConfiguration {
 
 		@Bean
-		Object retryClusterEngineCheck() {
-			throw missing("Hazelcast or retry-hazelcast is not on the class path",
-					"Add dev.retrykit:retry-hazelcast and com.hazelcast:hazelcast, or set retry.cluster.enabled=false.");
+		Object retryClusterEngineCheck(ConfigurableListableBeanFactory beanFactory) {
+			ClassLoader classLoader = beanFactory.getBeanClassLoader();
+			boolean hazelcast = ClassUtils.isPresent(HAZELCAST, classLoader);
+			boolean module = ClassUtils.isPresent(HAZELCAST_ENGINE, classLoader);
+			String reason = (hazelcast) ? "no cluster engine module is on the class path: Hazelcast is on the class path, "
+					+ "but " + HAZELCAST_MODULE + ", which shares retry state through it, is not"
+					: (module) ? HAZELCAST_MODULE + " is on the class path, but Hazelcast (com.hazelcast:hazelcast) is not"
+							: "no cluster engine module is on the class path (retrykit's engine module is "
+									+ HAZELCAST_MODULE + ", with com.hazelcast:hazelcast)";
+			String add = (hazelcast) ? "Add the dependency " + HAZELCAST_MODULE
+					: (module) ? "Add the dependency com.hazelcast:hazelcast"
+							: "Add the dependencies " + HAZELCAST_MODULE + " and com.hazelcast:hazelcast";
+			throw missing(reason, add + " (and a HazelcastInstance bean), or set retry.cluster.enabled=false.");
+		}
+
+	}
+
+	/** Matches when Hazelcast or retry-hazelcast is missing from the class path. */
+	static final class MissingEngineCondition extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			ClassLoader classLoader = context.getClassLoader();
+			boolean complete = ClassUtils.isPresent(HAZELCAST, classLoader)
+					&& ClassUtils.isPresent(HAZELCAST_ENGINE, classLoader);
+			return complete ? ConditionOutcome.noMatch("Hazelcast and " + HAZELCAST_MODULE + " are on the class path")
+					: ConditionOutcome.match("Hazelcast or " + HAZELCAST_MODULE + " is missing from the class path");
 		}
 
 	}

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.stream.IntStream;
 
 import dev.retrykit.RetryRegistry;
@@ -16,6 +17,7 @@ import org.springframework.boot.actuate.endpoint.Show;
 
 import static dev.retrykit.spring.boot.actuate.endpoint.TestRetryRegistries.SECRET;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.tuple;
 
 /**
@@ -42,7 +44,7 @@ class RetriesEndpointFailbackTest {
 		this.registry.failback("audit");
 
 		assertThat(this.endpoint.retries().instances().get("audit").failback())
-			.isEqualTo(new RetryInstanceDescriptor.Failback(0, 0, null, null));
+			.isEqualTo(new RetryInstanceDescriptor.Failback(0, 0, 0, 10_000, null, null));
 		assertThat(this.endpoint.retries().instances().get("quiet").failback()).isNull();
 		assertThat(this.registry.findFailback("quiet")).isEmpty();
 	}
@@ -53,13 +55,13 @@ class RetriesEndpointFailbackTest {
 		failback.submit("a", failing("down"));
 		failback.submit("b", failing("down"));
 		assertThat(this.endpoint.retries().instances().get("audit").failback())
-			.isEqualTo(new RetryInstanceDescriptor.Failback(2, 0, null, null));
+			.isEqualTo(new RetryInstanceDescriptor.Failback(2, 0, 0, 10_000, null, null));
 
 		this.time.advance(Duration.ofSeconds(2));
 		failback.submit("c", failing("down"));
 
 		assertThat(this.endpoint.retries().instances().get("audit").failback())
-			.isEqualTo(new RetryInstanceDescriptor.Failback(1, 2, null, null));
+			.isEqualTo(new RetryInstanceDescriptor.Failback(1, 2, 0, 10_000, null, null));
 	}
 
 	@Test
@@ -120,7 +122,7 @@ class RetriesEndpointFailbackTest {
 		this.time.advance(Duration.ofSeconds(1));
 
 		assertThat(this.endpoint.retry("audit").failback())
-			.isEqualTo(new RetryInstanceDescriptor.Failback(0, 0, List.of(), 0L));
+			.isEqualTo(new RetryInstanceDescriptor.Failback(0, 0, 0, 10_000, List.of(), 0L));
 	}
 
 	@Test
@@ -154,6 +156,22 @@ class RetriesEndpointFailbackTest {
 	}
 
 	@Test
+	void showsTheCapacityAndCountsTheSubmitsItRefused() {
+		RetryRegistry small = RetryRegistry.builder().virtualTime(this.time)
+			.instance("audit", null, (config) -> config.maxAttempts(3).failbackCapacity(1))
+			.build();
+		FailbackExecutor failback = small.failback("audit");
+		failback.submit("a", failing("down"));
+		assertThatExceptionOfType(RejectedExecutionException.class)
+			.isThrownBy(() -> failback.submit("b", failing("down")));
+
+		RetriesEndpoint endpoint = new RetriesEndpoint(small, Show.NEVER, this.time);
+		assertThat(endpoint.retries().instances().get("audit").failback())
+			.isEqualTo(new RetryInstanceDescriptor.Failback(1, 0, 1, 1, null, null));
+		assertThat(endpoint.retry("audit").failback().rejected()).isEqualTo(1);
+	}
+
+	@Test
 	void keepsShowingAnExecutorAfterShutdown() {
 		FailbackExecutor failback = this.registry.failback("audit");
 		failback.submit("a", failing("down"));
@@ -161,7 +179,7 @@ class RetriesEndpointFailbackTest {
 		assertThat(this.registry.shutdownFailbacks()).containsOnlyKeys("audit");
 
 		assertThat(this.endpoint.retry("audit").failback())
-			.isEqualTo(new RetryInstanceDescriptor.Failback(0, 0, List.of(), 0L));
+			.isEqualTo(new RetryInstanceDescriptor.Failback(0, 0, 0, 10_000, List.of(), 0L));
 	}
 
 	private static Runnable failing(String message) {

@@ -81,9 +81,9 @@ class RetriesEndpointJsonTest {
 		withFailback.failback("audit").submit("order-2", failing);
 
 		assertThat(this.json.writeValueAsString(endpoint.retries().instances().get("audit").failback()))
-			.isEqualTo("{\"pending\":1,\"exhausted\":1}");
+			.isEqualTo("{\"pending\":1,\"exhausted\":1,\"rejected\":0,\"capacity\":10000}");
 		assertThat(this.json.writeValueAsString(endpoint.retry("audit").failback()))
-			.isEqualTo("{\"pending\":1,\"exhausted\":1,\"tasks\":["
+			.isEqualTo("{\"pending\":1,\"exhausted\":1,\"rejected\":0,\"capacity\":10000,\"tasks\":["
 					+ "{\"state\":\"PENDING\",\"key\":\"******\",\"attempts\":1,"
 					+ "\"lastErrorType\":\"java.io.UncheckedIOException\",\"lastErrorMessage\":\"******\","
 					+ "\"submittedAt\":\"2026-01-01T00:00:01Z\",\"nextAttemptAt\":\"2026-01-01T00:00:02Z\"},"

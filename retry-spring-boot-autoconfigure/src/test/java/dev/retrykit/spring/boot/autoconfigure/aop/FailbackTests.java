@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.RetryRegistry;
@@ -23,6 +24,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class FailbackTests {
 
@@ -94,6 +96,36 @@ class FailbackTests {
 				assertThat(registry.template("notify").getMetrics().getRecentEvents()).isNotEmpty()
 					.allSatisfy((event) -> assertThat(event.exceptionType()).isEqualTo(IOException.class.getName()));
 			});
+	}
+
+	@Test
+	void aCallRefusedBecauseTheExecutorIsFullThrowsToTheCallerAndDoesNotRun() {
+		this.runner.withBean(Notifier.class, Notifier::new)
+			.withPropertyValues("retry.instances.notify.failback.capacity=1")
+			.run(context -> {
+				Sent sent = context.getBean(Sent.class);
+				sent.failuresLeft.set(100);
+				Notifier notifier = context.getBean(Notifier.class);
+				notifier.send("order-1");
+				assertThatExceptionOfType(RejectedExecutionException.class).isThrownBy(() -> notifier.send("order-2"))
+					.withMessageContaining("'notify'")
+					.withMessageContaining("retry.instances.notify.failback.capacity")
+					.withMessageContaining("is 1");
+				assertThat(sent.attempts).hasValue(1);
+				FailbackExecutor failback = context.getBean(RetryRegistry.class).failback("notify");
+				assertThat(failback.rejectedCount()).isEqualTo(1);
+				// The pending key is still accepted: its new call replaces the pending retry.
+				notifier.send("order-1");
+				assertThat(sent.attempts).hasValue(2);
+				assertThat(failback.replacedCount()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void aFailbackCapacityBelowOneFailsStartupNamingTheProperty() {
+		this.runner.withPropertyValues("retry.instances.notify.failback.capacity=0")
+			.run(context -> assertThat(new RetryFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+				.contains("'retry.instances.notify.failback.capacity'", "'0'", "must be 1 or greater"));
 	}
 
 	@Test
