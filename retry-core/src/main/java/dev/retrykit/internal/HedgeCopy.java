@@ -1,7 +1,9 @@
 package dev.retrykit.internal;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the result type
  */
 final class HedgeCopy<T> implements BiFunction<T, Throwable, Void> {
+
+	/** The attribute that tells a copy after the first that it is a hedge. */
+	static final String HEDGED = "retry.hedged";
 
 	final HedgedCall<T> call;
 
@@ -38,6 +43,29 @@ final class HedgeCopy<T> implements BiFunction<T, Throwable, Void> {
 		this.startNanos = startNanos;
 		this.permit = permit;
 		this.previous = previous;
+	}
+
+	/**
+	 * Runs a copy after the first: its supplier sees a context of its own as
+	 * {@link dev.retrykit.RetryContext#current()} (retry count: the copy's number less one; {@value #HEDGED}:
+	 * true). A supplier that throws or returns {@code null} gives a failed stage, a failed copy.
+	 */
+	CompletionStage<T> run(Supplier<? extends CompletionStage<T>> supplier, ContextStack stack, String name,
+			@Nullable Throwable lastFailure) {
+		MutableRetryContext copyContext = new MutableRetryContext(name, stack.top());
+		copyContext.restore(this.number - 1, lastFailure, false);
+		copyContext.setAttribute(HEDGED, Boolean.TRUE);
+		stack.push(copyContext);
+		try {
+			CompletionStage<T> stage = supplier.get();
+			return (stage != null) ? stage : CompletableFuture.failedFuture(AttemptStages.nullStage(name));
+		}
+		catch (Throwable ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		finally {
+			stack.pop();
+		}
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.retrykit.internal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -23,16 +24,13 @@ import org.jspecify.annotations.Nullable;
  * costs what it does on any guarded instance: its own future is returned, nothing is allocated.
  *
  * <p>In copy k, {@link dev.retrykit.RetryContext#current()} is a context of its own whose
- * {@code getRetryCount()} is k − 1 and whose attribute {@value #HEDGED} is {@code true} for k &gt; 1.
+ * {@code getRetryCount()} is k − 1 and whose attribute {@value HedgeCopy#HEDGED} is {@code true} for k &gt; 1.
  * State changes happen under this object's lock; user code (the supplier, stages' cancel, the recovery)
  * runs outside it, listeners inside it. Thread-safe.
  *
  * @param <T> the result type
  */
 final class HedgedCall<T> extends CompletableFuture<T> {
-
-	/** The attribute that tells a copy after the first that it is a hedge. */
-	static final String HEDGED = "retry.hedged";
 
 	/** {@link #timerPassed} result: the timer no longer watches this call. */
 	static final long UNWATCHED = Long.MIN_VALUE;
@@ -105,7 +103,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {
 				call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
 				call.ended = true;
-				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
+				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
 				return call;
 			}
 			try {
@@ -198,26 +196,12 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			}
 		}
 		if (copy == null) {
-			end(block, CallLifecycle.STOP_CIRCUIT_OPEN);
+			end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
 			return;
 		}
-		MutableRetryContext copyContext = new MutableRetryContext(this.runtime.name, stack.top());
-		copyContext.restore(copy.number - 1, this.context.getLastThrowable(), false);
-		copyContext.setAttribute(HEDGED, Boolean.TRUE);
-		CompletionStage<T> stage = null;
-		Throwable thrown = null;
-		stack.push(copyContext);
-		try {
-			stage = this.supplier.get();
-		}
-		catch (Throwable ex) {
-			thrown = ex;
-		}
-		finally {
-			stack.pop();
-		}
+		CompletionStage<T> stage = copy.run(this.supplier, stack, this.runtime.name, this.context.getLastThrowable());
 		CallLifecycle.attemptReturned(this.runtime, this.context);
-		started(copy, stage, thrown);
+		started(copy, stage, null);
 	}
 
 	/** Takes over a copy once its supplier returned {@code stage} or threw {@code thrown}. */
@@ -289,6 +273,24 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		synchronized (this) {
 			return !stillWatched() ? UNWATCHED : Math.max(this.dueNanos, nowNanos + 1);
 		}
+	}
+
+	/** The timer will not start this call's copies any more: its copies in flight end it, or it ends now. */
+	void timerStopped(RejectedExecutionException reason) {
+		ThreadCounters block = this.runtime.counters.forCurrentThread();
+		synchronized (this) {
+			this.watched = false;
+			if (this.ended) {
+				return;
+			}
+			if (this.inFlight > 0) {
+				this.hedgesRefused = true;
+				this.retryPending = false;
+				return;
+			}
+			this.ended = true;
+		}
+		end(block, CallLifecycle.STOP_SCHEDULER_STOPPED, reason);
 	}
 
 	/** Under the lock: whether a copy may still start by the timer; if not, the timer drops the call. */
@@ -400,7 +402,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		}
 		else if (decision != AWAIT) {
 			cancelSettled(true);
-			end(block, decision);
+			end(block, decision, null);
 		}
 	}
 
@@ -447,9 +449,9 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	}
 
 	/** Ends a call that did not succeed, as {@link CallEnding#finish} says. */
-	private void end(ThreadCounters block, long reason) {
+	private void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
 		try {
-			CallEnding.finish(this.runtime, this.context, block, reason, null, false, HedgeEnding.INSTANCE, this);
+			CallEnding.finish(this.runtime, this.context, block, reason, refusal, false, HedgeEnding.INSTANCE, this);
 		}
 		catch (Throwable ex) {
 			// HedgeEnding throws nothing: it completes this future instead.

@@ -6,6 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.retrykit.hedging.HedgingConfig;
+import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -23,9 +24,10 @@ import org.jspecify.annotations.Nullable;
  * that ended stays on the list until the next pass drops it: the list holds at most the calls of one
  * delay (plus those still running). Copies are started on the scheduler's executor thread, never on
  * its timer thread. When the scheduler refuses the task (it is stopped), calls go on without
- * delay-started copies: those started after a failure still run. Thread-safe.
+ * delay-started copies, and a call that waits for nothing but the timer (a retry after a delay hint) ends
+ * as an async call does when its scheduler stops. Thread-safe.
  */
-final class Hedges implements Runnable {
+final class Hedges implements AbandonableTask {
 
 	private static final VarHandle HEAD;
 
@@ -139,9 +141,23 @@ final class Hedges implements Runnable {
 			this.scheduler.schedule(this, Math.max(0, dueNanos - this.timeSource.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			// Stopped: calls go on with the copies they start after failures; the list is dropped.
 			ARMED_FOR.compareAndSet(this, dueNanos, NOT_ARMED);
-			HEAD.setVolatile(this, null);
+			abandon(ex);
+		}
+	}
+
+	/**
+	 * The scheduler stopped (or refused the pass): every watched call is told, and goes on with its copies
+	 * in flight, or ends if it has none ({@link HedgedCall#timerStopped}).
+	 */
+	@Override
+	public void abandon(RejectedExecutionException reason) {
+		HedgedCall<?> call = (HedgedCall<?>) HEAD.getAndSet(this, null);
+		while (call != null) {
+			HedgedCall<?> next = call.nextWatched;
+			call.nextWatched = null;
+			call.timerStopped(reason);
+			call = next;
 		}
 	}
 
