@@ -70,11 +70,11 @@ public final class HedgingSimulation {
 	 * @param hedging the policy, or {@code null} for none
 	 * @param slowFrom the first request whose calls are 50× slower, or {@link Integer#MAX_VALUE}
 	 */
-	static Result run(int copies, @Nullable HedgingConfig hedging, int slowFrom) {
+	static Result run(int copies, @Nullable HedgingConfig hedging, int slowFrom, @Nullable RetryBudgetConfig budget) {
 		VirtualTime time = new VirtualTime();
 		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(time)
 			.config(RetryConfig.builder().maxAttempts(copies).hedging(hedging)
-				.budget(RetryBudgetConfig.ofDefaults(), null).build())
+				.budget(budget, null).build())
 			.build();
 		SplittableRandom random = new SplittableRandom(29);
 		long[] requestNanos = new long[REQUESTS];
@@ -114,22 +114,31 @@ public final class HedgingSimulation {
 	}
 
 	public static void main(String[] args) {
-		System.out.println("| policy | copies | p50 (ms) | p99 (ms) | p99.9 (ms) | extra calls |");
-		System.out.println("|---|---:|---:|---:|---:|---:|");
-		row("no hedging", 1, null);
-		for (int copies = 2; copies <= 3; copies++) {
-			row("fixed 10ms", copies, HedgingConfig.builder().delay(Duration.ofMillis(10)).build());
-			row("adaptive q0.95", copies, HedgingConfig.builder().quantile(0.95).build());
-			row("adaptive q0.98", copies, HedgingConfig.builder().quantile(0.98).build());
+		table("the default retry budget (10 tokens, 0.1 per success)", RetryBudgetConfig.ofDefaults());
+		table("a retry budget of 100 tokens (0.1 per success)", RetryBudgetConfig.builder().maxTokens(100).build());
+		table("no retry budget", null);
+		for (RetryBudgetConfig budget : new RetryBudgetConfig[] { RetryBudgetConfig.ofDefaults(), null }) {
+			Result slow = run(3, HedgingConfig.builder().quantile(0.95).build(), REQUESTS / 2, budget);
+			System.out.printf("%nFull slowdown (every call 50x slower from request %d), adaptive q0.95, 3 copies, %s: "
+					+ "extra calls %.2f %% during the slowdown, %.2f %% overall%n", REQUESTS / 2,
+					(budget != null) ? "default budget" : "no budget", slow.slowExtraPercent(), slow.extraPercent());
 		}
-		Result slow = run(3, HedgingConfig.builder().quantile(0.95).build(), REQUESTS / 2);
-		System.out.printf("%nFull slowdown (every call 50x slower from request %d), adaptive q0.95, 3 copies: "
-				+ "extra calls %.2f %% during the slowdown, %.2f %% overall%n", REQUESTS / 2, slow.slowExtraPercent(),
-				slow.extraPercent());
 	}
 
-	private static void row(String name, int copies, @Nullable HedgingConfig hedging) {
-		Result result = run(copies, hedging, Integer.MAX_VALUE);
+	private static void table(String title, @Nullable RetryBudgetConfig budget) {
+		System.out.printf("%nWith %s:%n%n", title);
+		System.out.println("| policy | copies | p50 (ms) | p99 (ms) | p99.9 (ms) | extra calls |");
+		System.out.println("|---|---:|---:|---:|---:|---:|");
+		row("no hedging", 1, null, budget);
+		for (int copies = 2; copies <= 3; copies++) {
+			row("fixed 10ms", copies, HedgingConfig.builder().delay(Duration.ofMillis(10)).build(), budget);
+			row("adaptive q0.95", copies, HedgingConfig.builder().quantile(0.95).build(), budget);
+			row("adaptive q0.98", copies, HedgingConfig.builder().quantile(0.98).build(), budget);
+		}
+	}
+
+	private static void row(String name, int copies, @Nullable HedgingConfig hedging, @Nullable RetryBudgetConfig budget) {
+		Result result = run(copies, hedging, Integer.MAX_VALUE, budget);
 		System.out.printf("| %s | %d | %.1f | %.1f | %.1f | %.2f %% |%n", name, copies, result.percentileMillis(0.5),
 				result.percentileMillis(0.99), result.percentileMillis(0.999), result.extraPercent());
 	}

@@ -23,6 +23,10 @@ import org.jspecify.annotations.Nullable;
  *  ▼ delay ≥ 0
  * (engine waits: {@link #sleep}, or schedules) ──▶ acquireAttempt …
  * </pre>
+ * A hedged call ({@link HedgedCall}) runs the same steps with copies side by side: each copy is an
+ * attempt ({@link #acquireAttempt}, or {@link #acquireHedge} when its delay passed), its outcome goes
+ * through {@link #afterCopy}, which counts the copies left instead of the failures.
+ *
  * An engine ends every call that did not succeed through {@link #finish}, saying only how its
  * recovery runs and how it fails ({@link Ending}); so the order of ending, restoring the caller's
  * interrupt, recovering and closing the listeners is written once.
