@@ -26,6 +26,7 @@ public enum CallOutcome {
 	REJECTED;
 
 	/**
+	 * The outcome of a call that ended without success.
 	 * @param retried whether more than one attempt ran (or was refused)
 	 * @return {@link #FAILED_WITH_RETRY} or {@link #FAILED_WITHOUT_RETRY}
 	 */
@@ -34,6 +35,7 @@ public enum CallOutcome {
 	}
 
 	/**
+	 * The outcome of a call that ended with success.
 	 * @param retried whether more than one attempt ran
 	 * @return {@link #SUCCESSFUL_WITH_RETRY} or {@link #SUCCESSFUL_WITHOUT_RETRY}
 	 */

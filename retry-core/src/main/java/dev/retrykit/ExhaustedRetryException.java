@@ -14,6 +14,7 @@ public class ExhaustedRetryException extends RuntimeException {
 	private static final long serialVersionUID = 1L;
 
 	/**
+	 * Makes the exception a stateful call ends with once its retries are exhausted without recovery.
 	 * @param message the detail message
 	 * @param cause the last failure, if known
 	 */

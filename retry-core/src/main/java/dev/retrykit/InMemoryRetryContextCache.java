@@ -40,6 +40,7 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 	}
 
 	/**
+	 * Makes an empty cache.
 	 * @param capacity the most contexts kept, 1 or more
 	 * @param timeSource the clock that stamps entries
 	 * @throws IllegalArgumentException if {@code capacity} is less than 1

@@ -58,7 +58,9 @@ public final class RetryConfigBuilder {
 
 	@Nullable DelayHintExtractor delayHint;
 
-	Duration maxDelayHint = Duration.ofSeconds(60);
+	static final Duration DEFAULT_MAX_DELAY_HINT = Duration.ofSeconds(60);
+
+	Duration maxDelayHint = DEFAULT_MAX_DELAY_HINT;
 
 	@Nullable RetryPolicy policy;
 
@@ -166,9 +168,10 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
+	 * Sets the failure types that are retried.
 	 * @param types the failure types that are retried, replacing earlier ones
-	 * @return this builder
 	 * @see #retryOn(Class[])
+	 * @return this builder
 	 */
 	public RetryConfigBuilder retryOn(Collection<Class<? extends Throwable>> types) {
 		replace(this.retryOn, types, "retryOn");
@@ -188,9 +191,10 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
+	 * Sets the failure types that are never retried.
 	 * @param types the failure types that are never retried, replacing earlier ones
-	 * @return this builder
 	 * @see #ignore(Class[])
+	 * @return this builder
 	 */
 	public RetryConfigBuilder ignore(Collection<Class<? extends Throwable>> types) {
 		replace(this.ignore, types, "ignore");
@@ -213,9 +217,10 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
+	 * Sets the failure types that are never recovered.
 	 * @param types the failure types that are never recovered, replacing earlier ones
-	 * @return this builder
 	 * @see #notRecoverable(Class[])
+	 * @return this builder
 	 */
 	public RetryConfigBuilder notRecoverable(Collection<Class<? extends Throwable>> types) {
 		replace(this.notRecoverable, types, "notRecoverable");
@@ -393,6 +398,7 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
+	 * Builds a configuration from the values set so far; the builder can go on being used.
 	 * @return the configuration
 	 * @throws IllegalArgumentException if an enabled hedging policy meets unlimited attempts
 	 * ({@code maxAttempts} -1): a call can hold only so many copies

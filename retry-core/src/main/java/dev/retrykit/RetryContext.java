@@ -22,16 +22,19 @@ public interface RetryContext {
 		return ContextStack.current();
 	}
 
-	/** @return the name of the instance (template) running the call */
+	/** {@return the name of the instance (template) running the call} */
 	String getName();
 
-	/** @return the number of failed attempts so far: 0 during the first attempt */
+	/** {@return the number of failed attempts so far: 0 during the first attempt} */
 	int getRetryCount();
 
-	/** @return the failure of the last failed attempt, or {@code null} if none failed yet or the last one returned a rejected result */
+	/**
+	 * {@return the failure of the last failed attempt, or {@code null} if none failed yet or the last one
+	 * returned a rejected result}
+	 */
 	@Nullable Throwable getLastThrowable();
 
-	/** @return the context of the enclosing retried call on this thread, or {@code null} */
+	/** {@return the context of the enclosing retried call on this thread, or {@code null}} */
 	@Nullable RetryContext getParent();
 
 	/**
@@ -49,12 +52,12 @@ public interface RetryContext {
 		return null;
 	}
 
-	/** @return whether {@link #setExhaustedOnly()} was called */
+	/** {@return whether {@link #setExhaustedOnly()} was called} */
 	boolean isExhaustedOnly();
 
 	/**
+	 * {@return the attribute's value, or {@code null}}
 	 * @param name the attribute name
-	 * @return the attribute's value, or {@code null}
 	 */
 	@Nullable Object getAttribute(String name);
 
@@ -66,8 +69,8 @@ public interface RetryContext {
 	void setAttribute(String name, @Nullable Object value);
 
 	/**
+	 * {@return whether the attribute is set}
 	 * @param name the attribute name
-	 * @return whether the attribute is set
 	 */
 	boolean hasAttribute(String name);
 

@@ -14,6 +14,7 @@ public class RetryInterruptedException extends RuntimeException {
 	private static final long serialVersionUID = 1L;
 
 	/**
+	 * Makes the exception a call ends with when its thread is interrupted while it waits between attempts.
 	 * @param message the detail message
 	 * @param lastFailure the failure of the attempt before the interrupted wait
 	 */

@@ -11,41 +11,41 @@ import java.util.List;
  */
 public interface RetryMetrics {
 
-	/** @return calls that succeeded on their first attempt */
+	/** {@return calls that succeeded on their first attempt} */
 	long getSuccessfulCallsWithoutRetry();
 
-	/** @return calls that succeeded after at least one failed attempt */
+	/** {@return calls that succeeded after at least one failed attempt} */
 	long getSuccessfulCallsWithRetry();
 
-	/** @return calls that failed without a retry (non-retryable failure, rejection before a retry, max-attempts 1) */
+	/** {@return calls that failed without a retry (non-retryable failure, rejection before a retry, max-attempts 1)} */
 	long getFailedCallsWithoutRetry();
 
-	/** @return calls that failed after at least one retry */
+	/** {@return calls that failed after at least one retry} */
 	long getFailedCallsWithRetry();
 
 	/**
-	 * @return attempts made, first attempts included; an attempt is counted as it starts, except the
+	 * {@return attempts made, first attempts included; an attempt is counted as it starts, except the
 	 * first attempt of an instance with nothing that watches it (no breaker, budget, listener, deadline
-	 * or result predicate), which is counted as it ends
+	 * or result predicate), which is counted as it ends}
 	 */
 	long getAttempts();
 
-	/** @return calls whose result came from a recovery callback */
+	/** {@return calls whose result came from a recovery callback} */
 	long getRecoveries();
 
-	/** @return attempts refused by an open circuit breaker */
+	/** {@return attempts refused by an open circuit breaker} */
 	long getCircuitOpenRejections();
 
-	/** @return retries refused by the retry budget */
+	/** {@return retries refused by the retry budget} */
 	long getBudgetExhaustedRejections();
 
-	/** @return exceptions thrown by listeners (caught and logged, never breaking a call) */
+	/** {@return exceptions thrown by listeners (caught and logged, never breaking a call)} */
 	long getListenerFailures();
 
-	/** @return the most recent events, oldest first, at most the buffer's capacity */
+	/** {@return the most recent events, oldest first, at most the buffer's capacity} */
 	List<RetryEvent> getRecentEvents();
 
-	/** @return the number of events recorded since start, including those no longer in the buffer */
+	/** {@return the number of events recorded since start, including those no longer in the buffer} */
 	long getRecordedEvents();
 
 	/**

@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -60,6 +62,13 @@ public final class RetryRegistry {
 
 	private final ConcurrentMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
 
+	/**
+	 * Held while an instance is created or a change is prepared and swapped in, so that a change of several
+	 * instances is derived from one state and no first use of a name slips between its checks and its swap.
+	 * Calls never take it: they read the templates' runtimes.
+	 */
+	private final Object changes = new Object();
+
 	private final List<RetryRegistryListener> registryListeners = new CopyOnWriteArrayList<>();
 
 	/**
@@ -82,12 +91,12 @@ public final class RetryRegistry {
 		declared.keySet().forEach(this::template);
 	}
 
-	/** @return a builder with the default configuration and no declared instance */
+	/** {@return a builder with the default configuration and no declared instance} */
 	public static RetryRegistryBuilder builder() {
 		return new RetryRegistryBuilder();
 	}
 
-	/** @return a registry whose every instance uses {@link RetryConfig#defaults()} */
+	/** {@return a registry whose every instance uses {@link RetryConfig#defaults()}} */
 	public static RetryRegistry ofDefaults() {
 		return builder().build();
 	}
@@ -103,33 +112,40 @@ public final class RetryRegistry {
 		if (existing != null) {
 			return existing;
 		}
-		RetryTemplate[] created = new RetryTemplate[1];
-		RetryTemplate template = this.templates.computeIfAbsent(name, key -> created[0] = create(key));
-		if (template == created[0]) {
-			announce(template);
+		RetryTemplate created;
+		synchronized (this.changes) {
+			existing = this.templates.get(name);
+			if (existing != null) {
+				return existing;
+			}
+			Map<String, RetryBudget> newBudgets = new HashMap<>();
+			created = create(name, this.declared.getOrDefault(name, this.defaults), newBudgets);
+			this.budgets.putAll(newBudgets);
+			this.templates.put(name, created);
 		}
-		return template;
+		announce(created);
+		return created;
 	}
 
 	/**
+	 * {@return the instance if it was declared or already used}
 	 * @param name the instance name
-	 * @return the instance if it was declared or already used
 	 */
 	public Optional<RetryTemplate> find(String name) {
 		return Optional.ofNullable(this.templates.get(name));
 	}
 
-	/** @return the names of every instance created so far, sorted */
+	/** {@return the names of every instance created so far, sorted} */
 	public Set<String> names() {
 		return new TreeSet<>(this.templates.keySet());
 	}
 
-	/** @return every instance created so far */
+	/** {@return every instance created so far} */
 	public Collection<RetryTemplate> templates() {
 		return List.copyOf(this.templates.values());
 	}
 
-	/** @return the names of the declared instances, also those added by {@link #replace}; a read-only view */
+	/** {@return the names of the declared instances, also those added by {@link #replace}; a read-only view} */
 	public Set<String> declaredNames() {
 		return Collections.unmodifiableSet(this.declared.keySet());
 	}
@@ -162,49 +178,77 @@ public final class RetryRegistry {
 	 * @return the instance, on its new configuration
 	 * @throws RuntimeException what a customizer or a following variant's derivation throws; nothing is
 	 * changed then
+	 * @see #replaceAll(Map)
 	 */
 	public RetryTemplate replace(String name, RetryConfig config) {
 		Objects.requireNonNull(name, "name must not be null");
 		Objects.requireNonNull(config, "config must not be null");
-		RetryConfig[] previous = new RetryConfig[1];
-		// compute holds the entry's lock: a concurrent first use of the name cannot create it on the old config.
-		RetryTemplate template = this.templates.compute(name, (key, current) -> {
-			if (current == null) {
-				RetryConfig before = this.declared.put(key, config);
-				try {
-					return create(key);
-				}
-				catch (RuntimeException | Error ex) {
-					restore(key, before);
-					throw ex;
-				}
-			}
-			previous[0] = current.getConfig();
-			reconfigure(current, config);
-			this.declared.put(key, config);
-			return current;
+		return replaceAll(Map.of(name, config)).get(name);
+	}
+
+	/**
+	 * Swaps the configurations of several instances as one change, all or nothing: every instance is
+	 * derived and validated first (customizers, following variants, new instances and their budgets),
+	 * and only when all of them succeed are they swapped in, each as {@link #replace} swaps one. If any
+	 * fails, none is changed, no instance is created and no listener is told. Instances that share a
+	 * budget whose settings change join one new budget when they are in the same change. Listeners are
+	 * told after the swap, in the order of {@code configs}. A call that starts while the swap runs may
+	 * see some instances on their new configuration and others still on their old one.
+	 * @param configs the new configuration of each instance, by name
+	 * @return the instances, on their new configurations, in the order of {@code configs}
+	 * @throws RuntimeException what a customizer or a following variant's derivation throws, or an
+	 * {@link IllegalStateException} when a new instance would share a budget with different settings;
+	 * nothing is changed then
+	 */
+	public Map<String, RetryTemplate> replaceAll(Map<String, RetryConfig> configs) {
+		Objects.requireNonNull(configs, "configs must not be null");
+		configs.forEach((name, config) -> {
+			Objects.requireNonNull(name, "name must not be null");
+			Objects.requireNonNull(config, "config must not be null");
 		});
-		if (previous[0] != null) {
-			for (RetryRegistryListener listener : this.registryListeners) {
-				notifyReplaced(listener, template, previous[0]);
+		List<PreparedChange> prepared = new ArrayList<>(configs.size());
+		synchronized (this.changes) {
+			Map<String, RetryBudget> newBudgets = new HashMap<>();
+			configs.forEach((name, config) -> {
+				RetryTemplate current = this.templates.get(name);
+				prepared.add((current != null) ? prepareChange(current, config, newBudgets)
+						: new PreparedChange(create(name, config, newBudgets), config, null, null));
+			});
+			// Every instance is derived and validated: only now does anything change.
+			this.budgets.putAll(newBudgets);
+			for (PreparedChange change : prepared) {
+				this.declared.put(change.template().getName(), change.config());
+				Runnable swap = change.swap();
+				if (swap != null) {
+					swap.run();
+				}
+				else {
+					this.templates.put(change.template().getName(), change.template());
+				}
 			}
 		}
-		else {
-			announce(template);
+		Map<String, RetryTemplate> replaced = new LinkedHashMap<>();
+		for (PreparedChange change : prepared) {
+			RetryConfig previous = change.previous();
+			if (previous != null) {
+				for (RetryRegistryListener listener : this.registryListeners) {
+					notifyReplaced(listener, change.template(), previous);
+				}
+			}
+			else {
+				announce(change.template());
+			}
+			replaced.put(change.template().getName(), change.template());
 		}
-		return template;
+		return replaced;
 	}
 
-	private void restore(String name, @Nullable RetryConfig before) {
-		if (before != null) {
-			this.declared.put(name, before);
-		}
-		else {
-			this.declared.remove(name);
-		}
-	}
-
-	private void reconfigure(RetryTemplate template, RetryConfig config) {
+	/**
+	 * Derives an instance's new runtime, and its following variants', without changing anything yet.
+	 * @param newBudgets budgets this change creates so far, by name; a budget it creates is added
+	 */
+	private PreparedChange prepareChange(RetryTemplate template, RetryConfig config,
+			Map<String, RetryBudget> newBudgets) {
 		String name = template.getName();
 		RetryConfig built = customized(name, config).buildConfig();
 		RetryRuntime old = template.runtime();
@@ -212,50 +256,71 @@ public final class RetryRegistry {
 		CircuitBreakerConfig breakerConfig = built.getCircuitBreaker();
 		CircuitBreaker breaker = (breakerConfig == null) ? null
 				: (oldBreaker != null) ? oldBreaker : CircuitBreaker.create(name, breakerConfig, old.timeSource());
-		RetryBudget budget = budgetAfterChange(template, built);
+		RetryBudget budget = budgetAfterChange(template, built, newBudgets);
 		RetryTemplate.Reconfiguration change = template.prepare(old.reconfigured(built, breaker, budget),
 				Instant.ofEpochMilli(this.settings.timeSource.currentTimeMillis()));
-		if (breaker != null && breaker == oldBreaker && !breaker.getConfig().equals(breakerConfig)) {
-			breaker.reconfigure(breakerConfig);
-		}
-		if (budget != null) {
-			this.budgets.put(budget.getName(), budget);
-		}
-		change.apply();
+		// The kept breaker takes its new settings at the swap, not before.
+		CircuitBreakerConfig retune = (breaker != null && breaker == oldBreaker
+				&& !breaker.getConfig().equals(breakerConfig)) ? breakerConfig : null;
+		Runnable swap = () -> {
+			if (retune != null && oldBreaker != null) {
+				oldBreaker.reconfigure(retune);
+			}
+			change.apply();
+		};
+		return new PreparedChange(template, config, template.getConfig(), swap);
 	}
 
-	private @Nullable RetryBudget budgetAfterChange(RetryTemplate template, RetryConfig config) {
+	private @Nullable RetryBudget budgetAfterChange(RetryTemplate template, RetryConfig config,
+			Map<String, RetryBudget> newBudgets) {
 		RetryBudgetConfig budgetConfig = config.getBudget();
 		if (budgetConfig == null) {
 			return null;
 		}
 		String budgetName = (config.getBudgetName() != null) ? config.getBudgetName() : template.getName();
-		RetryBudget existing = this.budgets.get(budgetName);
-		if (existing == null) {
-			return RetryBudget.create(budgetName, budgetConfig);
-		}
-		if (existing.getConfig().equals(budgetConfig)) {
+		RetryBudget existing = budgetNamed(budgetName, newBudgets);
+		if (existing != null && existing.getConfig().equals(budgetConfig)) {
 			return existing;
 		}
-		return existing.withConfig(budgetConfig);
+		RetryBudget budget = (existing == null) ? RetryBudget.create(budgetName, budgetConfig)
+				: existing.withConfig(budgetConfig);
+		newBudgets.put(budgetName, budget);
+		return budget;
 	}
 
-	/** @return the configuration of any name that is not declared */
+	/** The budget of that name this change creates, else the registry's. */
+	private @Nullable RetryBudget budgetNamed(String budgetName, Map<String, RetryBudget> newBudgets) {
+		RetryBudget created = newBudgets.get(budgetName);
+		return (created != null) ? created : this.budgets.get(budgetName);
+	}
+
+	/**
+	 * One instance of a change, derived and validated, waiting to be swapped in.
+	 * @param template the instance: an existing one, or one created for the change
+	 * @param config the configuration the change declares for it
+	 * @param previous its configuration before the change, {@code null} when it is created
+	 * @param swap swaps the new runtimes into an existing instance, {@code null} when it is created
+	 */
+	private record PreparedChange(RetryTemplate template, RetryConfig config, @Nullable RetryConfig previous,
+			@Nullable Runnable swap) {
+	}
+
+	/** {@return the configuration of any name that is not declared} */
 	public RetryConfig defaults() {
 		return this.defaults;
 	}
 
 	/**
+	 * {@return the shared configuration, resolved against its base}
 	 * @param name a shared configuration's name
-	 * @return the shared configuration, resolved against its base
 	 */
 	public Optional<RetryConfig> config(String name) {
 		return Optional.ofNullable(this.configs.get(name));
 	}
 
 	/**
+	 * {@return the shared budget of that name, if an instance uses it}
 	 * @param name a budget name
-	 * @return the shared budget of that name, if an instance uses it
 	 */
 	public Optional<RetryBudget> budget(String name) {
 		return Optional.ofNullable(this.budgets.get(name));
@@ -275,8 +340,8 @@ public final class RetryRegistry {
 	}
 
 	/**
+	 * {@return its failback executor, if one was created}
 	 * @param name the instance name
-	 * @return its failback executor, if one was created
 	 */
 	public Optional<FailbackExecutor> findFailback(String name) {
 		return Optional.ofNullable(this.failbacks.get(name));
@@ -320,8 +385,11 @@ public final class RetryRegistry {
 		}
 	}
 
-	private RetryTemplate create(String name) {
-		RetryConfig config = this.declared.getOrDefault(name, this.defaults);
+	/**
+	 * Builds an instance; puts nothing in the registry.
+	 * @param newBudgets budgets the caller is about to add, by name; a budget created here is added
+	 */
+	private RetryTemplate create(String name, RetryConfig config, Map<String, RetryBudget> newBudgets) {
 		RetryTemplateBuilder builder = RetryTemplate.builder().name(name).config(config)
 			.sleeper(this.settings.sleeper).timeSource(this.settings.timeSource)
 			.eventBufferSize(this.settings.eventBufferSize).listeners(this.settings.listeners)
@@ -331,7 +399,8 @@ public final class RetryRegistry {
 		}
 		RetryBudgetConfig budgetConfig = config.getBudget();
 		if (budgetConfig != null) {
-			builder.budget(sharedBudget((config.getBudgetName() != null) ? config.getBudgetName() : name, budgetConfig));
+			builder.budget(sharedBudget((config.getBudgetName() != null) ? config.getBudgetName() : name, budgetConfig,
+					newBudgets));
 		}
 		applyCustomizers(name, builder);
 		return builder.build();
@@ -352,8 +421,12 @@ public final class RetryRegistry {
 		return this.settings.contextCaches.apply(name);
 	}
 
-	private RetryBudget sharedBudget(String budgetName, RetryBudgetConfig config) {
-		RetryBudget budget = this.budgets.computeIfAbsent(budgetName, key -> RetryBudget.create(key, config));
+	private RetryBudget sharedBudget(String budgetName, RetryBudgetConfig config, Map<String, RetryBudget> newBudgets) {
+		RetryBudget budget = budgetNamed(budgetName, newBudgets);
+		if (budget == null) {
+			budget = RetryBudget.create(budgetName, config);
+			newBudgets.put(budgetName, budget);
+		}
 		if (!budget.getConfig().equals(config)) {
 			throw new IllegalStateException("Retry budget '" + budgetName + "' is shared by instances with different "
 					+ "settings (" + budget.getConfig() + " and " + config + "); give them the same settings or "

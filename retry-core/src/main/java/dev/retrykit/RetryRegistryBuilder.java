@@ -55,6 +55,7 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Sets the base of every config and instance that names no base, and of every undeclared name.
 	 * @param defaults the base of every config and instance that names no base, and of every undeclared
 	 * name (default {@link RetryConfig#defaults()})
 	 * @return this builder
@@ -101,6 +102,7 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Sets how synchronous calls of every instance wait.
 	 * @param sleeper how synchronous calls of every instance wait (default {@link Sleeper#THREAD_SLEEP})
 	 * @return this builder
 	 */
@@ -110,6 +112,7 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Sets the clock of every instance.
 	 * @param timeSource the clock of every instance (default {@link TimeSource#SYSTEM})
 	 * @return this builder
 	 */
@@ -128,6 +131,7 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Sets where async calls and failback tasks of every instance wait.
 	 * @param scheduler where async calls and failback tasks of every instance wait (default: the
 	 * JVM-wide timing wheel)
 	 * @return this builder
@@ -138,6 +142,7 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Adds a listener applied to every instance.
 	 * @param listener a listener applied to every instance
 	 * @return this builder
 	 */
@@ -147,6 +152,7 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Adds a customizer applied to every instance's builder, in registration order.
 	 * @param customizer a customizer applied to every instance's builder, in registration order
 	 * @return this builder
 	 */
@@ -156,9 +162,10 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Sets the capacity of each instance's in-memory context cache.
 	 * @param capacity the capacity of each instance's in-memory context cache (default 4096)
-	 * @return this builder
 	 * @throws IllegalArgumentException if less than 1
+	 * @return this builder
 	 */
 	public RetryRegistryBuilder contextCacheCapacity(int capacity) {
 		if (capacity < 1) {
@@ -170,6 +177,7 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Sets the factory that creates the context cache of each instance, by name.
 	 * @param factory creates the context cache of each instance, by name (e.g. a shared cluster cache)
 	 * @return this builder
 	 */
@@ -179,10 +187,11 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Sets how many recent events are kept per instance.
 	 * @param eventBufferSize recent events kept per instance (default 100, at most
 	 * {@value RetryTemplateBuilder#MAX_EVENT_BUFFER_SIZE})
-	 * @return this builder
 	 * @throws IllegalArgumentException if less than 1 or more than {@value RetryTemplateBuilder#MAX_EVENT_BUFFER_SIZE}
+	 * @return this builder
 	 */
 	public RetryRegistryBuilder eventBufferSize(int eventBufferSize) {
 		RetryTemplateBuilder.checkEventBufferSize(eventBufferSize);
@@ -191,6 +200,7 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Adds a listener told what happens to the failback tasks of every instance.
 	 * @param listener told what happens to the failback tasks of every instance
 	 * @return this builder
 	 */
@@ -200,10 +210,11 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Sets how many exhausted failback tasks each instance keeps for inspection.
 	 * @param capacity how many exhausted failback tasks each instance keeps for inspection (default 100);
 	 * older ones are dropped and counted
-	 * @return this builder
 	 * @throws IllegalArgumentException if less than 1
+	 * @return this builder
 	 */
 	public RetryRegistryBuilder failbackExhaustedCapacity(int capacity) {
 		if (capacity < 1) {

@@ -22,6 +22,7 @@ public record RetryState(Object key, boolean forceRefresh, Predicate<Throwable> 
 	private static final Predicate<Throwable> ALWAYS = failure -> true;
 
 	/**
+	 * Makes a state; the factory methods cover the usual cases.
 	 * @param key the key of the cached context
 	 * @param forceRefresh whether to start a fresh context even if one is cached for the key
 	 * @param rollbackFor which failures must be rethrown so the caller rolls back

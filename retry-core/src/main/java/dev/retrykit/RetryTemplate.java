@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs operations with retries: one template per named instance, built once with
- * {@link #builder()} and shared. Thread-safe and immutable once built.
+ * {@link #builder()} and shared. Thread-safe. A template built on its own keeps its configuration for
+ * good; a registry's instance, and the variants that follow it, change configuration only when the
+ * registry swaps it (see "Live changes" below).
  *
  * <pre>{@code
  * RetryTemplate inventory = RetryTemplate.builder()
@@ -48,7 +50,8 @@ import org.jspecify.annotations.Nullable;
  * <p>A successful first attempt allocates nothing and does not read the clock unless the instance
  * has a {@code max-duration}; a zero delay never calls the sleeper.
  *
- * <p>Live changes: {@link RetryRegistry#replace(String, RetryConfig)} swaps the template's
+ * <p>Live changes: {@link RetryRegistry#replace(String, RetryConfig)} (or
+ * {@link RetryRegistry#replaceAll(java.util.Map)} for several instances at once) swaps the template's
  * configuration. Each call reads the configuration once, when it starts: a call in flight finishes on
  * the configuration it started with, the next call uses the new one.
  */
@@ -70,7 +73,7 @@ public final class RetryTemplate {
 		this.runtime = runtime;
 	}
 
-	/** @return a builder with the default configuration */
+	/** {@return a builder with the default configuration} */
 	public static RetryTemplateBuilder builder() {
 		return new RetryTemplateBuilder();
 	}
@@ -218,7 +221,7 @@ public final class RetryTemplate {
 		return variant;
 	}
 
-	/** @return when {@link RetryRegistry#replace} last changed this instance, empty before the first change */
+	/** {@return when {@link RetryRegistry#replace} last changed this instance, empty before the first change} */
 	public Optional<Instant> getReconfiguredAt() {
 		return Optional.ofNullable(this.reconfiguredAt);
 	}
@@ -263,27 +266,27 @@ public final class RetryTemplate {
 	private record FollowingVariant(RetryTemplate variant, UnaryOperator<RetryConfig> derivation) {
 	}
 
-	/** @return the instance name */
+	/** {@return the instance name} */
 	public String getName() {
 		return this.runtime.name();
 	}
 
-	/** @return the effective configuration */
+	/** {@return the effective configuration} */
 	public RetryConfig getConfig() {
 		return this.runtime.config();
 	}
 
-	/** @return the instance's counters and recent events */
+	/** {@return the instance's counters and recent events} */
 	public RetryMetrics getMetrics() {
 		return this.runtime.counters();
 	}
 
-	/** @return the instance's circuit breaker, or {@code null} when it has none */
+	/** {@return the instance's circuit breaker, or {@code null} when it has none} */
 	public @Nullable CircuitBreaker getCircuitBreaker() {
 		return (CircuitBreaker) this.runtime.circuitBreaker();
 	}
 
-	/** @return the instance's retry budget (possibly shared), or {@code null} when it has none */
+	/** {@return the instance's retry budget (possibly shared), or {@code null} when it has none} */
 	public @Nullable RetryBudget getBudget() {
 		return this.runtime.budget();
 	}
@@ -297,7 +300,7 @@ public final class RetryTemplate {
 		return (nanos < 0) ? null : java.time.Duration.ofNanos(nanos);
 	}
 
-	/** @return the stateful-retry context cache */
+	/** {@return the stateful-retry context cache} */
 	public RetryContextCache getContextCache() {
 		return this.runtime.cache();
 	}

@@ -58,9 +58,10 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets the instance name.
 	 * @param name the instance name (default {@value #DEFAULT_NAME})
-	 * @return this builder
 	 * @throws IllegalArgumentException if blank
+	 * @return this builder
 	 */
 	public RetryTemplateBuilder name(String name) {
 		Objects.requireNonNull(name, "name must not be null");
@@ -82,6 +83,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#maxAttempts(int)} of this template's configuration.
 	 * @param maxAttempts see {@link RetryConfigBuilder#maxAttempts(int)}
 	 * @return this builder
 	 */
@@ -91,6 +93,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#maxDuration(Duration)} of this template's configuration.
 	 * @param maxDuration see {@link RetryConfigBuilder#maxDuration(Duration)}
 	 * @return this builder
 	 */
@@ -100,6 +103,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#hedging(dev.retrykit.hedging.HedgingConfig)} of this template's configuration.
 	 * @param hedging see {@link RetryConfigBuilder#hedging(dev.retrykit.hedging.HedgingConfig)}
 	 * @return this builder
 	 */
@@ -109,6 +113,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#backoff(BackoffStrategy)} of this template's configuration.
 	 * @param backoff see {@link RetryConfigBuilder#backoff(BackoffStrategy)}
 	 * @return this builder
 	 */
@@ -118,6 +123,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#retryOn(Class[])} of this template's configuration.
 	 * @param types see {@link RetryConfigBuilder#retryOn(Class[])}
 	 * @return this builder
 	 */
@@ -128,6 +134,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#ignore(Class[])} of this template's configuration.
 	 * @param types see {@link RetryConfigBuilder#ignore(Class[])}
 	 * @return this builder
 	 */
@@ -138,6 +145,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#notRecoverable(Class[])} of this template's configuration.
 	 * @param types see {@link RetryConfigBuilder#notRecoverable(Class[])}
 	 * @return this builder
 	 */
@@ -148,6 +156,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#retryOnResult(Predicate)} of this template's configuration.
 	 * @param retryOnResult see {@link RetryConfigBuilder#retryOnResult(Predicate)}
 	 * @return this builder
 	 */
@@ -157,6 +166,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#policy(RetryPolicy)} of this template's configuration.
 	 * @param policy see {@link RetryConfigBuilder#policy(RetryPolicy)}
 	 * @return this builder
 	 */
@@ -166,6 +176,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets how synchronous calls wait.
 	 * @param sleeper how synchronous calls wait (default {@link Sleeper#THREAD_SLEEP})
 	 * @return this builder
 	 */
@@ -175,6 +186,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets the clock for deadlines, breakers and events.
 	 * @param timeSource the clock for deadlines, breakers and events (default {@link TimeSource#SYSTEM})
 	 * @return this builder
 	 */
@@ -193,6 +205,8 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets where async calls wait between attempts and time their attempts, and where the instance's
+	 * failback tasks wait.
 	 * @param scheduler where async calls wait between attempts and time their attempts, and where the
 	 * instance's failback tasks wait (default: one timing wheel shared by the JVM, see
 	 * {@code dev.retrykit.async.TimingWheelScheduler})
@@ -204,6 +218,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#attemptTimeout(Duration)} of this template's configuration.
 	 * @param attemptTimeout see {@link RetryConfigBuilder#attemptTimeout(Duration)}
 	 * @return this builder
 	 */
@@ -233,6 +248,7 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets the stateful-retry cache.
 	 * @param contextCache the stateful-retry cache (default: an {@link InMemoryRetryContextCache} of 4096)
 	 * @return this builder
 	 */
@@ -264,9 +280,10 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets how many recent events to keep.
 	 * @param eventBufferSize how many recent events to keep (default {@value #DEFAULT_EVENT_BUFFER_SIZE})
-	 * @return this builder
 	 * @throws IllegalArgumentException if less than 1 or more than {@value #MAX_EVENT_BUFFER_SIZE}
+	 * @return this builder
 	 */
 	public RetryTemplateBuilder eventBufferSize(int eventBufferSize) {
 		checkEventBufferSize(eventBufferSize);
@@ -286,7 +303,10 @@ public final class RetryTemplateBuilder {
 		return this.config.build();
 	}
 
-	/** @return the template */
+	/**
+	 * Builds the template.
+	 * @return the template
+	 */
 	public RetryTemplate build() {
 		RetryConfig built = this.config.build();
 		CircuitBreaker breaker = this.circuitBreaker;

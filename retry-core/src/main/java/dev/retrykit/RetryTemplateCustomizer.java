@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 public interface RetryTemplateCustomizer {
 
 	/**
+	 * Changes the builder of an instance before it is built.
 	 * @param name the instance being created
 	 * @param builder its builder, already holding the instance's configuration
 	 */

@@ -11,6 +11,7 @@ public class RetryVetoedException extends RuntimeException {
 	private static final long serialVersionUID = 1L;
 
 	/**
+	 * Makes the exception a call ends with when a listener vetoed it before its first attempt.
 	 * @param message the detail message
 	 */
 	public RetryVetoedException(String message) {

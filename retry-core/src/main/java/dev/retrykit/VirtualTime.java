@@ -53,6 +53,7 @@ public final class VirtualTime implements Sleeper, TimeSource, RetryScheduler {
 	}
 
 	/**
+	 * Makes a virtual clock that starts at {@code start} and moves only when advanced.
 	 * @param start the wall-clock time at which the clock starts
 	 */
 	public VirtualTime(Instant start) {
@@ -85,14 +86,14 @@ public final class VirtualTime implements Sleeper, TimeSource, RetryScheduler {
 		advance(Duration.ofNanos(delayNanos));
 	}
 
-	/** @return every delay passed to {@link #sleep(long)}, in order */
+	/** {@return every delay passed to {@link #sleep(long)}, in order} */
 	public List<Duration> sleeps() {
 		synchronized (this.lock) {
 			return List.copyOf(this.sleeps);
 		}
 	}
 
-	/** @return the virtual time elapsed since the clock started */
+	/** {@return the virtual time elapsed since the clock started} */
 	public Duration elapsed() {
 		return Duration.ofNanos(nanoTime());
 	}
@@ -129,14 +130,14 @@ public final class VirtualTime implements Sleeper, TimeSource, RetryScheduler {
 		advance(Duration.ZERO);
 	}
 
-	/** @return the number of scheduled tasks that have not run and were not cancelled */
+	/** {@return the number of scheduled tasks that have not run and were not cancelled} */
 	public int pendingTasks() {
 		synchronized (this.lock) {
 			return (int) this.tasks.stream().filter(task -> !task.cancelled).count();
 		}
 	}
 
-	/** @return how long until the next pending task is due, or {@code null} when none is pending */
+	/** {@return how long until the next pending task is due, or {@code null} when none is pending} */
 	public Duration untilNextTask() {
 		synchronized (this.lock) {
 			return this.tasks.stream().filter(task -> !task.cancelled).map(task -> task.deadline).min(Long::compare)

@@ -250,7 +250,7 @@ class RetryTemplateTest {
 
 	@Test
 	void perExceptionTypePolicyChoosesByClosestType() throws Exception {
-		RetryPolicy policy = RetryPolicy.byExceptionType()
+		RetryPolicy policy = RetryPolicy.byExceptionTypeCountingAllFailures()
 			.on(IOException.class, RetryPolicy.maxAttempts(2))
 			.on(SocketTimeoutException.class, RetryPolicy.maxAttempts(5))
 			.otherwise(RetryPolicy.never())

@@ -21,33 +21,33 @@ public @interface Backoff {
 	long UNSET = -1;
 
 	/**
-	 * @return the base delay {@code d} in milliseconds, zero or more; {@value #UNSET} (default) keeps
-	 * the instance's delay
+	 * {@return the base delay {@code d} in milliseconds, zero or more; {@value #UNSET} (default) keeps
+	 * the instance's delay}
 	 */
 	long delay() default UNSET;
 
 	/**
-	 * @return the maximum delay in milliseconds, not shorter than the delay; {@value #UNSET} (default)
-	 * keeps the instance's maximum
+	 * {@return the maximum delay in milliseconds, not shorter than the delay; {@value #UNSET} (default)
+	 * keeps the instance's maximum}
 	 */
 	long maxDelay() default UNSET;
 
 	/**
-	 * @return the multiplier, 1.0 or greater for the exponential types; a negative value (default)
-	 * keeps the instance's multiplier
+	 * {@return the multiplier, 1.0 or greater for the exponential types; a negative value (default)
+	 * keeps the instance's multiplier}
 	 */
 	double multiplier() default UNSET;
 
 	/**
-	 * @return the jitter factor within [0, 1]; a negative value (default) keeps the instance's jitter
+	 * {@return the jitter factor within [0, 1]; a negative value (default) keeps the instance's jitter}
 	 */
 	double jitter() default UNSET;
 
 	/**
-	 * @return the backoff type id as in the properties ({@code none}, {@code fixed}, {@code linear},
+	 * {@return the backoff type id as in the properties ({@code none}, {@code fixed}, {@code linear},
 	 * {@code exponential}, {@code exponential-random}, {@code uniform-random}, {@code fibonacci},
 	 * {@code full-jitter}, {@code equal-jitter}, {@code decorrelated-jitter}); empty (default) keeps
-	 * the instance's type
+	 * the instance's type}
 	 */
 	String type() default "";
 

@@ -24,12 +24,12 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 public @interface Failback {
 
-	/** @return the instance whose policy drives the background retries (required) */
+	/** {@return the instance whose policy drives the background retries (required)} */
 	String value();
 
 	/**
-	 * @return a SpEL expression over the method's arguments ({@code #p0}, {@code #name}) giving the
-	 * de-duplication key; empty (default) uses the method and its arguments
+	 * {@return a SpEL expression over the method's arguments ({@code #p0}, {@code #name}) giving the
+	 * de-duplication key; empty (default) uses the method and its arguments}
 	 */
 	String key() default "";
 

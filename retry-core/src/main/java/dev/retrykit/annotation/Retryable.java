@@ -34,63 +34,65 @@ public @interface Retryable {
 	/** The value of {@link #maxAttempts()} that is not set. */
 	int UNSET_ATTEMPTS = -2;
 
-	/** @return the instance name; same as {@link #name()}; empty (default) = {@code SimpleClassName.method} */
+	/** {@return the instance name; same as {@link #name()}; empty (default) = {@code SimpleClassName.method}} */
 	String value() default "";
 
-	/** @return the instance name; same as {@link #value()} (set only one of the two) */
+	/** {@return the instance name; same as {@link #value()} (set only one of the two)} */
 	String name() default "";
 
 	/**
-	 * @return attempts counting the first, 1 or more, or -1 for unlimited; {@value #UNSET_ATTEMPTS}
-	 * (default) keeps the instance's value
+	 * {@return attempts counting the first, 1 or more, or -1 for unlimited; {@value #UNSET_ATTEMPTS}
+	 * (default) keeps the instance's value}
 	 */
 	int maxAttempts() default UNSET_ATTEMPTS;
 
-	/** @return backoff overrides; each unset attribute keeps the instance's value */
+	/** {@return backoff overrides; each unset attribute keeps the instance's value} */
 	Backoff backoff() default @Backoff;
 
-	/** @return the failure types retried, replacing the instance's {@code retry-on}; empty (default) keeps them */
+	/** {@return the failure types retried, replacing the instance's {@code retry-on}; empty (default) keeps them} */
 	Class<? extends Throwable>[] retryFor() default {};
 
-	/** @return the failure types never retried, replacing the instance's {@code ignore}; empty (default) keeps them */
+	/**
+	 * {@return the failure types never retried, replacing the instance's {@code ignore}; empty (default) keeps them}
+	 */
 	Class<? extends Throwable>[] noRetryFor() default {};
 
 	/**
-	 * @return the failure types that are never recovered (Spring Retry's {@code notRecoverable}): a call that ends
+	 * {@return the failure types that are never recovered (Spring Retry's {@code notRecoverable}): a call that ends
 	 * with a failure of one of them (subclasses match) rethrows it instead of calling a {@link Recover} method,
-	 * replacing the instance's {@code not-recoverable}; empty (default) keeps them
+	 * replacing the instance's {@code not-recoverable}; empty (default) keeps them}
 	 */
 	Class<? extends Throwable>[] notRecoverable() default {};
 
 	/**
-	 * @return the name of the {@link Recover} method(s) to use; empty (default) considers every
-	 * {@code @Recover} method of the class that fits
+	 * {@return the name of the {@link Recover} method(s) to use; empty (default) considers every
+	 * {@code @Recover} method of the class that fits}
 	 */
 	String recover() default "";
 
 	/**
-	 * @return {@code true} to make the call stateful (one attempt per call, the count kept between
-	 * calls by {@link #key()}); {@code false} (default) uses the instance's {@code stateful} property
+	 * {@return {@code true} to make the call stateful (one attempt per call, the count kept between
+	 * calls by {@link #key()}); {@code false} (default) uses the instance's {@code stateful} property}
 	 */
 	boolean stateful() default false;
 
 	/**
-	 * @return a SpEL expression over the arguments ({@code #p0}, {@code #a0}, or parameter names such
-	 * as {@code #order.id}) giving the key of a stateful call; empty (default) uses the arguments
+	 * {@return a SpEL expression over the arguments ({@code #p0}, {@code #a0}, or parameter names such
+	 * as {@code #order.id}) giving the key of a stateful call; empty (default) uses the arguments}
 	 */
 	String key() default "";
 
 	/**
-	 * @return a SpEL expression over the failure (its root object, as in Spring Retry:
+	 * {@return a SpEL expression over the failure (its root object, as in Spring Retry:
 	 * {@code "message.contains('timeout')"}, or the template form {@code "#{message.contains('timeout')}"})
-	 * that must also hold for a failure of a retried type to be retried; empty (default) = none
+	 * that must also hold for a failure of a retried type to be retried; empty (default) = none}
 	 */
 	String exceptionExpression() default "";
 
 	/**
-	 * @return the bean names of the {@code RetryListener}s that listen to this method's calls instead of the
+	 * {@return the bean names of the {@code RetryListener}s that listen to this method's calls instead of the
 	 * application's global listeners (name a global one to keep it); a single empty name ({@code listeners = ""})
-	 * means no listener at all; empty (default) keeps the global listeners. An unknown name fails startup.
+	 * means no listener at all; empty (default) keeps the global listeners. An unknown name fails startup.}
 	 */
 	String[] listeners() default {};
 

@@ -153,7 +153,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		return node;
 	}
 
-	/** @return the clock this scheduler keeps its time with */
+	/** {@return the clock this scheduler keeps its time with} */
 	public TimeSource timeSource() {
 		return this.clock.timeSource();
 	}
@@ -225,17 +225,17 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	}
 
 	/**
-	 * @return whether {@link #stop()} has been called, or the timer thread could not start or go on (its
+	 * {@return whether {@link #stop()} has been called, or the timer thread could not start or go on (its
 	 * tasks were then handed to the {@link RejectedTaskHandler}, and {@code schedule} throws with the
-	 * cause)
+	 * cause)}
 	 */
 	public boolean isStopped() {
 		return this.lifecycle.get() == STOPPED;
 	}
 
 	/**
-	 * @return tasks scheduled that have not yet fired, been cancelled, or been returned by stop: exact
-	 * when no call is in progress, and never negative
+	 * {@return tasks scheduled that have not yet fired, been cancelled, or been returned by stop: exact
+	 * when no call is in progress, and never negative}
 	 */
 	public long pendingCount() {
 		// Ends first: a task is counted as scheduled before it can be counted as fired or cancelled.
@@ -243,24 +243,24 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		return this.scheduled.sum() - ended;
 	}
 
-	/** @return tasks handed to the executor so far, including those it rejected */
+	/** {@return tasks handed to the executor so far, including those it rejected} */
 	public long firedCount() {
 		return this.handoff.firedCount();
 	}
 
-	/** @return tasks cancelled before they fired */
+	/** {@return tasks cancelled before they fired} */
 	public long cancelledCount() {
 		return this.cancelled.sum();
 	}
 
-	/** @return due tasks the executor refused; each was passed to the {@link RejectedTaskHandler} */
+	/** {@return due tasks the executor refused; each was passed to the {@link RejectedTaskHandler}} */
 	public long rejectedCount() {
 		return this.handoff.rejectedCount();
 	}
 
 	/**
-	 * @return how many passes of the timer thread threw and were contained (an {@link Error} out of the
-	 * time source, or memory running out); tasks that fail are counted in {@link #rejectedCount()}
+	 * {@return how many passes of the timer thread threw and were contained (an {@link Error} out of the
+	 * time source, or memory running out); tasks that fail are counted in {@link #rejectedCount()}}
 	 */
 	public long timerFailureCount() {
 		return this.timerFailures.sum();
@@ -273,17 +273,17 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		}
 	}
 
-	/** @return the tick */
+	/** {@return the tick} */
 	public Duration tick() {
 		return Duration.ofNanos(this.clock.tickNanos());
 	}
 
-	/** @return the number of buckets, the configured size rounded up to a power of two */
+	/** {@return the number of buckets, the configured size rounded up to a power of two} */
 	public int wheelSize() {
 		return this.wheelSize;
 	}
 
-	/** @return whether this scheduler is in manual mode (driven by {@link #runDueTasks()}) */
+	/** {@return whether this scheduler is in manual mode (driven by {@link #runDueTasks()})} */
 	public boolean isManual() {
 		return this.worker == null;
 	}

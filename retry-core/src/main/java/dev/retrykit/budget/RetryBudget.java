@@ -236,22 +236,22 @@ public final class RetryBudget {
 		}
 	}
 
-	/** @return the tokens left, from 0 to {@code maxTokens}, exact to the thousandth */
+	/** {@return the tokens left, from 0 to {@code maxTokens}, exact to the thousandth} */
 	public double getTokens() {
 		return this.milliTokens / (double) ONE_TOKEN;
 	}
 
-	/** @return the capacity of the bucket */
+	/** {@return the capacity of the bucket} */
 	public int getMaxTokens() {
 		return this.config.getMaxTokens();
 	}
 
-	/** @return the name */
+	/** {@return the name} */
 	public String getName() {
 		return this.name;
 	}
 
-	/** @return the configuration */
+	/** {@return the configuration} */
 	public RetryBudgetConfig getConfig() {
 		return this.config;
 	}

@@ -30,14 +30,14 @@ public final class RetryBudgetConfig {
 		this.tokenRatioMillis = tokenRatioMillis;
 	}
 
-	/** @return a builder holding the defaults */
+	/** {@return a builder holding the defaults} */
 	public static RetryBudgetConfigBuilder builder() {
 		return new RetryBudgetConfigBuilder();
 	}
 
 	/**
+	 * {@return a builder holding the values of {@code base}}
 	 * @param base the configuration to start from
-	 * @return a builder holding the values of {@code base}
 	 * @throws NullPointerException if {@code base} is {@code null}
 	 */
 	public static RetryBudgetConfigBuilder builder(RetryBudgetConfig base) {
@@ -45,17 +45,17 @@ public final class RetryBudgetConfig {
 		return new RetryBudgetConfigBuilder().maxTokens(base.maxTokens).tokenRatio(base.getTokenRatio());
 	}
 
-	/** @return the configuration with every default */
+	/** {@return the configuration with every default} */
 	public static RetryBudgetConfig ofDefaults() {
 		return DEFAULTS;
 	}
 
-	/** @return the capacity of the bucket and its initial content, 1 to 1000; default 10 */
+	/** {@return the capacity of the bucket and its initial content, 1 to 1000; default 10} */
 	public int getMaxTokens() {
 		return this.maxTokens;
 	}
 
-	/** @return the tokens a success gives back, with at most 3 decimal places; default 0.1 */
+	/** {@return the tokens a success gives back, with at most 3 decimal places; default 0.1} */
 	public double getTokenRatio() {
 		return this.tokenRatioMillis / 1000.0;
 	}

@@ -58,7 +58,10 @@ public final class RetryBudgetConfigBuilder {
 		return this;
 	}
 
-	/** @return a new immutable configuration */
+	/**
+	 * Builds a configuration from the values set so far.
+	 * @return a new immutable configuration
+	 */
 	public RetryBudgetConfig build() {
 		return new RetryBudgetConfig(this.maxTokens, this.tokenRatioMillis);
 	}

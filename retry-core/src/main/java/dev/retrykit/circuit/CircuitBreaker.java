@@ -365,15 +365,15 @@ public final class CircuitBreaker {
 		return refresh().state;
 	}
 
-	/** @return whether the circuit was opened by {@link #forceOpen()} and not closed since */
+	/** {@return whether the circuit was opened by {@link #forceOpen()} and not closed since} */
 	public boolean isForcedOpen() {
 		CircuitWindow window = this.current;
 		return window.state == CircuitState.OPEN && window.forced;
 	}
 
 	/**
-	 * @return the nanoseconds until an open circuit lets trial calls through: 0 unless open (or when
-	 * the timeout has just passed), {@link CircuitOpenException#FOREVER} when forced open and only then
+	 * {@return the nanoseconds until an open circuit lets trial calls through: 0 unless open (or when
+	 * the timeout has just passed), {@link CircuitOpenException#FOREVER} when forced open and only then}
 	 */
 	public long getRemainingOpenNanos() {
 		return remainingOpenNanos(this.current);
@@ -463,6 +463,7 @@ public final class CircuitBreaker {
 	}
 
 	/**
+	 * Removes a state listener.
 	 * @param listener a registered listener
 	 * @return whether it was registered (one registration is removed)
 	 */
@@ -470,17 +471,17 @@ public final class CircuitBreaker {
 		return this.listeners.remove(listener);
 	}
 
-	/** @return how many times a state listener has thrown an exception (each was caught and logged) */
+	/** {@return how many times a state listener has thrown an exception (each was caught and logged)} */
 	public long getListenerFailureCount() {
 		return this.listeners.failures();
 	}
 
-	/** @return the name */
+	/** {@return the name} */
 	public String getName() {
 		return this.name;
 	}
 
-	/** @return the configuration */
+	/** {@return the configuration} */
 	public CircuitBreakerConfig getConfig() {
 		return this.config;
 	}

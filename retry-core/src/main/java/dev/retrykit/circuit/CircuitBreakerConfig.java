@@ -46,14 +46,14 @@ public final class CircuitBreakerConfig {
 		this.maxRequests = maxRequests;
 	}
 
-	/** @return a builder holding the defaults */
+	/** {@return a builder holding the defaults} */
 	public static CircuitBreakerConfigBuilder builder() {
 		return new CircuitBreakerConfigBuilder();
 	}
 
 	/**
+	 * {@return a builder holding the values of {@code base}}
 	 * @param base the configuration to start from
-	 * @return a builder holding the values of {@code base}
 	 * @throws NullPointerException if {@code base} is {@code null}
 	 */
 	public static CircuitBreakerConfigBuilder builder(CircuitBreakerConfig base) {
@@ -65,41 +65,41 @@ public final class CircuitBreakerConfig {
 				.maxRequests(base.maxRequests);
 	}
 
-	/** @return the configuration with every default */
+	/** {@return the configuration with every default} */
 	public static CircuitBreakerConfig ofDefaults() {
 		return DEFAULTS;
 	}
 
 	/**
-	 * @return the trip expression as written, evaluated on each failure while closed; the circuit
-	 * opens when it is true. Default {@value #DEFAULT_TRIP}.
+	 * {@return the trip expression as written, evaluated on each failure while closed; the circuit
+	 * opens when it is true. Default {@value #DEFAULT_TRIP}.}
 	 */
 	public String getTrip() {
 		return this.trip.toString();
 	}
 
-	/** @return the parsed {@link #getTrip() trip} expression */
+	/** {@return the parsed {@link #getTrip() trip} expression} */
 	public TripExpression getTripExpression() {
 		return this.trip;
 	}
 
 	/**
-	 * @return how often the counts are cleared while the circuit is closed, so that old failures
+	 * {@return how often the counts are cleared while the circuit is closed, so that old failures
 	 * are forgotten; zero (the default) means never. Clearing is lazy: it happens when an outcome is
-	 * recorded after the interval has passed.
+	 * recorded after the interval has passed.}
 	 */
 	public Duration getInterval() {
 		return this.interval;
 	}
 
-	/** @return how long the circuit stays open before it lets trial calls through; default 60s */
+	/** {@return how long the circuit stays open before it lets trial calls through; default 60s} */
 	public Duration getTimeout() {
 		return this.timeout;
 	}
 
 	/**
-	 * @return how many trial calls may run at once while half-open, and how many consecutive trial
-	 * successes close the circuit; default 1
+	 * {@return how many trial calls may run at once while half-open, and how many consecutive trial
+	 * successes close the circuit; default 1}
 	 */
 	public int getMaxRequests() {
 		return this.maxRequests;

@@ -19,12 +19,12 @@ package dev.retrykit.circuit;
 public record CircuitBreakerMetrics(CircuitState state, long consecutiveFailures, long totalFailures,
 		long totalSuccesses, int trialCallsInFlight) {
 
-	/** @return calls whose outcome was recorded in the window: {@code totalFailures + totalSuccesses} */
+	/** {@return calls whose outcome was recorded in the window: {@code totalFailures + totalSuccesses}} */
 	public long requests() {
 		return this.totalFailures + this.totalSuccesses;
 	}
 
-	/** @return {@code totalFailures * 100 / requests}, a percentage from 0 to 100, 0 when there are no requests */
+	/** {@return {@code totalFailures * 100 / requests}, a percentage from 0 to 100, 0 when there are no requests} */
 	public double failureRate() {
 		long requests = requests();
 		return (requests == 0) ? 0.0 : this.totalFailures * 100.0 / requests;

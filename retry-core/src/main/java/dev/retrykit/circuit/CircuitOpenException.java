@@ -57,25 +57,25 @@ public final class CircuitOpenException extends RuntimeException {
 		this.remainingOpenNanos = Math.max(0, remainingOpenNanos);
 	}
 
-	/** @return the name of the breaker that rejected the call */
+	/** {@return the name of the breaker that rejected the call} */
 	public String getName() {
 		return this.name;
 	}
 
-	/** @return the state of the breaker when it rejected the call */
+	/** {@return the state of the breaker when it rejected the call} */
 	public CircuitState getState() {
 		return this.state;
 	}
 
 	/**
-	 * @return how long the circuit was to stay open when the call was rejected: zero when half-open,
-	 * {@code Duration.ofNanos(Long.MAX_VALUE)} (about 292 years) when forced open
+	 * {@return how long the circuit was to stay open when the call was rejected: zero when half-open,
+	 * {@code Duration.ofNanos(Long.MAX_VALUE)} (about 292 years) when forced open}
 	 */
 	public Duration getRemainingOpen() {
 		return Duration.ofNanos(this.remainingOpenNanos);
 	}
 
-	/** @return whether the circuit had been forced open, see {@link CircuitBreaker#forceOpen()} */
+	/** {@return whether the circuit had been forced open, see {@link CircuitBreaker#forceOpen()}} */
 	public boolean isForcedOpen() {
 		return this.state == CircuitState.OPEN && this.remainingOpenNanos == FOREVER;
 	}

@@ -241,7 +241,6 @@ final class ClusterContextCache implements RetryContextCache {
 				}
 				return;
 			}
-			this.counters.replayed.increment();
 			this.local.remove(key);
 		}
 	}

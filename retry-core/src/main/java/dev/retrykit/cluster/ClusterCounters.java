@@ -30,9 +30,6 @@ final class ClusterCounters {
 
 	final LongAdder droppedSignals = new LongAdder();
 
-	/** Changes made on local state during a fallback that were written to the engine afterwards. */
-	final LongAdder replayed = new LongAdder();
-
 	/** Changes made on local state during a fallback that could not be kept for writing back. */
 	final LongAdder replayDropped = new LongAdder();
 

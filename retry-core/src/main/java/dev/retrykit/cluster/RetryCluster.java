@@ -116,8 +116,8 @@ public final class RetryCluster implements AutoCloseable {
 	}
 
 	/**
+	 * {@return a builder with a timeout and sync interval of 100ms}
 	 * @param engine the engine that shares the state
-	 * @return a builder with a timeout and sync interval of 100ms
 	 */
 	public static RetryClusterBuilder builder(ClusterEngine engine) {
 		return new RetryClusterBuilder(engine);
@@ -277,16 +277,16 @@ public final class RetryCluster implements AutoCloseable {
 	}
 
 	/**
+	 * {@return whether it is shared by the replicas}
 	 * @param budget a budget
-	 * @return whether it is shared by the replicas
 	 */
 	public boolean isShared(RetryBudget budget) {
 		return this.budgets.contains(budget);
 	}
 
 	/**
+	 * {@return whether it is shared by the replicas}
 	 * @param breaker a breaker
-	 * @return whether it is shared by the replicas
 	 */
 	public boolean isShared(CircuitBreaker breaker) {
 		return this.circuits.containsKey(breaker);
@@ -335,7 +335,10 @@ public final class RetryCluster implements AutoCloseable {
 		}
 	}
 
-	/** @return the engine's name, members, reach, fallbacks and what was refused; reaches the engine only if never reached yet */
+	/**
+	 * {@return the engine's name, members, reach, fallbacks and what was refused; reaches the engine only if
+	 * never reached yet}
+	 */
 	public ClusterStatus status() {
 		if (this.members < 0) {
 			int seen = this.calls.call(this.engine::members, () -> -1);
@@ -352,7 +355,7 @@ public final class RetryCluster implements AutoCloseable {
 				this.counters.droppedSignals.sum(), pending, this.counters.replayDropped.sum());
 	}
 
-	/** @return this replica's id */
+	/** {@return this replica's id} */
 	public String getReplicaId() {
 		return this.replicaId;
 	}

@@ -49,9 +49,10 @@ public final class RetryClusterBuilder {
 	}
 
 	/**
+	 * Sets the longest a call waits for the engine before it uses local state.
 	 * @param timeout the longest a call waits for the engine before it uses local state (default 100ms)
-	 * @return this builder
 	 * @throws IllegalArgumentException if not positive
+	 * @return this builder
 	 */
 	public RetryClusterBuilder timeout(Duration timeout) {
 		this.timeout = positive("timeout", timeout);
@@ -59,9 +60,10 @@ public final class RetryClusterBuilder {
 	}
 
 	/**
+	 * Sets how often {@link RetryCluster#start()} exchanges budget changes.
 	 * @param syncInterval how often {@link RetryCluster#start()} exchanges budget changes (default 100ms)
-	 * @return this builder
 	 * @throws IllegalArgumentException if not positive
+	 * @return this builder
 	 */
 	public RetryClusterBuilder syncInterval(Duration syncInterval) {
 		this.syncInterval = positive("syncInterval", syncInterval);
@@ -69,9 +71,10 @@ public final class RetryClusterBuilder {
 	}
 
 	/**
+	 * Sets this replica's id among the others.
 	 * @param replicaId this replica's id among the others (default a random UUID)
-	 * @return this builder
 	 * @throws IllegalArgumentException if blank or containing {@code '|'}
+	 * @return this builder
 	 */
 	public RetryClusterBuilder replicaId(String replicaId) {
 		Objects.requireNonNull(replicaId, "replicaId must not be null");
@@ -83,6 +86,7 @@ public final class RetryClusterBuilder {
 	}
 
 	/**
+	 * Sets the clock of the quorum window and of cached entries.
 	 * @param timeSource the clock of the quorum window and of cached entries (default {@link TimeSource#SYSTEM})
 	 * @return this builder
 	 */
@@ -92,10 +96,11 @@ public final class RetryClusterBuilder {
 	}
 
 	/**
+	 * Sets the capacity each context cache reports, and of the local cache it uses while the engine is unreachable.
 	 * @param capacity the capacity each context cache reports, and of the local cache it uses while the
 	 * engine is unreachable (default 4096)
-	 * @return this builder
 	 * @throws IllegalArgumentException if less than 1
+	 * @return this builder
 	 */
 	public RetryClusterBuilder contextCacheCapacity(int capacity) {
 		if (capacity < 1) {
@@ -150,6 +155,7 @@ public final class RetryClusterBuilder {
 	}
 
 	/**
+	 * Sets where each shared budget draws the starting point of its part of the cluster's headroom.
 	 * @param random where each shared budget draws the starting point of its part of the cluster's
 	 * headroom (default a new {@link SplittableRandom}); a seeded one makes simulations repeatable
 	 * @return this builder
@@ -159,7 +165,10 @@ public final class RetryClusterBuilder {
 		return this;
 	}
 
-	/** @return the cluster; its engine is reached for the first time when first used */
+	/**
+	 * Builds the cluster.
+	 * @return the cluster; its engine is reached for the first time when first used
+	 */
 	public RetryCluster build() {
 		return new RetryCluster(this);
 	}

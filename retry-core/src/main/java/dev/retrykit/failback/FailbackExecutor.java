@@ -22,7 +22,7 @@ import java.util.List;
  */
 public interface FailbackExecutor {
 
-	/** @return the name of the instance whose policy it uses */
+	/** {@return the name of the instance whose policy it uses} */
 	String getName();
 
 	/**
@@ -50,6 +50,7 @@ public interface FailbackExecutor {
 	boolean submit(Object key, Runnable task, boolean check);
 
 	/**
+	 * Cancels the pending task of a key.
 	 * @param key the key of a pending task
 	 * @return whether a pending task was cancelled
 	 */
@@ -61,34 +62,35 @@ public interface FailbackExecutor {
 	 */
 	int retryAllNow();
 
-	/** @return the tasks waiting for a retry, oldest first */
+	/** {@return the tasks waiting for a retry, oldest first} */
 	List<FailbackTask> pendingTasks();
 
-	/** @return the exhausted tasks kept, oldest first */
+	/** {@return the exhausted tasks kept, oldest first} */
 	List<FailbackTask> exhaustedTasks();
 
-	/** @return the number of pending tasks */
+	/** {@return the number of pending tasks} */
 	int pendingCount();
 
-	/** @return the number of tasks exhausted since start, including those no longer kept */
+	/** {@return the number of tasks exhausted since start, including those no longer kept} */
 	long exhaustedCount();
 
-	/** @return the number of exhausted tasks dropped from the bounded list because it was full */
+	/** {@return the number of exhausted tasks dropped from the bounded list because it was full} */
 	long exhaustedDropped();
 
-	/** @return the number of pending tasks replaced by a new submit with the same key */
+	/** {@return the number of pending tasks replaced by a new submit with the same key} */
 	long replacedCount();
 
 	/**
-	 * @return the most tasks kept pending at once (the instance's
-	 * {@code RetryConfig.getFailbackCapacity()} when the executor was created)
+	 * {@return the most tasks kept pending at once (the instance's
+	 * {@code RetryConfig.getFailbackCapacity()} when the executor was created)}
 	 */
 	int capacity();
 
-	/** @return the number of submits refused because {@link #capacity()} tasks were pending */
+	/** {@return the number of submits refused because {@link #capacity()} tasks were pending} */
 	long rejectedCount();
 
 	/**
+	 * Registers a listener of this executor's tasks, told from now on.
 	 * @param listener told when a task is queued, succeeds in the background, or is exhausted
 	 */
 	void addListener(FailbackListener listener);
@@ -100,7 +102,7 @@ public interface FailbackExecutor {
 	 */
 	List<FailbackTask> shutdown();
 
-	/** @return whether {@link #shutdown()} was called */
+	/** {@return whether {@link #shutdown()} was called} */
 	boolean isShutdown();
 
 }

@@ -17,33 +17,46 @@ public interface CircuitGate {
 	/** {@link #acquire()}'s answer when the attempt is refused. Permits are never negative. */
 	long NO_PERMISSION = -1L;
 
-	/** @return a permit (zero or more) for one attempt, or {@link #NO_PERMISSION} when it is refused */
+	/**
+	 * Asks for a permit to run one attempt.
+	 * @return a permit (zero or more) for one attempt, or {@link #NO_PERMISSION} when it is refused
+	 */
 	long acquire();
 
-	/** @param permit an attempt's permit; ignored when stale or {@link #NO_PERMISSION} */
+	/**
+	 * Reports that the attempt holding {@code permit} succeeded.
+	 * @param permit an attempt's permit; ignored when stale or {@link #NO_PERMISSION}
+	 */
 	void onSuccess(long permit);
 
-	/** @param permit an attempt's permit; ignored when stale or {@link #NO_PERMISSION} */
+	/**
+	 * Reports that the attempt holding {@code permit} failed.
+	 * @param permit an attempt's permit; ignored when stale or {@link #NO_PERMISSION}
+	 */
 	void onFailure(long permit);
 
-	/** @param permit an attempt's permit given back without an outcome; ignored when stale */
+	/**
+	 * Gives back an attempt's permit without reporting an outcome.
+	 * @param permit an attempt's permit given back without an outcome; ignored when stale
+	 */
 	void release(long permit);
 
-	/** @return nanoseconds until an open circuit lets trial calls through; 0 unless open */
+	/** {@return nanoseconds until an open circuit lets trial calls through; 0 unless open} */
 	long remainingOpenNanos();
 
-	/** @return whether the circuit was forced open by hand */
+	/** {@return whether the circuit was forced open by hand} */
 	boolean isForcedOpen();
 
 	/**
+	 * Makes the exception that ends a call whose attempt the circuit refused.
 	 * @param cause the call's failure before the rejection, or {@code null}
 	 * @return the exception that tells a caller the circuit refused its attempt now
 	 */
 	RuntimeException rejection(@Nullable Throwable cause);
 
 	/**
+	 * {@return whether it is a rejection made by {@link #rejection}}
 	 * @param failure a call's last failure
-	 * @return whether it is a rejection made by {@link #rejection}
 	 */
 	boolean isRejection(Throwable failure);
 

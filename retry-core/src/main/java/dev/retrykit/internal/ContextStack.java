@@ -48,7 +48,7 @@ public final class ContextStack {
 		this.pool[0] = this.outermost;
 	}
 
-	/** @return this thread's stack */
+	/** {@return this thread's stack} */
 	public static ContextStack get() {
 		long id = Thread.currentThread().getId();
 		ContextStack cached = BY_THREAD_ID[(int) id & (BY_THREAD_ID.length - 1)];
@@ -61,7 +61,7 @@ public final class ContextStack {
 		return stack;
 	}
 
-	/** @return the innermost context in progress on this thread, or {@code null} */
+	/** {@return the innermost context in progress on this thread, or {@code null}} */
 	public static @Nullable RetryContext current() {
 		return get().top();
 	}
@@ -121,16 +121,16 @@ public final class ContextStack {
 	}
 
 	/**
+	 * {@return this thread's block of its counters, created on first use}
 	 * @param runtime an instance
-	 * @return this thread's block of its counters, created on first use
 	 */
 	public ThreadCounters counters(RetryRuntime runtime) {
 		return counters(runtime.countersId, runtime.counters);
 	}
 
 	/**
+	 * {@return this thread's block of them, created on first use}
 	 * @param instance an instance's counters
-	 * @return this thread's block of them, created on first use
 	 */
 	public ThreadCounters counters(RetryCounters instance) {
 		return counters(instance.id, instance);
@@ -166,7 +166,7 @@ public final class ContextStack {
 		return this.counters.length;
 	}
 
-	/** @return the innermost context, or {@code null} */
+	/** {@return the innermost context, or {@code null}} */
 	public @Nullable RetryContext top() {
 		int index = this.depth - 1;
 		return (index < 0) ? null : at(index);

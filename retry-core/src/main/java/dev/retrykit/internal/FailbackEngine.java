@@ -66,6 +66,7 @@ public final class FailbackEngine implements FailbackExecutor {
 	private volatile boolean shutdown;
 
 	/**
+	 * Makes the failback executor of one instance.
 	 * @param runtime the instance whose policy applies; retries wait on its scheduler, the one its
 	 * async calls use
 	 * @param exhaustedCapacity how many exhausted tasks to keep

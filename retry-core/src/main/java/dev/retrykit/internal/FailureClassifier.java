@@ -35,6 +35,7 @@ public final class FailureClassifier {
 	private final StatusExtractor[] extractors;
 
 	/**
+	 * Makes a classifier of the failure types, status codes and predicate of a configuration.
 	 * @param config the configuration whose rules to apply
 	 */
 	public FailureClassifier(RetryConfig config) {
@@ -48,8 +49,8 @@ public final class FailureClassifier {
 	}
 
 	/**
+	 * {@return whether it may be retried}
 	 * @param failure the failure of an attempt, already unwrapped from completion wrappers
-	 * @return whether it may be retried
 	 */
 	public boolean isRetryable(Throwable failure) {
 		if (this.ignore.length != 0 && matches(this.ignore, failure)) {

@@ -63,6 +63,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	public long permit;
 
 	/**
+	 * Makes the context of a call, before its first attempt.
 	 * @param name the instance name
 	 * @param parent the enclosing context or {@code null}
 	 */
@@ -178,12 +179,15 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		return copy;
 	}
 
-	/** @return the last rejected result, when the last failure was a result */
+	/** {@return the last rejected result, when the last failure was a result} */
 	public @Nullable Object getLastResult() {
 		return this.lastResult;
 	}
 
-	/** @param parent the enclosing context */
+	/**
+	 * Sets the context of the call this one runs inside, if any.
+	 * @param parent the enclosing context
+	 */
 	public void setParent(@Nullable RetryContext parent) {
 		this.parent = parent;
 	}
@@ -261,6 +265,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		public long notBeforeNanos;
 
 		/**
+		 * Makes the context of a stateful call, before its first attempt.
 		 * @param name the instance name
 		 * @param parent the enclosing context or {@code null}
 		 */

@@ -28,8 +28,8 @@ public interface NextPassScheduler {
 	ScheduledTask scheduleFromNextPass(Runnable task, long delayNanos);
 
 	/**
+	 * {@return its next-pass view, or {@code null} when it has none}
 	 * @param scheduler any scheduler
-	 * @return its next-pass view, or {@code null} when it has none
 	 */
 	static @Nullable NextPassScheduler of(Object scheduler) {
 		return NextPassRegistry.views.apply(Objects.requireNonNull(scheduler, "scheduler must not be null"));

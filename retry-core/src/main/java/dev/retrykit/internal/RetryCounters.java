@@ -86,6 +86,7 @@ public final class RetryCounters implements RetryMetrics {
 	private final LongAdder hedgesRefused = new LongAdder();
 
 	/**
+	 * Makes the counters of one instance, all zero.
 	 * @param name the instance name
 	 * @param timeSource the clock that stamps events
 	 * @param eventCapacity how many recent events to keep
@@ -97,7 +98,7 @@ public final class RetryCounters implements RetryMetrics {
 		this.events = new EventRing(eventCapacity);
 	}
 
-	/** @return the calling thread's counters of this instance */
+	/** {@return the calling thread's counters of this instance} */
 	public ThreadCounters forCurrentThread() {
 		return ContextStack.get().counters(this);
 	}

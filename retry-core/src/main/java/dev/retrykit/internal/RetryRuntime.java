@@ -97,6 +97,7 @@ public final class RetryRuntime {
 	final @Nullable Hedges hedges;
 
 	/**
+	 * Makes the runtime of one instance from its parts.
 	 * @param name the instance name
 	 * @param config its configuration
 	 * @param sleeper how synchronous calls wait
@@ -184,37 +185,37 @@ public final class RetryRuntime {
 		return (hedges != null) ? hedges.delayNanos() : -1;
 	}
 
-	/** @return the instance's time source */
+	/** {@return the instance's time source} */
 	public TimeSource timeSource() {
 		return this.timeSource;
 	}
 
-	/** @return the instance name */
+	/** {@return the instance name} */
 	public String name() {
 		return this.name;
 	}
 
-	/** @return the instance's counters */
+	/** {@return the instance's counters} */
 	public RetryCounters counters() {
 		return this.counters;
 	}
 
-	/** @return the instance's context cache */
+	/** {@return the instance's context cache} */
 	public RetryContextCache cache() {
 		return this.cache;
 	}
 
-	/** @return the instance's configuration */
+	/** {@return the instance's configuration} */
 	public RetryConfig config() {
 		return this.config;
 	}
 
-	/** @return the instance's breaker, or {@code null} */
+	/** {@return the instance's breaker, or {@code null}} */
 	public @Nullable Object circuitBreaker() {
 		return this.circuitBreaker;
 	}
 
-	/** @return the instance's budget, or {@code null} */
+	/** {@return the instance's budget, or {@code null}} */
 	public @Nullable RetryBudget budget() {
 		return this.budget;
 	}

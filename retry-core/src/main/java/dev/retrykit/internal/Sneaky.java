@@ -7,6 +7,7 @@ public final class Sneaky {
 	}
 
 	/**
+	 * Throws {@code failure} as it is, checked or not, without declaring it.
 	 * @param failure the throwable to rethrow
 	 * @param <E> the type the compiler is told it is
 	 * @return never returns; declared so that callers can write {@code throw Sneaky.rethrow(t)}

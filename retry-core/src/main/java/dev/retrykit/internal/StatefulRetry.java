@@ -190,24 +190,13 @@ public final class StatefulRetry {
 	 * The end of a call that finds its context exhausted: recovers here, else fails with
 	 * {@link ExhaustedRetryException} whose cause is the last failure.
 	 */
-	private static final class ExhaustedEnding<T> implements CallEnding.Ending<T, @Nullable RecoveryCallback<T>> {
+	private static final class ExhaustedEnding<T> extends SyncRetry.SyncEnding<T> {
 
 		private static final ExhaustedEnding<?> INSTANCE = new ExhaustedEnding<>();
 
 		@SuppressWarnings("unchecked")
 		static <T> ExhaustedEnding<T> instance() {
 			return (ExhaustedEnding<T>) INSTANCE;
-		}
-
-		@Override
-		public boolean hasRecovery(@Nullable RecoveryCallback<T> recovery) {
-			return recovery != null;
-		}
-
-		@Override
-		public T recover(@Nullable RecoveryCallback<T> recovery, RetryRuntime runtime, MutableRetryContext context,
-				ThreadCounters block, @Nullable Throwable failure) throws Throwable {
-			return CallEnding.recoverHere(runtime, context, block, Objects.requireNonNull(recovery));
 		}
 
 		@Override

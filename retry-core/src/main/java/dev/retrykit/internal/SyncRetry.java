@@ -154,8 +154,11 @@ public final class SyncRetry {
 		return CallEnding.finish(runtime, context, block, reason, null, true, SyncEnding.<T>instance(), recovery);
 	}
 
-	/** A synchronous call's end: the recovery runs here, the failure is thrown (or the last result returned). */
-	private static final class SyncEnding<T> implements CallEnding.Ending<T, @Nullable RecoveryCallback<T>> {
+	/**
+	 * A synchronous call's end: the recovery runs here, the failure is thrown (or the last result
+	 * returned). Open for the stateful engine's end, which fails otherwise.
+	 */
+	static class SyncEnding<T> implements CallEnding.Ending<T, @Nullable RecoveryCallback<T>> {
 
 		private static final SyncEnding<?> INSTANCE = new SyncEnding<>();
 

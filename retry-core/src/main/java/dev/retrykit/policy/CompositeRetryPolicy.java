@@ -1,10 +1,12 @@
 package dev.retrykit.policy;
 
+import java.util.Arrays;
 import java.util.List;
 
 import dev.retrykit.RetryContext;
+import org.jspecify.annotations.Nullable;
 
-/** Optimistic (any) or pessimistic (all) combination of policies. Immutable. */
+/** Optimistic (any) or pessimistic (all) combination of policies. Immutable; equal when its kind and policies are. */
 final class CompositeRetryPolicy implements RetryPolicy {
 
 	static final RetryPolicy ALWAYS = new RetryPolicy() {
@@ -51,6 +53,17 @@ final class CompositeRetryPolicy implements RetryPolicy {
 			}
 		}
 		return !this.optimistic;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (other instanceof CompositeRetryPolicy that) && this.optimistic == that.optimistic
+				&& Arrays.equals(this.policies, that.policies);
+	}
+
+	@Override
+	public int hashCode() {
+		return 31 * Arrays.hashCode(this.policies) + Boolean.hashCode(this.optimistic);
 	}
 
 	@Override

@@ -12,10 +12,11 @@ import org.jspecify.annotations.Nullable;
  * A different policy for each type of failure: the policy registered for the closest superclass of
  * the last failure decides; failures of no registered type use the fallback policy. A rejected result
  * (no exception) also uses the fallback. Every policy sees the call's total failures; to count each
- * type's failures separately, use {@link PerExceptionTypeRetryPolicy}. Immutable and thread-safe.
+ * type's failures separately, use {@link PerExceptionTypeRetryPolicy}. Immutable and thread-safe; equal to
+ * another with the same policies for the same types and the same fallback.
  *
  * <pre>{@code
- * RetryPolicy policy = RetryPolicy.byExceptionType()
+ * RetryPolicy policy = RetryPolicy.byExceptionTypeCountingAllFailures()
  *     .on(SocketTimeoutException.class, RetryPolicy.maxAttempts(5))
  *     .on(ConnectException.class, RetryPolicy.maxAttempts(2))
  *     .otherwise(RetryPolicy.never())
@@ -35,7 +36,7 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 		this.fallback = fallback;
 	}
 
-	/** @return a builder whose fallback is {@link RetryPolicy#never()} */
+	/** {@return a builder whose fallback is {@link RetryPolicy#never()}} */
 	public static Builder builder() {
 		return new Builder();
 	}
@@ -58,6 +59,17 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 	}
 
 	@Override
+	public boolean equals(@Nullable Object other) {
+		return (other instanceof ExceptionTypeRetryPolicy that) && this.policies.equals(that.policies)
+				&& this.fallback.equals(that.fallback);
+	}
+
+	@Override
+	public int hashCode() {
+		return 31 * this.policies.hashCode() + this.fallback.hashCode();
+	}
+
+	@Override
 	public String toString() {
 		return "byExceptionType" + this.policies + " otherwise " + this.fallback;
 	}
@@ -73,6 +85,7 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
+		 * Maps a failure type to the policy that decides for it.
 		 * @param type the failure type (subclasses match unless they have a closer entry)
 		 * @param policy the policy for it
 		 * @return this builder
@@ -84,6 +97,7 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
+		 * Sets the policy for failures of no registered type.
 		 * @param policy the policy for failures of no registered type (default: never)
 		 * @return this builder
 		 */
@@ -92,7 +106,10 @@ public final class ExceptionTypeRetryPolicy implements RetryPolicy {
 			return this;
 		}
 
-		/** @return the policy */
+		/**
+		 * Builds the policy.
+		 * @return the policy
+		 */
 		public ExceptionTypeRetryPolicy build() {
 			return new ExceptionTypeRetryPolicy(this.policies, this.fallback);
 		}

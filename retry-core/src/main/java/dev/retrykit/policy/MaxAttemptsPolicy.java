@@ -1,8 +1,9 @@
 package dev.retrykit.policy;
 
 import dev.retrykit.RetryContext;
+import org.jspecify.annotations.Nullable;
 
-/** A limit on attempts, counting the first. Immutable. */
+/** A limit on attempts, counting the first. Immutable; equal to another of the same limit. */
 final class MaxAttemptsPolicy implements RetryPolicy {
 
 	private final int maxAttempts;
@@ -14,6 +15,16 @@ final class MaxAttemptsPolicy implements RetryPolicy {
 	@Override
 	public boolean canRetry(RetryContext context) {
 		return context.getRetryCount() < this.maxAttempts;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (other instanceof MaxAttemptsPolicy that) && this.maxAttempts == that.maxAttempts;
+	}
+
+	@Override
+	public int hashCode() {
+		return this.maxAttempts;
 	}
 
 	@Override

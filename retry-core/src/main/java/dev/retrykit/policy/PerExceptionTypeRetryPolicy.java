@@ -2,6 +2,7 @@ package dev.retrykit.policy;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * RetryTemplate template = RetryTemplate.builder()
  *     .maxAttempts(-1) // the template's own limit (default 3) still caps the call
- *     .policy(RetryPolicy.perExceptionType()
+ *     .policy(RetryPolicy.byExceptionTypeCountingPerType()
  *         .on(IOException.class, 3)
  *         .on(TimeoutException.class, 3)
  *         .build())
@@ -33,7 +34,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The counts live in the call's context (an attribute private to this policy), so the policy
  * itself is stateless, immutable and thread-safe, and a stateful call's counts carry over with its
- * cached context. A failure is counted once, however often the policy is asked about it.
+ * cached context. A failure is counted once, however often the policy is asked about it. Two such
+ * policies are equal when they map the same types to equal policies and have equal fallbacks (each still
+ * keeps its counts apart).
  */
 public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 
@@ -66,7 +69,7 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 		this.description = shown + " otherwise " + fallback + ", each type counted separately";
 	}
 
-	/** @return a builder whose fallback is {@link RetryPolicy#never()} */
+	/** {@return a builder whose fallback is {@link RetryPolicy#never()}} */
 	public static Builder builder() {
 		return new Builder();
 	}
@@ -97,6 +100,17 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 		Counts fresh = new Counts(this.policies.length);
 		context.setAttribute(this.attribute, fresh);
 		return fresh;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (other instanceof PerExceptionTypeRetryPolicy that) && this.indexes.equals(that.indexes)
+				&& Arrays.equals(this.policies, that.policies);
+	}
+
+	@Override
+	public int hashCode() {
+		return 31 * this.indexes.hashCode() + Arrays.hashCode(this.policies);
 	}
 
 	@Override
@@ -229,6 +243,7 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
+		 * Sets the policy for failures of no mapped type and for rejected results, with a count of their own.
 		 * @param policy the policy for failures of no mapped type and for rejected results, with a count
 		 * of their own (default {@link RetryPolicy#never()})
 		 * @return this builder
@@ -239,6 +254,7 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 		}
 
 		/**
+		 * Builds the policy.
 		 * @return the policy
 		 * @throws IllegalStateException if no type is mapped
 		 */

@@ -19,8 +19,8 @@ import dev.retrykit.RetryContext;
 public interface RetryPolicy {
 
 	/**
+	 * {@return whether another attempt may follow}
 	 * @param context the context of the call, after its last failure was counted
-	 * @return whether another attempt may follow
 	 */
 	boolean canRetry(RetryContext context);
 
@@ -34,7 +34,7 @@ public interface RetryPolicy {
 		return CompositeRetryPolicy.ALWAYS;
 	}
 
-	/** @return a policy that never allows another attempt */
+	/** {@return a policy that never allows another attempt} */
 	static RetryPolicy never() {
 		return CompositeRetryPolicy.NEVER;
 	}
@@ -82,20 +82,47 @@ public interface RetryPolicy {
 	}
 
 	/**
-	 * A policy chosen by the type of the last failure; see {@link ExceptionTypeRetryPolicy}.
-	 * @return a builder
+	 * A policy chosen by the type of the last failure, where every type's policy counts all the call's
+	 * failures: with {@code maxAttempts(3)} for each of two types, two failures of one type then one of
+	 * the other end the call. See {@link ExceptionTypeRetryPolicy}; to count each type on its own, use
+	 * {@link #byExceptionTypeCountingPerType()}.
+	 * @return a builder whose fallback is {@link #never()}
 	 */
-	static ExceptionTypeRetryPolicy.Builder byExceptionType() {
+	static ExceptionTypeRetryPolicy.Builder byExceptionTypeCountingAllFailures() {
 		return ExceptionTypeRetryPolicy.builder();
 	}
 
 	/**
-	 * A policy chosen by the type of the last failure, each type's attempts counted separately
-	 * (Spring Retry's {@code ExceptionClassifierRetryPolicy}); see {@link PerExceptionTypeRetryPolicy}.
-	 * @return a builder
+	 * A policy chosen by the type of the last failure, where each type's policy counts only the failures
+	 * of that type (Spring Retry's {@code ExceptionClassifierRetryPolicy}): with {@code maxAttempts(3)} for
+	 * each of two types, the call may fail twice with each. See {@link PerExceptionTypeRetryPolicy}; to
+	 * count all failures, use {@link #byExceptionTypeCountingAllFailures()}.
+	 * @return a builder whose fallback is {@link #never()}
 	 */
-	static PerExceptionTypeRetryPolicy.Builder perExceptionType() {
+	static PerExceptionTypeRetryPolicy.Builder byExceptionTypeCountingPerType() {
 		return PerExceptionTypeRetryPolicy.builder();
+	}
+
+	/**
+	 * The former name of {@link #byExceptionTypeCountingAllFailures()}, which it calls: the name did not
+	 * say that every type's policy counts all the call's failures.
+	 * @return a builder whose fallback is {@link #never()}
+	 * @deprecated use {@link #byExceptionTypeCountingAllFailures()}, the same policy
+	 */
+	@Deprecated(since = "0.1.0")
+	static ExceptionTypeRetryPolicy.Builder byExceptionType() {
+		return byExceptionTypeCountingAllFailures();
+	}
+
+	/**
+	 * The former name of {@link #byExceptionTypeCountingPerType()}, which it calls: the name did not say
+	 * how it differs from {@code byExceptionType()}.
+	 * @return a builder whose fallback is {@link #never()}
+	 * @deprecated use {@link #byExceptionTypeCountingPerType()}, the same policy
+	 */
+	@Deprecated(since = "0.1.0")
+	static PerExceptionTypeRetryPolicy.Builder perExceptionType() {
+		return byExceptionTypeCountingPerType();
 	}
 
 }

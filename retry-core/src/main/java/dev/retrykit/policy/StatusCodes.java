@@ -73,14 +73,14 @@ public final class StatusCodes {
 	}
 
 	/**
+	 * {@return whether the code is in the set (codes outside the kind's bounds never are)}
 	 * @param code a status code; any value is accepted
-	 * @return whether the code is in the set (codes outside the kind's bounds never are)
 	 */
 	public boolean contains(int code) {
 		return code >= 0 && code <= max(this.kind) && (this.bits[code >>> 6] & (1L << code)) != 0;
 	}
 
-	/** @return whether these are HTTP or gRPC codes */
+	/** {@return whether these are HTTP or gRPC codes} */
 	public StatusExtractor.Kind kind() {
 		return this.kind;
 	}

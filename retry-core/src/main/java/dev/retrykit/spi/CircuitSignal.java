@@ -21,6 +21,7 @@ public record CircuitSignal(String circuit, Kind kind, String replica) {
 	public static final int MAX_ENCODED_LENGTH = 512;
 
 	/**
+	 * Makes a signal, checking that it can be written as one line and read back.
 	 * @param circuit the name of the circuit breaker, any characters
 	 * @param kind what happened
 	 * @param replica the id of the replica it happened on, without {@code '|'}
@@ -68,6 +69,7 @@ public record CircuitSignal(String circuit, Kind kind, String replica) {
 	}
 
 	/**
+	 * Reads a signal from its one-line text form.
 	 * @param encoded a string made by {@link #encode()}
 	 * @return the signal
 	 * @throws IllegalArgumentException if the string was not made by {@link #encode()} or is longer than

@@ -20,18 +20,18 @@ import org.jspecify.annotations.Nullable;
  */
 public interface ClusterEngine {
 
-	/** @return the engine's name as the actuator shows it, e.g. {@code hazelcast} */
+	/** {@return the engine's name as the actuator shows it, e.g. {@code hazelcast}} */
 	String engineName();
 
 	/**
-	 * @return the number of members of the engine's cluster as this replica sees it
+	 * {@return the number of members of the engine's cluster as this replica sees it}
 	 * @throws RuntimeException if the engine cannot be reached
 	 */
 	int members();
 
 	/**
-	 * @return the id under which the engine knows this replica: the same id that
-	 * {@link #subscribeCircuits} gives as the sender of this replica's messages, where the engine can tell
+	 * {@return the id under which the engine knows this replica: the same id that
+	 * {@link #subscribeCircuits} gives as the sender of this replica's messages, where the engine can tell}
 	 * @throws RuntimeException if the engine cannot be reached
 	 */
 	String localMember();
@@ -57,14 +57,15 @@ public interface ClusterEngine {
 	boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next);
 
 	/**
+	 * Removes one stored context; removing an absent key does nothing.
 	 * @param cache the name of the instance whose cache it is
 	 * @param key the state key, in its string form
 	 */
 	void removeContext(String cache, String key);
 
 	/**
+	 * {@return the number of contexts stored for that instance}
 	 * @param cache the name of the instance whose cache it is
-	 * @return the number of contexts stored for that instance
 	 */
 	int contextCount(String cache);
 
@@ -77,7 +78,10 @@ public interface ClusterEngine {
 	 */
 	List<StoredContext> contexts(String cache, int limit);
 
-	/** @param cache the name of the instance whose contexts are all removed */
+	/**
+	 * Removes every context stored for an instance.
+	 * @param cache the name of the instance whose contexts are all removed
+	 */
 	void clearContexts(String cache);
 
 	/**
@@ -127,9 +131,9 @@ public interface ClusterEngine {
 	void storeCircuitState(String circuit, @Nullable String state);
 
 	/**
+	 * {@return the state {@link #storeCircuitState} last stored for it, or {@code null}; not checked:
+	 * anything that can reach the engine may have written it}
 	 * @param circuit the circuit breaker's name
-	 * @return the state {@link #storeCircuitState} last stored for it, or {@code null}; not checked:
-	 * anything that can reach the engine may have written it
 	 */
 	@Nullable String circuitState(String circuit);
 
@@ -146,6 +150,7 @@ public interface ClusterEngine {
 	interface CircuitMessageReceiver {
 
 		/**
+		 * Receives one message published on the topic.
 		 * @param message the message, or {@code null} when what was published is not text
 		 * @param sender the sender as the engine identifies it (for Hazelcast, the publishing member),
 		 * not as the message claims

@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
 public interface RetryContextCache {
 
 	/**
+	 * {@return the cached context, or {@code null}}
 	 * @param key the state key
-	 * @return the cached context, or {@code null}
 	 */
 	@Nullable RetryContext get(Object key);
 
@@ -34,6 +34,7 @@ public interface RetryContextCache {
 	void put(Object key, RetryContext context);
 
 	/**
+	 * Removes the context of {@code key}, if there is one.
 	 * @param key the state key
 	 */
 	void remove(Object key);
@@ -66,13 +67,13 @@ public interface RetryContextCache {
 		}
 	}
 
-	/** @return the number of cached contexts */
+	/** {@return the number of cached contexts} */
 	int size();
 
-	/** @return the most contexts kept at once, or -1 when unbounded */
+	/** {@return the most contexts kept at once, or -1 when unbounded} */
 	int capacity();
 
-	/** @return the number of contexts evicted because the cache was full */
+	/** {@return the number of contexts evicted because the cache was full} */
 	long evictions();
 
 	/**

@@ -114,10 +114,10 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 	}
 
 	/**
+	 * {@return the snapshot}
 	 * @param context a stateful call's context, as the engine hands it to the cache
 	 * @param firstFailureMillis when the key's first failure was stored (epoch milliseconds); a cache
 	 * keeps it from the entry it replaces
-	 * @return the snapshot
 	 * @throws NullPointerException if {@code context} is {@code null}
 	 */
 	public static RetryContextSnapshot of(RetryContext context, long firstFailureMillis) {
@@ -162,6 +162,7 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 	}
 
 	/**
+	 * The same snapshot with the write ids read back from the store.
 	 * @param writeIds write ids as decoded, oldest first; at most {@value #MAX_WRITE_IDS} are kept
 	 * @return the same snapshot with those write ids
 	 */
@@ -170,14 +171,14 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 		return new RetryContextSnapshot(this, Arrays.copyOfRange(writeIds, writeIds.length - kept, writeIds.length));
 	}
 
-	/** @return the ids of the latest writes that stored this snapshot's key, oldest first */
+	/** {@return the ids of the latest writes that stored this snapshot's key, oldest first} */
 	public long[] getWriteIds() {
 		return this.writeIds.clone();
 	}
 
 	/**
+	 * {@return whether that write is among the latest ones that stored this snapshot's key}
 	 * @param writeId a write's id
-	 * @return whether that write is among the latest ones that stored this snapshot's key
 	 */
 	public boolean hasWrite(long writeId) {
 		for (long id : this.writeIds) {
@@ -188,17 +189,17 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 		return false;
 	}
 
-	/** @return the class name of the last failure, or {@code null} */
+	/** {@return the class name of the last failure, or {@code null}} */
 	public @Nullable String getLastFailureType() {
 		return this.lastFailureType;
 	}
 
-	/** @return the last failure's message, at most {@value #MAX_MESSAGE_LENGTH} characters, or {@code null} */
+	/** {@return the last failure's message, at most {@value #MAX_MESSAGE_LENGTH} characters, or {@code null}} */
 	public @Nullable String getLastFailureMessage() {
 		return this.lastFailureMessage;
 	}
 
-	/** @return when the key's first failure was stored (epoch milliseconds) */
+	/** {@return when the key's first failure was stored (epoch milliseconds)} */
 	public long getFirstFailureMillis() {
 		return this.firstFailureMillis;
 	}
@@ -287,19 +288,19 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 			this.message = message;
 		}
 
-		/** @return the class name of the original failure */
+		/** {@return the class name of the original failure} */
 		public String getType() {
 			return this.type;
 		}
 
-		/** @return the original failure's message, or {@code null} */
+		/** {@return the original failure's message, or {@code null}} */
 		public @Nullable String getOriginalMessage() {
 			return this.message;
 		}
 
 		/**
-		 * @return the original failure's class where this JVM has it, or {@code null}; looked up without
-		 * initialising it, in the thread's context class loader, then in retrykit's
+		 * {@return the original failure's class where this JVM has it, or {@code null}; looked up without
+		 * initialising it, in the thread's context class loader, then in retrykit's}
 		 */
 		public @Nullable Class<?> resolveType() {
 			ClassLoader context = Thread.currentThread().getContextClassLoader();

@@ -13,10 +13,10 @@ public interface ScheduledTask {
 	 */
 	boolean cancel();
 
-	/** @return whether the task was cancelled before it ran */
+	/** {@return whether the task was cancelled before it ran} */
 	boolean isCancelled();
 
-	/** @return whether the task has fired (been handed to its executor) */
+	/** {@return whether the task has fired (been handed to its executor)} */
 	boolean isExpired();
 
 }

@@ -87,12 +87,13 @@ public final class SnapshotCodec {
 		this.allowedPrefixes = List.copyOf(prefixes);
 	}
 
-	/** @return a codec that lets attributes of JDK value types travel, and no others */
+	/** {@return a codec that lets attributes of JDK value types travel, and no others} */
 	public static SnapshotCodec jdkValuesOnly() {
 		return new SnapshotCodec(List.of());
 	}
 
 	/**
+	 * Makes a codec that also lets attributes of the given classes or packages travel.
 	 * @param allowed class names ({@code com.example.Order}) and package prefixes ending in {@code .*}
 	 * ({@code com.example.*}: the package and its sub-packages) whose attributes may travel too, by Java
 	 * serialization
@@ -104,8 +105,8 @@ public final class SnapshotCodec {
 	}
 
 	/**
+	 * {@return whether attributes of that class may travel by Java serialization}
 	 * @param className a class name
-	 * @return whether attributes of that class may travel by Java serialization
 	 */
 	public boolean allows(String className) {
 		if (this.allowedClasses.contains(className)) {
@@ -119,12 +120,13 @@ public final class SnapshotCodec {
 		return false;
 	}
 
-	/** @return how many attributes stayed behind: not allowed, not serializable, or not decodable here */
+	/** {@return how many attributes stayed behind: not allowed, not serializable, or not decodable here} */
 	public long withheldAttributes() {
 		return this.withheld.sum();
 	}
 
 	/**
+	 * Encodes a snapshot for the shared store.
 	 * @param snapshot the snapshot
 	 * @return its encoded form, at most {@link #MAX_BYTES}; attributes that may not travel, or would
 	 * make it longer, are left out and counted
@@ -189,6 +191,7 @@ public final class SnapshotCodec {
 	}
 
 	/**
+	 * Decodes a snapshot read from the shared store.
 	 * @param bytes what an engine stored
 	 * @return the snapshot, without the attributes that could not be decoded (counted); its
 	 * {@link RetryContextSnapshot#getLastThrowable()} is a {@link RetryContextSnapshot.RecordedFailure}

@@ -20,7 +20,7 @@ public interface StatusExtractor {
 		GRPC
 	}
 
-	/** @return the kind of status this extractor reads */
+	/** {@return the kind of status this extractor reads} */
 	Kind kind();
 
 	/**

@@ -25,6 +25,7 @@ public final class Durations {
 	}
 
 	/**
+	 * Formats a duration in short units, such as {@code 1m30s}.
 	 * @param duration any duration, negative ones included
 	 * @return its non-zero parts from days down to nanoseconds, largest first; {@code 0s} for zero
 	 */
@@ -53,6 +54,7 @@ public final class Durations {
 	}
 
 	/**
+	 * Formats a number of nanoseconds as {@link #format(Duration)} does.
 	 * @param nanos a duration in nanoseconds
 	 * @return {@link #format(Duration)} of it
 	 */

@@ -22,7 +22,7 @@ class ExceptionTypeRetryPolicyTest {
 
 	@Test
 	void toStringListsTheTypesInTheOrderTheyWereRegistered() {
-		ExceptionTypeRetryPolicy policy = RetryPolicy.byExceptionType()
+		ExceptionTypeRetryPolicy policy = RetryPolicy.byExceptionTypeCountingAllFailures()
 			.on(SocketTimeoutException.class, RetryPolicy.maxAttempts(5))
 			.on(ConnectException.class, RetryPolicy.maxAttempts(2))
 			.on(UnknownHostException.class, RetryPolicy.maxAttempts(1))
@@ -45,11 +45,11 @@ class ExceptionTypeRetryPolicyTest {
 	@Test
 	void theClosestRegisteredSuperclassDecidesWhateverTheRegistrationOrder() throws Exception {
 		// SocketTimeoutException extends InterruptedIOException extends IOException.
-		ExceptionTypeRetryPolicy broadFirst = RetryPolicy.byExceptionType()
+		ExceptionTypeRetryPolicy broadFirst = RetryPolicy.byExceptionTypeCountingAllFailures()
 			.on(IOException.class, RetryPolicy.maxAttempts(2))
 			.on(InterruptedIOException.class, RetryPolicy.maxAttempts(4))
 			.build();
-		ExceptionTypeRetryPolicy narrowFirst = RetryPolicy.byExceptionType()
+		ExceptionTypeRetryPolicy narrowFirst = RetryPolicy.byExceptionTypeCountingAllFailures()
 			.on(InterruptedIOException.class, RetryPolicy.maxAttempts(4))
 			.on(IOException.class, RetryPolicy.maxAttempts(2))
 			.build();

@@ -27,7 +27,7 @@ class PerExceptionTypeRetryPolicyTest {
 
 	private final AtomicInteger attempts = new AtomicInteger();
 
-	private final PerExceptionTypeRetryPolicy threeEach = RetryPolicy.perExceptionType()
+	private final PerExceptionTypeRetryPolicy threeEach = RetryPolicy.byExceptionTypeCountingPerType()
 		.on(IOException.class, 3)
 		.on(TimeoutException.class, 3)
 		.build();
@@ -58,7 +58,7 @@ class PerExceptionTypeRetryPolicyTest {
 
 	@Test
 	void aSharedCountWouldStopAtTheThirdAttemptWhichIsWhatByExceptionTypeDoes() {
-		RetryPolicy shared = RetryPolicy.byExceptionType().on(IOException.class, RetryPolicy.maxAttempts(3))
+		RetryPolicy shared = RetryPolicy.byExceptionTypeCountingAllFailures().on(IOException.class, RetryPolicy.maxAttempts(3))
 			.on(TimeoutException.class, RetryPolicy.maxAttempts(3)).build();
 		RetryCallback<String, Exception> callback = failingWith(new IOException("1"), new IOException("2"),
 				new TimeoutException("3"), new TimeoutException("4"));
@@ -79,7 +79,7 @@ class PerExceptionTypeRetryPolicyTest {
 
 	@Test
 	void subclassesCountTowardsTheirClosestMappedType() {
-		PerExceptionTypeRetryPolicy policy = RetryPolicy.perExceptionType().on(IOException.class, 2)
+		PerExceptionTypeRetryPolicy policy = RetryPolicy.byExceptionTypeCountingPerType().on(IOException.class, 2)
 			.on(FileNotFoundException.class, 2).build();
 		// FileNotFoundException has its own entry; an IOException subclass without one counts as IOException.
 		RetryCallback<String, Exception> callback = failingWith(new FileNotFoundException("1"), new IOException("2"),
@@ -91,7 +91,7 @@ class PerExceptionTypeRetryPolicyTest {
 
 	@Test
 	void failuresOfNoMappedTypeUseTheFallbackWithTheirOwnCount() throws Exception {
-		PerExceptionTypeRetryPolicy policy = RetryPolicy.perExceptionType().on(IOException.class, 2)
+		PerExceptionTypeRetryPolicy policy = RetryPolicy.byExceptionTypeCountingPerType().on(IOException.class, 2)
 			.otherwise(RetryPolicy.maxAttempts(2)).build();
 		RetryCallback<String, Exception> callback = failingWith(new IOException("1"), new IllegalStateException("2"));
 
@@ -142,19 +142,19 @@ class PerExceptionTypeRetryPolicyTest {
 
 	@Test
 	void badInputIsRefusedWithWhatWasWrong() {
-		assertThatNullPointerException().isThrownBy(() -> RetryPolicy.perExceptionType().on(null, 3))
+		assertThatNullPointerException().isThrownBy(() -> RetryPolicy.byExceptionTypeCountingPerType().on(null, 3))
 			.withMessage("type must not be null");
 		assertThatNullPointerException()
-			.isThrownBy(() -> RetryPolicy.perExceptionType().on(IOException.class, (RetryPolicy) null))
+			.isThrownBy(() -> RetryPolicy.byExceptionTypeCountingPerType().on(IOException.class, (RetryPolicy) null))
 			.withMessage("policy must not be null");
-		assertThatNullPointerException().isThrownBy(() -> RetryPolicy.perExceptionType().otherwise(null))
+		assertThatNullPointerException().isThrownBy(() -> RetryPolicy.byExceptionTypeCountingPerType().otherwise(null))
 			.withMessage("policy must not be null");
-		assertThatIllegalArgumentException().isThrownBy(() -> RetryPolicy.perExceptionType().on(IOException.class, 0))
+		assertThatIllegalArgumentException().isThrownBy(() -> RetryPolicy.byExceptionTypeCountingPerType().on(IOException.class, 0))
 			.withMessage("Invalid maxAttempts (0) for java.io.IOException: must be 1 or greater, or -1 for unlimited");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RetryPolicy.perExceptionType().on(IOException.class, 3).on(IOException.class, 2))
+			.isThrownBy(() -> RetryPolicy.byExceptionTypeCountingPerType().on(IOException.class, 3).on(IOException.class, 2))
 			.withMessage("java.io.IOException is already mapped (to maxAttempts(3)): each type may be mapped once");
-		assertThatIllegalStateException().isThrownBy(() -> RetryPolicy.perExceptionType().build())
+		assertThatIllegalStateException().isThrownBy(() -> RetryPolicy.byExceptionTypeCountingPerType().build())
 			.withMessage("No exception type is mapped: add at least one with on(type, policy)");
 	}
 

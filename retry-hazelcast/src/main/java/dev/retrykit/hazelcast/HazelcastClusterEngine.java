@@ -65,6 +65,7 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 	}
 
 	/**
+	 * Starts the engine's builder over the application's own Hazelcast instance.
 	 * @param hazelcast the application's instance, member or client
 	 * @return a builder with prefix {@code retrykit}, a context TTL of 1 hour and capacity 4096
 	 */

@@ -24,6 +24,7 @@ public final class HazelcastClusterEngineBuilder {
 	}
 
 	/**
+	 * Sets the start of the names of the engine's maps and topic.
 	 * @param prefix the start of the names of the engine's maps and topic (default {@code retrykit})
 	 * @return this builder
 	 * @throws IllegalArgumentException if blank
@@ -38,6 +39,7 @@ public final class HazelcastClusterEngineBuilder {
 	}
 
 	/**
+	 * Sets how long a stateful context is kept after its last write.
 	 * @param ttl how long a stateful context is kept after its last write (default 1 hour, whole seconds)
 	 * @return this builder
 	 * @throws IllegalArgumentException if shorter than a second
@@ -52,6 +54,7 @@ public final class HazelcastClusterEngineBuilder {
 	}
 
 	/**
+	 * Sets the most stateful contexts each member keeps per instance.
 	 * @param capacity the most stateful contexts each member keeps per instance (default 4096); the
 	 * least recently used are evicted beyond it
 	 * @return this builder

@@ -34,6 +34,10 @@ import org.openrewrite.java.tree.TypeUtils;
  */
 public final class Resilience4jAnnotationsToRetrykit extends Recipe {
 
+	/** Makes the recipe; OpenRewrite creates it by its name. */
+	public Resilience4jAnnotationsToRetrykit() {
+	}
+
 	private final transient UnmappedElements unmapped = new UnmappedElements(this);
 
 	@Override

@@ -28,6 +28,10 @@ import org.openrewrite.yaml.tree.Yaml;
  */
 public final class Resilience4jConfigToRetrykit extends Recipe {
 
+	/** Makes the recipe; OpenRewrite creates it by its name. */
+	public Resilience4jConfigToRetrykit() {
+	}
+
 	private static final String PREFIX = "resilience4j.";
 
 	private final transient UnmappedElements unmapped = new UnmappedElements(this);

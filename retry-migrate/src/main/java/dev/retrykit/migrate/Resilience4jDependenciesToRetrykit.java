@@ -11,6 +11,10 @@ import org.openrewrite.java.tree.JavaSourceFile;
  */
 public final class Resilience4jDependenciesToRetrykit extends DependenciesToRetrykitStarter {
 
+	/** Makes the recipe; OpenRewrite creates it by its name. */
+	public Resilience4jDependenciesToRetrykit() {
+	}
+
 	private static final Set<String> ARTIFACTS = Set.of("resilience4j-spring-boot2", "resilience4j-spring-boot3",
 			"resilience4j-spring-boot4", "resilience4j-spring6", "resilience4j-spring", "resilience4j-retry",
 			"resilience4j-circuitbreaker", "resilience4j-annotations");

@@ -39,6 +39,10 @@ import org.openrewrite.yaml.tree.Yaml;
  */
 public final class SpringRetryAnnotationsToRetrykit extends ScanningRecipe<SpringRetryAnnotationsToRetrykit.Accumulator> {
 
+	/** Makes the recipe; OpenRewrite creates it by its name. */
+	public SpringRetryAnnotationsToRetrykit() {
+	}
+
 	static final String SPRING_RETRYABLE = "org.springframework.retry.annotation.Retryable";
 
 	static final String SPRING_CIRCUIT_BREAKER = "org.springframework.retry.annotation.CircuitBreaker";
@@ -67,6 +71,10 @@ public final class SpringRetryAnnotationsToRetrykit extends ScanningRecipe<Sprin
 
 	/** What the scan found: settings to write per module, the modules' config files, whether Spring Retry stays. */
 	public static final class Accumulator {
+
+		/** Makes an empty accumulator, which the scan fills. */
+		public Accumulator() {
+		}
 
 		final Map<String, PropertyTree> settings = new LinkedHashMap<>();
 

@@ -8,6 +8,10 @@ import org.openrewrite.java.tree.JavaSourceFile;
  */
 public final class SpringRetryDependencyToRetrykit extends DependenciesToRetrykitStarter {
 
+	/** Makes the recipe; OpenRewrite creates it by its name. */
+	public SpringRetryDependencyToRetrykit() {
+	}
+
 	@Override
 	public String getDisplayName() {
 		return "Spring Retry dependency to retrykit's starter";

@@ -31,6 +31,10 @@ import org.openrewrite.java.tree.TypeUtils;
  */
 public final class SpringRetryTemplateToRetrykit extends Recipe {
 
+	/** Makes the recipe; OpenRewrite creates it by its name. */
+	public SpringRetryTemplateToRetrykit() {
+	}
+
 	private final transient UnmappedElements unmapped = new UnmappedElements(this);
 
 	@Override

@@ -102,6 +102,7 @@ public final class RedisClusterEngine implements ClusterEngine, AutoCloseable {
 	}
 
 	/**
+	 * Starts the engine's builder over the application's Redis client.
 	 * @param client the application's client; the engine opens two connections with it (commands and
 	 * Pub/Sub) and closes them on {@link #close()}
 	 * @return a builder with prefix {@code retrykit}, a context TTL of 1 hour, capacity 4096 and a member
@@ -112,6 +113,7 @@ public final class RedisClusterEngine implements ClusterEngine, AutoCloseable {
 	}
 
 	/**
+	 * Starts the engine's builder over connections the application opened and keeps.
 	 * @param connection a connection with string keys and byte values (e.g. opened with
 	 * {@code RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)}), which the engine shares and never closes
 	 * @param pubSub a Pub/Sub connection with the same codec, for the engine's use only (it subscribes

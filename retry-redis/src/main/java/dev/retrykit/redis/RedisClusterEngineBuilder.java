@@ -42,6 +42,7 @@ public final class RedisClusterEngineBuilder {
 	}
 
 	/**
+	 * Sets the start of the names of the engine's keys and channel.
 	 * @param prefix the start of the names of the engine's keys and channel (default {@code retrykit})
 	 * @return this builder
 	 * @throws IllegalArgumentException if blank or containing {@code '{'} or {@code '}'}, which would
@@ -57,6 +58,7 @@ public final class RedisClusterEngineBuilder {
 	}
 
 	/**
+	 * Sets how long a stateful context is kept after it was last read or written.
 	 * @param ttl how long a stateful context is kept after it was last read or written (default 1 hour,
 	 * whole milliseconds)
 	 * @return this builder
@@ -72,6 +74,7 @@ public final class RedisClusterEngineBuilder {
 	}
 
 	/**
+	 * Sets the most stateful contexts kept per instance, over all replicas.
 	 * @param capacity the most stateful contexts kept per instance, over all replicas (default 4096); the
 	 * least recently used are evicted beyond it
 	 * @return this builder
@@ -86,6 +89,7 @@ public final class RedisClusterEngineBuilder {
 	}
 
 	/**
+	 * Sets how long a replica counts as a member after its last heartbeat.
 	 * @param timeout how long a replica counts as a member after its last heartbeat (default 10 seconds);
 	 * a replica heartbeats whenever the cluster counts the members (every sync interval once started) and
 	 * whenever it publishes a circuit message

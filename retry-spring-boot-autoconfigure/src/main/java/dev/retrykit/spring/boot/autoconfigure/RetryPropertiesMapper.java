@@ -460,7 +460,7 @@ public final class RetryPropertiesMapper {
 
 	/**
 	 * The application's delay hint, else the {@code Retry-After} header's. A record, so that mapping the same
-	 * properties twice gives equal configurations (a live change compares them by their text).
+	 * properties twice gives equal configurations (a live change compares them with equals).
 	 */
 	private record FirstDelayHint(DelayHintExtractor custom, DelayHintExtractor fallback) implements DelayHintExtractor {
 

@@ -3,7 +3,9 @@ package dev.retrykit.spring.boot.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,15 +26,18 @@ import org.springframework.core.env.ConfigurableEnvironment;
 /**
  * Applies a changed {@code retry.*} configuration to the running {@link RetryRegistry}: rebinds all of
  * {@code retry.*} from the environment, validates all of it as at startup, and only then replaces the
- * instances whose effective configuration changed (and creates the instances that are new), with
- * {@link RetryRegistry#replace}. An invalid change is rejected as a whole: nothing is replaced, the
- * running configuration stays, and the failure is logged with the failure analysis text startup would
- * show. With Spring Cloud on the class path this runs on every {@code EnvironmentChangeEvent} touching a
- * {@code retry.} key; otherwise call {@link #reconfigure()} from your own refresh hook.
+ * instances whose effective configuration changed (and creates the instances that are new), all in one
+ * {@link RetryRegistry#replaceAll}, which derives every replaced instance (with the {@code @Retryable}
+ * methods' inline attributes that follow it) before it swaps any. A change that is invalid, in the
+ * properties or in what a method derives from them, is rejected as a whole: nothing is replaced, the
+ * running configuration stays, and the failure is logged (with the failure analysis text startup would
+ * show where there is one) and counted. With Spring Cloud on the class path this runs on every
+ * {@code EnvironmentChangeEvent} touching a {@code retry.} key; otherwise call {@link #reconfigure()} from
+ * your own refresh hook.
  *
- * <p>An instance counts as changed when its effective configuration, as {@link RetryConfig#toString()}
- * shows it, differs from the one last applied. Instances removed from the properties keep running on
- * their last configuration, and {@code retry.timer.*} is validated but takes effect only on restart.
+ * <p>An instance counts as changed when its effective configuration is not {@linkplain RetryConfig#equals
+ * equal} to the one last applied. Instances removed from the properties keep running on their last
+ * configuration, and {@code retry.timer.*} is validated but takes effect only on restart.
  * Thread-safe: reconfigurations run one at a time.
  */
 public final class RetryReconfigurer {
@@ -53,8 +58,8 @@ public final class RetryReconfigurer {
 
 	private final AtomicLong rejected = new AtomicLong();
 
-	/** The effective configuration last applied to each declared instance, as its text. */
-	private @Nullable Map<String, String> current;
+	/** The effective configuration last applied to each declared instance. */
+	private @Nullable Map<String, RetryConfig> current;
 
 	RetryReconfigurer(RetryRegistry registry, ConfigurableEnvironment environment,
 			ConfigurableListableBeanFactory beanFactory, List<StatusExtractor> statusExtractors,
@@ -72,16 +77,17 @@ public final class RetryReconfigurer {
 	 */
 	synchronized void recordStartupConfiguration() {
 		if (this.current == null) {
-			this.current = texts(candidate());
+			this.current = candidate();
 		}
 	}
 
 	/**
 	 * Rebinds, validates and applies {@code retry.*} as it now is in the environment.
 	 * @return the names of the instances changed or created, sorted; empty when nothing changed
-	 * @throws RuntimeException if the change is invalid (an {@code InvalidRetryPropertyException}, or Boot's
-	 * {@code BindException} for an unknown key or a value that does not convert): it was logged with its
-	 * failure analysis, counted as rejected, and nothing was changed
+	 * @throws RuntimeException if the change is invalid (an {@code InvalidRetryPropertyException}, Boot's
+	 * {@code BindException} for an unknown key or a value that does not convert, or what a
+	 * {@code @Retryable} method's inline attributes throw on the new configuration): it was logged,
+	 * counted as rejected, and nothing was changed
 	 */
 	public synchronized Set<String> reconfigure() {
 		recordStartupConfiguration();
@@ -96,32 +102,31 @@ public final class RetryReconfigurer {
 			LOGGER.error(rejection((located != null) ? located : ex));
 			throw (located != null) ? located : ex;
 		}
-		Map<String, String> texts = new LinkedHashMap<>(this.current);
-		Set<String> changed = new TreeSet<>();
-		try {
-			next.forEach((name, config) -> {
-				if (!config.toString().equals(texts.get(name))) {
-					this.registry.replace(name, config);
-					texts.put(name, config.toString());
-					changed.add(name);
-				}
-			});
-		}
-		catch (RuntimeException ex) {
-			// Only a @Retryable method's inline attributes that do not fit the new configuration get here.
-			this.rejected.incrementAndGet();
-			LOGGER.error("Rejected the change of the retry configuration at an instance after " + changed
-					+ ", which were applied: " + ex.getMessage(), ex);
-			throw ex;
-		}
-		finally {
-			this.current = texts;
+		Map<String, RetryConfig> last = Objects.requireNonNull(this.current);
+		Map<String, RetryConfig> changes = new TreeMap<>();
+		next.forEach((name, config) -> {
+			if (!config.equals(last.get(name))) {
+				changes.put(name, config);
+			}
+		});
+		if (!changes.isEmpty()) {
+			try {
+				this.registry.replaceAll(changes);
+			}
+			catch (RuntimeException ex) {
+				// A @Retryable method's inline attributes that do not fit the new configuration of its instance:
+				// replaceAll derived every instance before swapping any, so none was changed.
+				this.rejected.incrementAndGet();
+				LOGGER.error(rejection(ex), ex);
+				throw ex;
+			}
+			Map<String, RetryConfig> applied = new LinkedHashMap<>(last);
+			applied.putAll(changes);
+			this.current = applied;
+			LOGGER.info("Applied the changed retry configuration of " + changes.keySet());
 		}
 		this.applied.incrementAndGet();
-		if (!changed.isEmpty()) {
-			LOGGER.info("Applied the changed retry configuration of " + changed);
-		}
-		return changed;
+		return new TreeSet<>(changes.keySet());
 	}
 
 	/** @return how many reconfigurations were applied (also those that changed no instance) */
@@ -147,12 +152,6 @@ public final class RetryReconfigurer {
 			configs.put(name, candidate.template(name).getConfig());
 		}
 		return configs;
-	}
-
-	private static Map<String, String> texts(Map<String, RetryConfig> configs) {
-		Map<String, String> texts = new LinkedHashMap<>();
-		configs.forEach((name, config) -> texts.put(name, config.toString()));
-		return texts;
 	}
 
 	private static String rejection(Throwable failure) {

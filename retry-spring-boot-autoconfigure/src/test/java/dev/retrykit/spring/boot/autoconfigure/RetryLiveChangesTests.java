@@ -5,9 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
+import dev.retrykit.annotation.Backoff;
 import dev.retrykit.annotation.Retryable;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpoint;
@@ -200,6 +202,69 @@ class RetryLiveChangesTests {
 		@Retryable(value = "inventory", noRetryFor = IllegalArgumentException.class)
 		public String fetch() {
 			this.attempts.incrementAndGet();
+			throw new IllegalStateException("down");
+		}
+
+	}
+
+	@Test
+	void aChangeThatTheConfigTextDoesNotShowIsApplied() {
+		this.runner.withBean("emptyStock", Predicate.class, () -> new AnyResult())
+			.withBean("noStock", Predicate.class, () -> new AnyResult())
+			.withPropertyValues("retry.instances.inventory.retry-on-result=emptyStock")
+			.run(context -> {
+				RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
+				String before = inventory.getConfig().toString();
+				refresh(context, "retry.instances.inventory.retry-on-result=noStock");
+				assertThat(inventory.getConfig().getRetryOnResult()).isSameAs(context.getBean("noStock"));
+				assertThat(inventory.getConfig().toString()).isEqualTo(before);
+				assertThat(inventory.getReconfiguredAt()).isPresent();
+				assertThat(reconfigurations(context, "applied")).isEqualTo(1);
+			});
+	}
+
+	/** A result predicate whose text is the same for every instance: only equality tells two apart. */
+	static final class AnyResult implements Predicate<Object> {
+
+		@Override
+		public boolean test(Object result) {
+			return false;
+		}
+
+		@Override
+		public String toString() {
+			return "anyResult";
+		}
+
+	}
+
+	@Test
+	void whenTheSecondInstanceOfAChangeCannotBeDerivedTheFirstStaysAsItWas(CapturedOutput output) {
+		this.runner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
+			.withBean(Payments.class, Payments::new)
+			.withPropertyValues("retry.instances.payments.backoff.max-delay=1s")
+			.run(context -> {
+				assertThatThrownBy(context.getBean(Payments.class)::pay).isInstanceOf(IllegalStateException.class);
+				RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
+				// inventory comes first; payments' method asks for a 500ms delay, above the new max-delay.
+				refresh(context, "retry.instances.inventory.max-attempts=5",
+						"retry.instances.payments.backoff.max-delay=200ms");
+				assertThat(attemptsOf(inventory)).isEqualTo(3);
+				assertThat(inventory.getReconfiguredAt()).isEmpty();
+				assertThat(context.getBean("paymentsRetryTemplate", RetryTemplate.class).getConfig().getBackoff()
+					.toString()).contains("maxDelay=1s");
+				assertThat(output).contains("Rejected a change of the retry configuration; the running configuration stays.")
+					.doesNotContain("which were applied");
+				assertThat(reconfigurations(context, "rejected")).isEqualTo(1);
+				assertThat(reconfigurations(context, "applied")).isZero();
+			});
+	}
+
+	/** A method whose inline backoff delay fits only a max-delay of 500ms or more. */
+	static class Payments {
+
+		@Retryable(value = "payments", backoff = @Backoff(delay = 500))
+		public String pay() {
 			throw new IllegalStateException("down");
 		}
 

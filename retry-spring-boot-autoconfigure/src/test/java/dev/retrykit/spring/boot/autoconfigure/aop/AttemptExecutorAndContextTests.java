@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -19,6 +20,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
 import org.slf4j.MDC;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -36,6 +40,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * pool) and what they see of their caller (MDC, any Context Propagation accessor).
  */
 class AttemptExecutorAndContextTests {
+
+	/** Prints why a test did not run (the virtual-thread test on Java 17), so that the build log says so. */
+	@RegisterExtension
+	static final TestWatcher SKIPPED = new TestWatcher() {
+
+		@Override
+		public void testDisabled(ExtensionContext context, Optional<String> reason) {
+			System.out.println("Skipped " + context.getDisplayName() + " on Java " + Runtime.version().feature()
+					+ ": " + reason.orElse("no reason given"));
+		}
+
+	};
 
 	private static final ThreadLocal<String> TENANT = new ThreadLocal<>();
 
@@ -127,7 +143,7 @@ class AttemptExecutorAndContextTests {
 	}
 
 	@Test
-	@EnabledForJreRange(min = JRE.JAVA_21)
+	@EnabledForJreRange(min = JRE.JAVA_21, disabledReason = "virtual threads need Java 21 or later; .ci/run runs this test on Java 25 when the machine has it")
 	void withVirtualThreadsEnabledRetriesRunOnVirtualThreads() {
 		this.runner.withPropertyValues("spring.threads.virtual.enabled=true").run(context -> {
 			Remote remote = context.getBean(Remote.class);

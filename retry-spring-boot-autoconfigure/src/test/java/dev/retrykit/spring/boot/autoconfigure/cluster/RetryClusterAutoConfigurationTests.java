@@ -96,6 +96,11 @@ class RetryClusterAutoConfigurationTests {
 		replica(0, "invalid").withPropertyValues("retry.instances.inventory.circuit-breaker.quorum=0").run(
 				context -> assertThat(invalidProperty(context).getProperty())
 					.isEqualTo("retry.instances.inventory.circuit-breaker.quorum"));
+		replica(0, "invalid").withPropertyValues("retry.cluster.attributes.allowed=com.example.*.Order").run(context -> {
+			InvalidRetryPropertyException failure = invalidProperty(context);
+			assertThat(failure.getProperty()).isEqualTo("retry.cluster.attributes.allowed");
+			assertThat(failure).hasMessageContaining("expected a class name (com.example.Order) or a package prefix");
+		});
 	}
 
 	@Test
