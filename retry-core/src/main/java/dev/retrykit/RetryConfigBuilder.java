@@ -367,9 +367,10 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
-	 * Makes the instance's async calls hedge instead of backing off: {@code maxAttempts} counts the
-	 * copies in all, the first included; the backoff is not used by hedged calls. Only for idempotent
-	 * operations. Default: none.
+	 * Makes the instance's async calls ({@link RetryTemplate#executeAsync}) hedge instead of backing off:
+	 * {@code maxAttempts} counts the copies in all, the first included; a hedged call does not use the
+	 * backoff (its synchronous calls still do). Only for idempotent operations, and the supplier may be
+	 * called from two threads at once (the timer's and the one a failed copy completed on). Default: none.
 	 * @param hedging the policy, or {@code null} for none
 	 * @return this builder
 	 */

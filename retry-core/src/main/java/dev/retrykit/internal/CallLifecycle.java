@@ -339,7 +339,7 @@ final class CallLifecycle {
 		if (context.isExhaustedOnly() || !attemptsLeft || (runtime.policy != null && !runtime.policy.canRetry(context))) {
 			return STOP_EXHAUSTED;
 		}
-		long delay = runtime.nextDelay(context, failure);
+		long delay = (hedged == NOT_HEDGED) ? runtime.nextDelay(context, failure) : runtime.hedgeDelay(failure);
 		// The time source is read only for a deadline; the event shares that reading when there is one.
 		long now = RetryRuntime.NOT_READ;
 		if (runtime.maxDurationNanos != 0) {

@@ -6,7 +6,6 @@ import java.util.function.Predicate;
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
-import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffCursor;
@@ -129,8 +128,7 @@ public final class RetryRuntime {
 		Duration attemptTimeout = config.getAttemptTimeout();
 		this.attemptTimeoutNanos = (attemptTimeout != null) ? saturatedNanos(attemptTimeout) : 0;
 		this.policy = config.getPolicy();
-		// A hedged call starts the next copy at once after a failure (or after its delay hint): no backoff.
-		this.backoff = config.isHedging() ? BackoffPolicy.none() : config.getBackoff();
+		this.backoff = config.getBackoff();
 		this.delayHint = config.getDelayHint();
 		this.maxDelayHintNanos = saturatedNanos(config.getMaxDelayHint());
 		this.retryOnResult = config.getRetryOnResult();
@@ -290,6 +288,20 @@ public final class RetryRuntime {
 			}
 		}
 		return delay;
+	}
+
+	/**
+	 * A hedged call's wait before the copy a failure asks for: none (the copies replace the backoff),
+	 * unless the failure's delay hint says how long (e.g. {@code Retry-After}).
+	 */
+	long hedgeDelay(@Nullable Throwable failure) {
+		if (this.delayHint != null && failure != null) {
+			Duration hint = FailureClassifier.delayHint(this.delayHint, failure);
+			if (hint != null && !hint.isNegative()) {
+				return Math.min(saturatedNanos(hint), this.maxDelayHintNanos);
+			}
+		}
+		return 0;
 	}
 
 	/**

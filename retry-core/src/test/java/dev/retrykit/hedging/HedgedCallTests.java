@@ -318,4 +318,21 @@ class HedgedCallTests {
 		assertThat(this.time.pendingTasks()).isZero();
 	}
 
+	@Test
+	void aSynchronousCallOfAHedgingInstanceStillBacksOff() throws Exception {
+		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(3)
+			.backoff(dev.retrykit.backoff.BackoffPolicy.fixed(Duration.ofMillis(100))).hedging(fixed(10)).build();
+		int[] attempts = { 0 };
+
+		String result = template.execute(context -> {
+			if (++attempts[0] < 3) {
+				throw new IOException("down");
+			}
+			return "third";
+		});
+
+		assertThat(result).isEqualTo("third");
+		assertThat(this.time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(100));
+	}
+
 }

@@ -12,6 +12,7 @@ import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -64,6 +65,14 @@ class HedgingRetryableTests {
 	}
 
 	@Test
+	void aMonoMethodOfAHedgingInstanceFailsStartupInThisVersion() {
+		this.runner.withBean(SingleValue.class, SingleValue::new).run(context -> {
+			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("SingleValue.one()", "Mono");
+		});
+	}
+
+	@Test
 	void aStatefulMethodOfAHedgingInstanceFailsStartup() {
 		this.runner.withBean(StatefulSearch.class, StatefulSearch::new).run(context -> {
 			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
@@ -110,6 +119,15 @@ class HedgingRetryableTests {
 		@Retryable("search")
 		public Flux<String> all() {
 			return Flux.just("a");
+		}
+
+	}
+
+	static class SingleValue {
+
+		@Retryable("search")
+		public Mono<String> one() {
+			return Mono.just("a");
 		}
 
 	}
