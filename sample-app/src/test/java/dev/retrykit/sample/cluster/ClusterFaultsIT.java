@@ -1,4 +1,4 @@
-package dev.retrykit.sample;
+package dev.retrykit.sample.cluster;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,8 +58,11 @@ class ClusterFaultsIT {
 		}
 	}
 
+	/** The first of the members' ports, free on this machine: never the sample's own 5701-5703. */
+	private static final int HAZELCAST_PORT = FreePorts.block(HazelcastMemberConfiguration.PORTS);
+
 	private static ReplicaProcess start(Path jar, String name) throws Exception {
-		return ReplicaProcess.start(jar, name, "--spring.profiles.active=cluster",
+		return ReplicaProcess.start(jar, name, "--spring.profiles.active=cluster", "--sample.hazelcast.port=" + HAZELCAST_PORT,
 				"--management.endpoint.retries.show-values=always", "--management.endpoint.retries.access=unrestricted",
 				"--logging.level.root=warn");
 	}
