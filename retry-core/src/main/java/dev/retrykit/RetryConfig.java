@@ -230,14 +230,14 @@ public final class RetryConfig {
 	}
 
 	/**
-	 * @return the hedging policy, or {@code null} when the instance does not hedge (a disabled policy
-	 * is kept as given, so that it shows in {@link #toString()}); see {@link #isHedging()}
+	 * {@return the hedging policy, or {@code null} when the instance does not hedge (a disabled policy
+	 * is kept as given, so that it shows in {@link #toString()}); see {@link #isHedging()}}
 	 */
 	public @Nullable HedgingConfig getHedging() {
 		return this.hedging;
 	}
 
-	/** @return whether async calls of the instance hedge: a hedging policy is set and enabled */
+	/** {@return whether async calls of the instance hedge: a hedging policy is set and enabled} */
 	public boolean isHedging() {
 		return this.hedging != null && this.hedging.isEnabled();
 	}

@@ -58,25 +58,25 @@ public interface RetryMetrics {
 		return 0;
 	}
 
-	/** @return copies after the first whose result won their call */
+	/** {@return copies after the first whose result won their call} */
 	default long getHedgesWon() {
 		return 0;
 	}
 
-	/** @return copies after the first that did not win: they failed, or another copy won while they ran */
+	/** {@return copies after the first that did not win: they failed, or another copy won while they ran} */
 	default long getHedgesLost() {
 		return 0;
 	}
 
 	/**
-	 * @return copies after the first cancelled because their call ended without a winner (a
-	 * non-retryable failure, the caller's cancel, a stopped scheduler)
+	 * {@return copies after the first cancelled because their call ended without a winner (a
+	 * non-retryable failure, the caller's cancel, a stopped scheduler)}
 	 */
 	default long getHedgesCancelled() {
 		return 0;
 	}
 
-	/** @return copies that were due but not sent: the budget, the circuit or the deadline refused them */
+	/** {@return copies that were due but not sent: the budget, the circuit or the deadline refused them} */
 	default long getHedgesRefused() {
 		return 0;
 	}

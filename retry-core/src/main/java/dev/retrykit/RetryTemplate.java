@@ -292,8 +292,8 @@ public final class RetryTemplate {
 	}
 
 	/**
-	 * @return the delay after which a hedged call starts its next copy now (the adaptive estimate, or the
-	 * fixed delay), or {@code null} when the instance does not hedge
+	 * {@return the delay after which a hedged call starts its next copy now (the adaptive estimate, or the
+	 * fixed delay), or {@code null} when the instance does not hedge}
 	 */
 	public java.time.@Nullable Duration getHedgingDelay() {
 		long nanos = this.runtime.hedgingDelayNanos();

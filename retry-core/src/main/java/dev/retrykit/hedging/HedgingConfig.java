@@ -49,12 +49,13 @@ public final class HedgingConfig {
 		this.maxDelay = builder.maxDelay;
 	}
 
-	/** @return a builder holding the defaults: enabled, adaptive at the 0.95 quantile within [1ms, 1s] */
+	/** {@return a builder holding the defaults: enabled, adaptive at the 0.95 quantile within [1ms, 1s]} */
 	public static HedgingConfigBuilder builder() {
 		return new HedgingConfigBuilder();
 	}
 
 	/**
+	 * Starts a builder from another configuration, to change some of its values.
 	 * @param base the configuration to start from
 	 * @return a builder holding the values of {@code base}
 	 * @throws NullPointerException if {@code base} is {@code null}
@@ -66,32 +67,32 @@ public final class HedgingConfig {
 		return (base.delay != null) ? builder.delay(base.delay) : builder.adaptive();
 	}
 
-	/** @return whether the instance hedges (default {@code true} for a built config) */
+	/** {@return whether the instance hedges (default {@code true} for a built config)} */
 	public boolean isEnabled() {
 		return this.enabled;
 	}
 
-	/** @return whether the delay follows the instance's observed latency */
+	/** {@return whether the delay follows the instance's observed latency} */
 	public boolean isAdaptive() {
 		return this.delay == null;
 	}
 
-	/** @return the fixed delay between copies, or {@code null} when it is {@link #isAdaptive() adaptive} */
+	/** {@return the fixed delay between copies, or {@code null} when it is {@link #isAdaptive() adaptive}} */
 	public @Nullable Duration getDelay() {
 		return this.delay;
 	}
 
-	/** @return the latency quantile an adaptive delay hedges at, in (0, 1); default 0.95 */
+	/** {@return the latency quantile an adaptive delay hedges at, in (0, 1); default 0.95} */
 	public double getQuantile() {
 		return this.quantile;
 	}
 
-	/** @return the shortest adaptive delay; default 1ms */
+	/** {@return the shortest adaptive delay; default 1ms} */
 	public Duration getMinDelay() {
 		return this.minDelay;
 	}
 
-	/** @return the longest adaptive delay, also the delay until enough samples were seen; default 1s */
+	/** {@return the longest adaptive delay, also the delay until enough samples were seen; default 1s} */
 	public Duration getMaxDelay() {
 		return this.maxDelay;
 	}
@@ -115,9 +116,9 @@ public final class HedgingConfig {
 	}
 
 	/**
-	 * @return the effective configuration, e.g.
+	 * {@return the effective configuration, e.g.
 	 * {@code HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s}} or
-	 * {@code HedgingConfig{delay=10ms}}; {@code enabled=false} is shown when disabled
+	 * {@code HedgingConfig{delay=10ms}}; {@code enabled=false} is shown when disabled}
 	 */
 	@Override
 	public String toString() {

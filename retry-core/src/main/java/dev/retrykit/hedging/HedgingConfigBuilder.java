@@ -107,7 +107,7 @@ public final class HedgingConfigBuilder {
 	}
 
 	/**
-	 * @return a new immutable configuration
+	 * {@return a new immutable configuration}
 	 * @throws IllegalArgumentException if {@code minDelay} is greater than {@code maxDelay}
 	 */
 	public HedgingConfig build() {

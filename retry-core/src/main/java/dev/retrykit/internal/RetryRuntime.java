@@ -175,8 +175,8 @@ public final class RetryRuntime {
 	}
 
 	/**
-	 * @return the current delay between copies of a hedged call (adaptive or fixed), or -1 when the
-	 * instance does not hedge
+	 * {@return the current delay between copies of a hedged call (adaptive or fixed), or -1 when the
+	 * instance does not hedge}
 	 */
 	public long hedgingDelayNanos() {
 		Hedges hedges = this.hedges;
