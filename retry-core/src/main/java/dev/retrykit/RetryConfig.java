@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.hedging.HedgingConfig;
 import dev.retrykit.text.Durations;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.policy.StatusCodes;
@@ -74,6 +75,8 @@ public final class RetryConfig {
 
 	final boolean stateful;
 
+	final @Nullable HedgingConfig hedging;
+
 	final int failbackCapacity;
 
 	RetryConfig(RetryConfigBuilder builder) {
@@ -97,6 +100,7 @@ public final class RetryConfig {
 		this.budget = builder.budget;
 		this.budgetName = builder.budgetName;
 		this.stateful = builder.stateful;
+		this.hedging = builder.hedging;
 		this.failbackCapacity = builder.failbackCapacity;
 	}
 
@@ -226,6 +230,19 @@ public final class RetryConfig {
 	}
 
 	/**
+	 * {@return the hedging policy, or {@code null} when the instance does not hedge (a disabled policy
+	 * is kept as given, so that it shows in {@link #toString()}); see {@link #isHedging()}}
+	 */
+	public @Nullable HedgingConfig getHedging() {
+		return this.hedging;
+	}
+
+	/** {@return whether async calls of the instance hedge: a hedging policy is set and enabled} */
+	public boolean isHedging() {
+		return this.hedging != null && this.hedging.isEnabled();
+	}
+
+	/**
 	 * {@return the most tasks the instance's failback executor keeps pending (default
 	 * {@value RetryConfigBuilder#DEFAULT_FAILBACK_CAPACITY}); a submit of a new key beyond it is refused}
 	 */
@@ -303,6 +320,7 @@ public final class RetryConfig {
 		if (this.stateful) {
 			text.append(", stateful=true");
 		}
+		appendIfSet(text, "hedging", this.hedging);
 		if (this.failbackCapacity != RetryConfigBuilder.DEFAULT_FAILBACK_CAPACITY) {
 			text.append(", failbackCapacity=").append(this.failbackCapacity);
 		}

@@ -11,6 +11,7 @@ import java.util.function.Predicate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.hedging.HedgingConfig;
 import dev.retrykit.text.Durations;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.policy.StatusCodes;
@@ -71,6 +72,8 @@ public final class RetryConfigBuilder {
 
 	boolean stateful;
 
+	@Nullable HedgingConfig hedging;
+
 	int failbackCapacity = DEFAULT_FAILBACK_CAPACITY;
 
 	RetryConfigBuilder() {
@@ -98,6 +101,7 @@ public final class RetryConfigBuilder {
 		this.budget = base.budget;
 		this.budgetName = base.budgetName;
 		this.stateful = base.stateful;
+		this.hedging = base.hedging;
 		this.failbackCapacity = base.failbackCapacity;
 	}
 
@@ -363,6 +367,19 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
+	 * Makes the instance's async calls ({@link RetryTemplate#executeAsync}) hedge instead of backing off:
+	 * {@code maxAttempts} counts the copies in all, the first included; a hedged call does not use the
+	 * backoff (its synchronous calls still do). Only for idempotent operations, and the supplier may be
+	 * called from two threads at once (the timer's and the one a failed copy completed on). Default: none.
+	 * @param hedging the policy, or {@code null} for none
+	 * @return this builder
+	 */
+	public RetryConfigBuilder hedging(@Nullable HedgingConfig hedging) {
+		this.hedging = hedging;
+		return this;
+	}
+
+	/**
 	 * Bounds the tasks that the instance's failback executor keeps pending, so that a long outage with
 	 * many distinct keys cannot fill the heap: a submit of a key that is not pending while this many are
 	 * is refused with a {@link java.util.concurrent.RejectedExecutionException} (the task does not run)
@@ -384,8 +401,14 @@ public final class RetryConfigBuilder {
 	/**
 	 * Builds a configuration from the values set so far; the builder can go on being used.
 	 * @return the configuration
+	 * @throws IllegalArgumentException if an enabled hedging policy meets unlimited attempts
+	 * ({@code maxAttempts} -1): a call can hold only so many copies
 	 */
 	public RetryConfig build() {
+		if (this.hedging != null && this.hedging.isEnabled() && this.maxAttempts == -1) {
+			throw new IllegalArgumentException("Invalid maxAttempts (-1) with hedging: must be 1 or greater,"
+					+ " the copies of a hedged call in all");
+		}
 		return new RetryConfig(this);
 	}
 

@@ -28,5 +28,9 @@ public enum RetryEventType {
 	/** A background (failback) task exhausted its retries. */
 	FAILBACK_EXHAUSTED,
 	/** An attempt of an async call timed out (attempt-timeout). */
-	ATTEMPT_TIMEOUT
+	ATTEMPT_TIMEOUT,
+	/** A hedged call started a copy after its first (its delay passed, or a copy failed). */
+	HEDGE,
+	/** A copy after the first won a hedged call: its result was accepted first. */
+	HEDGE_WON
 }

@@ -48,4 +48,37 @@ public interface RetryMetrics {
 	/** {@return the number of events recorded since start, including those no longer in the buffer} */
 	long getRecordedEvents();
 
+	/**
+	 * Hedged calls: copies sent after a call's first. Each ends as exactly one of
+	 * {@link #getHedgesWon() won}, {@link #getHedgesLost() lost} or {@link #getHedgesCancelled() cancelled}
+	 * once its call ended.
+	 * @return copies after the first that were sent (default 0 for an instance that does not hedge)
+	 */
+	default long getHedgesStarted() {
+		return 0;
+	}
+
+	/** {@return copies after the first whose result won their call} */
+	default long getHedgesWon() {
+		return 0;
+	}
+
+	/** {@return copies after the first that did not win: they failed, or another copy won while they ran} */
+	default long getHedgesLost() {
+		return 0;
+	}
+
+	/**
+	 * {@return copies after the first cancelled because their call ended without a winner (a
+	 * non-retryable failure, the caller's cancel, a stopped scheduler)}
+	 */
+	default long getHedgesCancelled() {
+		return 0;
+	}
+
+	/** {@return copies that were due but not sent: the budget, the circuit or the deadline refused them} */
+	default long getHedgesRefused() {
+		return 0;
+	}
+
 }

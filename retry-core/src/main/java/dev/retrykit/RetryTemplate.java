@@ -291,6 +291,15 @@ public final class RetryTemplate {
 		return this.runtime.budget();
 	}
 
+	/**
+	 * {@return the delay after which a hedged call starts its next copy now (the adaptive estimate, or the
+	 * fixed delay), or {@code null} when the instance does not hedge}
+	 */
+	public java.time.@Nullable Duration getHedgingDelay() {
+		long nanos = this.runtime.hedgingDelayNanos();
+		return (nanos < 0) ? null : java.time.Duration.ofNanos(nanos);
+	}
+
 	/** {@return the stateful-retry context cache} */
 	public RetryContextCache getContextCache() {
 		return this.runtime.cache();

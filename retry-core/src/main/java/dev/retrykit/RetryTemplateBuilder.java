@@ -103,6 +103,16 @@ public final class RetryTemplateBuilder {
 	}
 
 	/**
+	 * Sets {@link RetryConfigBuilder#hedging(dev.retrykit.hedging.HedgingConfig)} of this template's configuration.
+	 * @param hedging see {@link RetryConfigBuilder#hedging(dev.retrykit.hedging.HedgingConfig)}
+	 * @return this builder
+	 */
+	public RetryTemplateBuilder hedging(dev.retrykit.hedging.@Nullable HedgingConfig hedging) {
+		this.config.hedging(hedging);
+		return this;
+	}
+
+	/**
 	 * Sets {@link RetryConfigBuilder#backoff(BackoffStrategy)} of this template's configuration.
 	 * @param backoff see {@link RetryConfigBuilder#backoff(BackoffStrategy)}
 	 * @return this builder

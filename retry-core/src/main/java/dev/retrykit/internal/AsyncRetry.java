@@ -111,6 +111,9 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	public static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
 		if (!runtime.plain) {
+			if (runtime.hedges != null) {
+				return HedgedCall.start(runtime, runtime.hedges, supplier, recovery);
+			}
 			return startGuarded(runtime, supplier, recovery);
 		}
 		// Nothing watches a successful attempt (see RetryRuntime.plain): push, run, count, pop.

@@ -1,6 +1,7 @@
 package dev.retrykit.internal;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -31,28 +32,38 @@ final class AsyncRetryEnding implements CallEnding.Ending<@Nullable Void, AsyncR
 
 	/** Runs the fallback, whose stage completes the call; only when the call has one. */
 	private static <T> void recover(AsyncRetry<T> call, @Nullable Throwable failure) {
-		Function<Throwable, ? extends CompletionStage<T>> fallback = Objects.requireNonNull(call.recovery());
+		recoverInto(call.runtime, call.context, Objects.requireNonNull(call.recovery()), failure, call);
+	}
+
+	/**
+	 * Runs an async call's fallback and completes the caller's future with its outcome, reporting it
+	 * ({@link CallEnding#recovered}, {@link CallEnding#recoveryFailed}); for every async engine (this
+	 * one and {@link HedgeEnding}).
+	 */
+	static <T> void recoverInto(RetryRuntime runtime, MutableRetryContext context,
+			Function<Throwable, ? extends CompletionStage<T>> fallback, @Nullable Throwable failure,
+			CompletableFuture<T> caller) {
 		CompletionStage<T> stage;
 		try {
 			stage = fallback.apply(failure);
 			if (stage == null) {
-				throw new NullPointerException("The recovery of retry '" + call.runtime.name + "' returned null");
+				throw new NullPointerException("The recovery of retry '" + runtime.name + "' returned null");
 			}
 		}
 		catch (Throwable ex) {
-			CallEnding.recoveryFailed(call.runtime, call.context, ex);
-			call.completeExceptionally(ex);
+			CallEnding.recoveryFailed(runtime, context, ex);
+			caller.completeExceptionally(ex);
 			return;
 		}
 		stage.handle((value, ex) -> {
 			if (ex == null) {
-				CallEnding.recovered(call.runtime, call.context, call.runtime.counters.forCurrentThread());
-				call.complete(value);
+				CallEnding.recovered(runtime, context, runtime.counters.forCurrentThread());
+				caller.complete(value);
 			}
 			else {
 				Throwable cause = FailureClassifier.unwrap(ex);
-				CallEnding.recoveryFailed(call.runtime, call.context, cause);
-				call.completeExceptionally(cause);
+				CallEnding.recoveryFailed(runtime, context, cause);
+				caller.completeExceptionally(cause);
 			}
 			return null;
 		});

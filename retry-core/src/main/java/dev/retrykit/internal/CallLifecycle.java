@@ -23,6 +23,10 @@ import org.jspecify.annotations.Nullable;
  *  ▼ delay ≥ 0
  * (engine waits: {@link #sleep}, or schedules) ──▶ acquireAttempt …
  * </pre>
+ * A hedged call ({@link HedgedCall}) runs the same steps with copies side by side: each copy is an
+ * attempt ({@link #acquireAttempt}, or {@link #acquireHedge} when its delay passed), its outcome goes
+ * through {@link #afterCopy}, which counts the copies left instead of the failures.
+ *
  * An engine ends every call that did not succeed through {@link #finish}, saying only how its
  * recovery runs and how it fails ({@link Ending}); so the order of ending, restoring the caller's
  * interrupt, recovering and closing the listeners is written once.
@@ -198,6 +202,58 @@ final class CallLifecycle {
 	 */
 	static long afterAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable Throwable failure, @Nullable Object result) {
+		return after(runtime, context, block, failure, result, NOT_HEDGED);
+	}
+
+	/**
+	 * Hedging: takes a copy's outcome, as {@link #afterAttempt} takes an attempt's, with one difference:
+	 * the attempts left are the copies not started yet, not the attempts not failed yet (copies run
+	 * side by side). The engine holds the copy's permit in the context while this runs. A delay
+	 * (zero or more) means that a copy is to start after it, as a retry (the budget was asked, the
+	 * {@code RETRY} event recorded). With other copies in flight, the engine waits for them instead of
+	 * ending the call on {@link #STOP_EXHAUSTED} or a refusal ({@link #STOP_BUDGET}, {@link #STOP_DEADLINE},
+	 * {@link #STOP_CIRCUIT_OPEN}).
+	 * @param mayStartAnother whether fewer copies started than the call may start
+	 */
+	static long afterCopy(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable Throwable failure, @Nullable Object result, boolean mayStartAnother) {
+		return after(runtime, context, block, failure, result, mayStartAnother ? COPY_MAY_FOLLOW : LAST_COPY);
+	}
+
+	/**
+	 * Hedging: asks whether a copy may start because the call's hedging delay passed (no copy failed),
+	 * and acquires it ({@link #acquireAttempt}): not past the deadline, the budget allows a retry, the
+	 * circuit gives a permit. A copy that starts takes a budget token, as a failed attempt does: in a
+	 * slowdown where every call is slow but none fails, hedges drain the budget and stop themselves.
+	 * @return whether the copy may start; if not, nothing was acquired
+	 */
+	static boolean acquireHedge(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
+		if (runtime.isPastDeadline(context, 0)) {
+			return false;
+		}
+		if (runtime.budget != null && !runtime.budget.tryAcquireRetry()) {
+			return false;
+		}
+		if (!acquireAttempt(runtime, context, block)) {
+			return false;
+		}
+		if (runtime.budget != null) {
+			runtime.budget.onFailure();
+		}
+		return true;
+	}
+
+	/** {@link #after}: a call that does not hedge; its attempts left are those not failed yet. */
+	private static final int NOT_HEDGED = 0;
+
+	/** {@link #after}: a hedged call that may start another copy. */
+	private static final int COPY_MAY_FOLLOW = 1;
+
+	/** {@link #after}: a hedged call whose every copy has started. */
+	private static final int LAST_COPY = 2;
+
+	private static long after(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			@Nullable Throwable failure, @Nullable Object result, int hedged) {
 		if (failure == null) {
 			boolean accepted;
 			try {
@@ -219,7 +275,7 @@ final class CallLifecycle {
 			return STOP_INTERRUPTED;
 		}
 		try {
-			return decide(runtime, context, failure, result);
+			return decide(runtime, context, failure, result, hedged);
 		}
 		catch (Throwable ex) {
 			return broken(runtime, context, ex, failure);
@@ -254,7 +310,7 @@ final class CallLifecycle {
 
 	/** Counts the failure into the context first, so that a hook that throws later still counts the attempt. */
 	private static long decide(RetryRuntime runtime, MutableRetryContext context, @Nullable Throwable failure,
-			@Nullable Object result) {
+			@Nullable Object result, int hedged) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
 		CircuitGate breaker = runtime.circuit;
@@ -278,11 +334,12 @@ final class CallLifecycle {
 			return STOP_NOT_RETRYABLE;
 		}
 		int retries = context.getRetryCount();
-		if (context.isExhaustedOnly() || (runtime.maxAttempts > 0 && retries >= runtime.maxAttempts)
-				|| (runtime.policy != null && !runtime.policy.canRetry(context))) {
+		boolean attemptsLeft = (hedged == NOT_HEDGED) ? (runtime.maxAttempts <= 0 || retries < runtime.maxAttempts)
+				: (hedged == COPY_MAY_FOLLOW);
+		if (context.isExhaustedOnly() || !attemptsLeft || (runtime.policy != null && !runtime.policy.canRetry(context))) {
 			return STOP_EXHAUSTED;
 		}
-		long delay = runtime.nextDelay(context, failure);
+		long delay = (hedged == NOT_HEDGED) ? runtime.nextDelay(context, failure) : runtime.hedgeDelay(failure);
 		// The time source is read only for a deadline; the event shares that reading when there is one.
 		long now = RetryRuntime.NOT_READ;
 		if (runtime.maxDurationNanos != 0) {

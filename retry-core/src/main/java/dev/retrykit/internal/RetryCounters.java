@@ -74,6 +74,17 @@ public final class RetryCounters implements RetryMetrics {
 
 	private final EventRing events;
 
+	/** Hedges by result (started, won, lost, cancelled, refused): off the path of a first attempt that succeeds. */
+	private final LongAdder hedgesStarted = new LongAdder();
+
+	private final LongAdder hedgesWon = new LongAdder();
+
+	private final LongAdder hedgesLost = new LongAdder();
+
+	private final LongAdder hedgesCancelled = new LongAdder();
+
+	private final LongAdder hedgesRefused = new LongAdder();
+
 	/**
 	 * Makes the counters of one instance, all zero.
 	 * @param name the instance name
@@ -115,6 +126,26 @@ public final class RetryCounters implements RetryMetrics {
 	/** @return the calling thread's block of an instance past {@link #INDEXED_INSTANCES} */
 	ThreadCounters overflowBlock() {
 		return Objects.requireNonNull(this.overflow, "an indexed instance").get();
+	}
+
+	void hedgeStarted() {
+		this.hedgesStarted.increment();
+	}
+
+	void hedgeWon() {
+		this.hedgesWon.increment();
+	}
+
+	void hedgesLost(int count) {
+		this.hedgesLost.add(count);
+	}
+
+	void hedgesCancelled(int count) {
+		this.hedgesCancelled.add(count);
+	}
+
+	void hedgeRefused() {
+		this.hedgesRefused.increment();
 	}
 
 	/** Counts a listener that threw. */
@@ -231,6 +262,31 @@ public final class RetryCounters implements RetryMetrics {
 	@Override
 	public long getRecordedEvents() {
 		return this.events.recorded();
+	}
+
+	@Override
+	public long getHedgesStarted() {
+		return this.hedgesStarted.sum();
+	}
+
+	@Override
+	public long getHedgesWon() {
+		return this.hedgesWon.sum();
+	}
+
+	@Override
+	public long getHedgesLost() {
+		return this.hedgesLost.sum();
+	}
+
+	@Override
+	public long getHedgesCancelled() {
+		return this.hedgesCancelled.sum();
+	}
+
+	@Override
+	public long getHedgesRefused() {
+		return this.hedgesRefused.sum();
 	}
 
 	@Override

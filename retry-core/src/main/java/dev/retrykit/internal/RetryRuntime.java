@@ -92,6 +92,9 @@ public final class RetryRuntime {
 	/** The counters' index in each thread's {@link ContextStack}, read once here rather than per call. */
 	final int countersId;
 
+	/** The instance's hedging (delay, latency window, timer), or {@code null} when its async calls do not hedge. */
+	final @Nullable Hedges hedges;
+
 	/**
 	 * Makes the runtime of one instance from its parts.
 	 * @param name the instance name
@@ -109,13 +112,13 @@ public final class RetryRuntime {
 			RetryListener[] listeners, RetryContextCache cache, @Nullable Object circuitBreaker,
 			@Nullable RetryBudget budget, int eventCapacity, RetryScheduler scheduler) {
 		this(name, config, sleeper, timeSource, null, listeners, new RetryCounters(name, timeSource, eventCapacity),
-				cache, circuitBreaker, budget, scheduler);
+				cache, circuitBreaker, budget, scheduler, null);
 	}
 
 	private RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
 			@Nullable Listeners sharedListeners, RetryListener[] listeners, RetryCounters counters,
 			RetryContextCache cache, @Nullable Object circuitBreaker, @Nullable RetryBudget budget,
-			RetryScheduler scheduler) {
+			RetryScheduler scheduler, @Nullable Hedges previousHedges) {
 		this.name = name;
 		this.config = config;
 		this.classifier = new FailureClassifier(config);
@@ -141,8 +144,10 @@ public final class RetryRuntime {
 		this.scheduler = scheduler;
 		this.wheel = NextPassScheduler.of(scheduler);
 		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
-				&& this.retryOnResult == null;
+				&& this.retryOnResult == null && !config.isHedging();
 		this.countersId = counters.id;
+		this.hedges = config.isHedging() ? new Hedges(this, java.util.Objects.requireNonNull(config.getHedging()),
+				previousHedges) : null;
 	}
 
 	/**
@@ -153,7 +158,7 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime variant(RetryConfig config) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
-				this.counters, this.cache, this.circuitBreaker, this.budget, this.scheduler);
+				this.counters, this.cache, this.circuitBreaker, this.budget, this.scheduler, this.hedges);
 	}
 
 	/**
@@ -166,7 +171,16 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime reconfigured(RetryConfig config, @Nullable Object circuitBreaker, @Nullable RetryBudget budget) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
-				this.counters, this.cache, circuitBreaker, budget, this.scheduler);
+				this.counters, this.cache, circuitBreaker, budget, this.scheduler, this.hedges);
+	}
+
+	/**
+	 * {@return the current delay between copies of a hedged call (adaptive or fixed), or -1 when the
+	 * instance does not hedge}
+	 */
+	public long hedgingDelayNanos() {
+		Hedges hedges = this.hedges;
+		return (hedges != null) ? hedges.delayNanos() : -1;
 	}
 
 	/** {@return the instance's time source} */
@@ -274,6 +288,20 @@ public final class RetryRuntime {
 			}
 		}
 		return delay;
+	}
+
+	/**
+	 * A hedged call's wait before the copy a failure asks for: none (the copies replace the backoff),
+	 * unless the failure's delay hint says how long (e.g. {@code Retry-After}).
+	 */
+	long hedgeDelay(@Nullable Throwable failure) {
+		if (this.delayHint != null && failure != null) {
+			Duration hint = FailureClassifier.delayHint(this.delayHint, failure);
+			if (hint != null && !hint.isNegative()) {
+				return Math.min(saturatedNanos(hint), this.maxDelayHintNanos);
+			}
+		}
+		return 0;
 	}
 
 	/**

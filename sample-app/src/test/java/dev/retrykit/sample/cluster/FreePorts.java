@@ -5,11 +5,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.ThreadLocalRandom;
 
-/**
- * Blocks of free TCP ports on 127.0.0.1, so that tests never take the sample's fixed ports (5701-5703), which
- * another build on the same machine may be using.
- */
-public final class FreePorts {
+/** Blocks of free TCP ports on 127.0.0.1, so that tests never take the sample's fixed ports (5701-5703). */
+final class FreePorts {
 
 	private FreePorts() {
 	}
@@ -18,7 +15,7 @@ public final class FreePorts {
 	 * @param count how many consecutive ports
 	 * @return the first of {@code count} consecutive ports that are free now
 	 */
-	public static int block(int count) {
+	static int block(int count) {
 		for (int tries = 0; tries < 100; tries++) {
 			int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
 			if (free(base, count)) {

@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
 /**
  * The settings of one instance, shared config or the defaults ({@code retry.instances.<name>},
  * {@code retry.configs.<name>}, {@code retry.defaults}).
@@ -62,6 +64,10 @@ public class RetryInstanceProperties {
 
 	/** Retry budget (gRPC retry throttling), shareable by name. */
 	private final Budget budget = new Budget();
+
+	/** Hedged requests: another copy of a slow async call after a delay, the first answer wins (idempotent operations only). */
+	@NestedConfigurationProperty
+	private final HedgingProperties hedging = new HedgingProperties();
 
 	/** Background retries of @Failback methods and RetryRegistry.failback(name) tasks. */
 	private final Failback failback = new Failback();
@@ -168,6 +174,10 @@ public class RetryInstanceProperties {
 
 	public Budget getBudget() {
 		return this.budget;
+	}
+
+	public HedgingProperties getHedging() {
+		return this.hedging;
 	}
 
 	public Failback getFailback() {

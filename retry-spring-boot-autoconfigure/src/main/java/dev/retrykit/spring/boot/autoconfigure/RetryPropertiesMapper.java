@@ -20,6 +20,8 @@ import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.budget.RetryBudgetConfigBuilder;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitBreakerConfigBuilder;
+import dev.retrykit.hedging.HedgingConfig;
+import dev.retrykit.hedging.HedgingConfigBuilder;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spi.StatusExtractor;
@@ -149,12 +151,38 @@ public final class RetryPropertiesMapper {
 				spec -> builder.grpcStatus(StatusCodes.parse(spec, StatusExtractor.Kind.GRPC)));
 		new NestedGroups(path).applyCircuitBreaker(builder, base, properties.getCircuitBreaker());
 		new NestedGroups(path).applyBudget(builder, base, properties.getBudget());
+		new NestedGroups(path).applyHedging(builder, base, properties.getHedging());
+		RetryConfig mapped = checkHedging(builder, chain);
 		if (path.startsWith(PREFIX + ".instances.")) {
-			RetryConfig mapped = builder.build();
 			if (mapped.getBudget() != null && mapped.getBudgetName() != null) {
 				this.sharedBudgets.declare(mapped.getBudgetName(), mapped.getBudget(), chain);
 			}
 		}
+	}
+
+	/**
+	 * Builds the mapped config and checks what hedging rules out across settings: unlimited attempts,
+	 * and stateful calls (whose one attempt per call has nothing to race).
+	 */
+	private RetryConfig checkHedging(RetryConfigBuilder builder, BaseConfigChain chain) {
+		String path = chain.path();
+		RetryConfig mapped;
+		try {
+			mapped = builder.build();
+		}
+		catch (IllegalArgumentException ex) {
+			throw InvalidRetryPropertyException.of(path + ".max-attempts", -1, ex);
+		}
+		if (mapped.isHedging() && mapped.isStateful()) {
+			throw new InvalidRetryPropertyException(path + ".hedging.enabled", true,
+					"a stateful instance runs one attempt per call and rethrows its failure, so it cannot hedge",
+					"Set '" + path + ".hedging.enabled' to false, or '" + path + ".stateful' to false.", null);
+		}
+		String executor = chain.own().getHedging().getExecutor();
+		if (executor != null && !executor.isEmpty()) {
+			bean(path + ".hedging.executor", executor, java.util.concurrent.Executor.class);
+		}
+		return mapped;
 	}
 
 	private void applyBackoff(RetryConfigBuilder builder, RetryConfig base, BaseConfigChain chain) {
@@ -351,6 +379,58 @@ public final class RetryPropertiesMapper {
 				return config.build();
 			}, built -> builder.budget(built, (budget.getName() != null) ? budget.getName() : base.getBudgetName()),
 					() -> builder.budget(null, null));
+		}
+
+		/**
+		 * Hedging is on only when {@code enabled} says so (here or in the base): sending copies of a call is
+		 * safe for idempotent operations only, so setting a delay alone never turns it on. The settings
+		 * are validated even while it is off.
+		 */
+		void applyHedging(RetryConfigBuilder builder, RetryConfig base, HedgingProperties hedging) {
+			String group = this.path + ".hedging";
+			HedgingConfig inherited = base.getHedging();
+			if (hedging.getEnabled() == null && hedging.getDelay() == null && hedging.getQuantile() == null
+					&& hedging.getMinDelay() == null && hedging.getMaxDelay() == null) {
+				return;
+			}
+			HedgingConfigBuilder config = (inherited != null) ? HedgingConfig.builder(inherited)
+					: HedgingConfig.builder().enabled(false);
+			set(group + ".enabled", hedging.getEnabled(), config::enabled);
+			set(group + ".delay", hedging.getDelay(), delay -> {
+				if ("adaptive".equalsIgnoreCase(delay.trim())) {
+					config.adaptive();
+				}
+				else {
+					config.delay(duration(group + ".delay", delay));
+				}
+			});
+			set(group + ".quantile", hedging.getQuantile(), config::quantile);
+			set(group + ".min-delay", hedging.getMinDelay(), config::minDelay);
+			set(group + ".max-delay", hedging.getMaxDelay(), config::maxDelay);
+			try {
+				builder.hedging(config.build());
+			}
+			catch (IllegalArgumentException ex) {
+				// build() checks min-delay against max-delay; either may be inherited.
+				Duration minDelay = (hedging.getMinDelay() != null) ? hedging.getMinDelay()
+						: (inherited != null) ? inherited.getMinDelay() : HedgingConfig.DEFAULT_MIN_DELAY;
+				throw InvalidRetryPropertyException.of(group + ".min-delay", display(minDelay), ex);
+			}
+		}
+
+		private static Duration duration(String path, String text) {
+			try {
+				return new CompoundDurationConverter().convert(text);
+			}
+			catch (IllegalArgumentException compound) {
+				try {
+					return org.springframework.boot.convert.DurationStyle.detectAndParse(text.trim());
+				}
+				catch (IllegalArgumentException ex) {
+					throw new InvalidRetryPropertyException(path, text, "it is neither 'adaptive' nor a duration",
+							"Update '" + path + "' to adaptive or a duration such as 10ms (0 sends every copy at once).", ex);
+				}
+			}
 		}
 
 		/**

@@ -44,6 +44,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * 0 while the instance has no failback executor)</li>
  * <li>{@code retry.failback.rejected} (function counter: failback submits refused because the executor
  * held its capacity of pending tasks; 0 while the instance has no failback executor)</li>
+ * <li>{@code retry.hedges} (function counter, tag {@code result} = {@code won}, {@code lost},
+ * {@code cancelled}, {@code refused}: copies of hedged calls after the first; registered for every
+ * instance, as a live change may turn hedging on, and 0 while it does not hedge)</li>
  * </ul>
  *
  * <p>The circuit and budget gauges read the instance's current breaker and budget through its template,
@@ -129,6 +132,17 @@ public final class RetryMetricsBinder implements MeterBinder {
 			.tags(tags).description("Failback tasks that used up their attempts").register(meterRegistry);
 		FunctionCounter.builder("retry.failback.rejected", this.retryRegistry, (registry) -> rejectedFailbacks(registry, name))
 			.tags(tags).description("Failback submits refused because the executor's capacity of pending tasks was reached")
+			.register(meterRegistry);
+		hedges(meterRegistry, tags, metrics, "won", RetryMetrics::getHedgesWon);
+		hedges(meterRegistry, tags, metrics, "lost", RetryMetrics::getHedgesLost);
+		hedges(meterRegistry, tags, metrics, "cancelled", RetryMetrics::getHedgesCancelled);
+		hedges(meterRegistry, tags, metrics, "refused", RetryMetrics::getHedgesRefused);
+	}
+
+	private static void hedges(MeterRegistry meterRegistry, Tags tags, RetryMetrics metrics, String result,
+			ToDoubleFunction<RetryMetrics> count) {
+		FunctionCounter.builder("retry.hedges", metrics, count).tags(tags).tag("result", result)
+			.description("Copies of hedged calls after the first, by how they ended (refused: not sent)")
 			.register(meterRegistry);
 	}
 

@@ -49,6 +49,33 @@ class RetryMetricsBinderTest {
 	}
 
 	@Test
+	void countsHedgesByResult() {
+		RetryRegistry hedging = RetryRegistry.builder().virtualTime(this.time)
+			.instance("lookup", null, (config) -> config.maxAttempts(3)
+				.hedging(dev.retrykit.hedging.HedgingConfig.builder().delay(Duration.ofMillis(10)).build()))
+			.build();
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		new RetryMetricsBinder(hedging).bindTo(meters);
+		java.util.List<java.util.concurrent.CompletableFuture<String>> copies = new java.util.ArrayList<>();
+		hedging.template("lookup").executeAsync(() -> {
+			java.util.concurrent.CompletableFuture<String> copy = new java.util.concurrent.CompletableFuture<>();
+			copies.add(copy);
+			return copy;
+		});
+		this.time.advance(Duration.ofMillis(20));
+		copies.get(1).complete("second");
+
+		assertThat(meters.get("retry.hedges").tag("name", "lookup").tag("result", "won").functionCounter().count())
+			.isEqualTo(1);
+		assertThat(meters.get("retry.hedges").tag("name", "lookup").tag("result", "lost").functionCounter().count())
+			.isEqualTo(1);
+		assertThat(meters.get("retry.hedges").tag("name", "lookup").tag("result", "cancelled").functionCounter()
+			.count()).isZero();
+		assertThat(meters.get("retry.hedges").tag("name", "lookup").tag("result", "refused").functionCounter()
+			.count()).isZero();
+	}
+
+	@Test
 	void countsEachCallOutcomeUnderItsKind() throws Exception {
 		RetryTemplate inventory = this.registry.template("inventory");
 		inventory.execute((context) -> "first time");
@@ -227,7 +254,7 @@ class RetryMetricsBinderTest {
 		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName()).containsOnly("retry.calls",
 				"retry.attempts", "retry.recoveries", "retry.rejections", "retry.circuit.state", "retry.budget.tokens",
 				"retry.context.cache.size", "retry.context.cache.evictions", "retry.failback.pending",
-				"retry.failback.exhausted", "retry.failback.rejected");
+				"retry.failback.exhausted", "retry.failback.rejected", "retry.hedges");
 		assertThat(this.meters.getMeters()).filteredOn((meter) -> meter.getId().getName().equals("retry.calls"))
 			.allSatisfy((meter) -> assertThat(meter).isInstanceOf(FunctionCounter.class));
 	}

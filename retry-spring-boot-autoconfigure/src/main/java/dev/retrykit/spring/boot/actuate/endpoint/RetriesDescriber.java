@@ -66,7 +66,18 @@ final class RetriesDescriber {
 		return new RetryInstanceDescriptor(RetryConfigDescriptor.of(template.getConfig()), calls, metrics.getAttempts(),
 				metrics.getRecoveries(), rejections, circuit(template.getCircuitBreaker()), budget(template.getBudget()),
 				contextCache(template.getContextCache(), template.getConfig().isStateful(), detailed, showValues), failback(failback, detailed, showValues),
-				events, eventsOmitted, template.getReconfiguredAt().map(Object::toString).orElse(null));
+				events, eventsOmitted, template.getReconfiguredAt().map(Object::toString).orElse(null), hedging(template));
+	}
+
+	private static RetryInstanceDescriptor.@Nullable Hedging hedging(RetryTemplate template) {
+		dev.retrykit.hedging.HedgingConfig config = template.getConfig().getHedging();
+		java.time.Duration delay = template.getHedgingDelay();
+		if (config == null || delay == null || !template.getConfig().isHedging()) {
+			return null;
+		}
+		RetryMetrics metrics = template.getMetrics();
+		return new RetryInstanceDescriptor.Hedging(dev.retrykit.text.Durations.format(delay), config.isAdaptive(),
+				config.isAdaptive() ? config.getQuantile() : null, metrics.getHedgesStarted(), metrics.getHedgesWon());
 	}
 
 	private RetryInstanceDescriptor.@Nullable Circuit circuit(@Nullable CircuitBreaker breaker) {

@@ -27,12 +27,25 @@ import org.jspecify.annotations.Nullable;
  * @param recentEventsOmitted events recorded since start that the detailed view does not list
  * @param reconfiguredAt when a live change last replaced the instance's configuration (ISO-8601), or
  * {@code null} until the first change
+ * @param hedging the instance's hedging, or {@code null} when it does not hedge
  */
 @JsonInclude(Include.NON_NULL)
 public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls, long attempts, long recoveries,
 		Rejections rejections, @Nullable Circuit circuit, @Nullable Budget budget,
 		@Nullable ContextCache contextCache, @Nullable Failback failback, @Nullable List<Event> recentEvents,
-		@Nullable Long recentEventsOmitted, @Nullable String reconfiguredAt) {
+		@Nullable Long recentEventsOmitted, @Nullable String reconfiguredAt, @Nullable Hedging hedging) {
+
+	/**
+	 * An instance's hedging: its current delay and what its copies after the first did.
+	 *
+	 * @param delay the delay after which the next copy starts now (e.g. {@code 12ms})
+	 * @param adaptive whether the delay follows the instance's latency
+	 * @param quantile the latency quantile an adaptive delay hedges at, or {@code null} (left out) for a fixed delay
+	 * @param started copies after the first that were sent
+	 * @param won copies after the first whose result won their call
+	 */
+	public record Hedging(String delay, boolean adaptive, @Nullable Double quantile, long started, long won) {
+	}
 
 	/**
 	 * Calls by outcome; every call ends in exactly one.

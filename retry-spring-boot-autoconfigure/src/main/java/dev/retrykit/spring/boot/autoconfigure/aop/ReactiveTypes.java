@@ -19,6 +19,10 @@ final class ReactiveTypes {
 	 * @return whether it is a {@code Mono} or a {@code Flux}
 	 * @throws IllegalStateException if it is, but retry-reactor, which retries them, is missing
 	 */
+	static boolean isFlux(Class<?> type) {
+		return Flux.class.isAssignableFrom(type);
+	}
+
 	static boolean isReactive(Class<?> type) {
 		boolean reactive = Mono.class.isAssignableFrom(type) || Flux.class.isAssignableFrom(type);
 		if (reactive && !OPERATOR_PRESENT) {

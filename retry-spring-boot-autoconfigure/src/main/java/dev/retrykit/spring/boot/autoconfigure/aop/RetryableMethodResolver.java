@@ -223,6 +223,9 @@ public final class RetryableMethodResolver {
 			throw new RetryableMethodException(method, "stateful retry needs a synchronous method, but it returns "
 					+ returnType.getSimpleName(), "Remove stateful (or the instance's stateful property) for this method.", null);
 		}
+		if (template.getConfig().isHedging()) {
+			checkHedging(method, template, returnType, async, reactive, key != null);
+		}
 		if (async) {
 			if (!returnType.isAssignableFrom(CompletableFuture.class)) {
 				throw new RetryableMethodException(method, "its return type " + returnType.getName()
@@ -234,6 +237,39 @@ public final class RetryableMethodResolver {
 			return new ReactiveMethodRetry(template, recover);
 		}
 		return new SyncMethodRetry(template, recover, key);
+	}
+
+	/**
+	 * What cannot hedge fails at startup: a stateful method (one attempt per call, rethrown), a
+	 * {@code Flux} (its elements cannot be raced), and, in this version, a {@code Mono} (the Reactor
+	 * operator runs one subscription at a time) and a blocking method (its copies need an executor's threads).
+	 */
+	private static void checkHedging(Method method, RetryTemplate template, Class<?> returnType, boolean async,
+			boolean reactive, boolean stateful) {
+		String property = "retry.instances." + template.getName() + ".hedging";
+		if (stateful) {
+			throw new RetryableMethodException(method, "it is stateful and its instance '" + template.getName()
+					+ "' hedges: a stateful call runs one attempt and rethrows its failure, so it has nothing to race",
+					"Remove stateful for this method, or set '" + property + ".enabled' to false.", null);
+		}
+		if (reactive && ReactiveTypes.isFlux(returnType)) {
+			throw new RetryableMethodException(method, "it returns a Flux and its instance '" + template.getName()
+					+ "' hedges: the elements of two copies of a stream cannot be raced",
+					"Return CompletableFuture or CompletionStage, or set '" + property + ".enabled' to false.", null);
+		}
+		if (reactive) {
+			// retry-reactor's operator runs one subscription at a time; racing copies of a Mono is not built yet.
+			throw new RetryableMethodException(method, "it returns a Mono and its instance '" + template.getName()
+					+ "' hedges: this version hedges CompletableFuture and CompletionStage methods only",
+					"Return CompletableFuture or CompletionStage, or set '" + property + ".enabled' to false.", null);
+		}
+		if (!async && !reactive) {
+			throw new RetryableMethodException(method, "it is blocking (returns " + returnType.getSimpleName()
+					+ ") and its instance '" + template.getName() + "' hedges: a blocking method hedges only with '"
+					+ property + ".executor' naming an Executor bean to run its copies, and this version does not run"
+					+ " blocking copies yet", "Return CompletableFuture, CompletionStage or Mono, or set '" + property
+							+ ".enabled' to false.", null);
+		}
 	}
 
 	private static String instanceName(Retryable retryable, Method method, Class<?> userClass) {

@@ -1,4 +1,4 @@
-package dev.retrykit.sample;
+package dev.retrykit.sample.cluster;
 
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,20 +1,21 @@
-package dev.retrykit.sample;
+package dev.retrykit.sample.cluster;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.retrykit.sample.cluster.FreePorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bounded in time; it starts and stops every process it runs.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ClusterFaultsIT {
 
 	private static final int ORDERS = 12;
@@ -56,11 +58,8 @@ class ClusterFaultsIT {
 		}
 	}
 
-	/**
-	 * The members' three ports, free when the test starts rather than the sample's 5701-5703, which a build running
-	 * beside this one may hold (its replicas would then fail to start here).
-	 */
-	private static final int HAZELCAST_PORT = FreePorts.block(3);
+	/** The first of the members' ports, free on this machine: never the sample's own 5701-5703. */
+	private static final int HAZELCAST_PORT = FreePorts.block(HazelcastMemberConfiguration.PORTS);
 
 	private static ReplicaProcess start(Path jar, String name) throws Exception {
 		return ReplicaProcess.start(jar, name, "--spring.profiles.active=cluster", "--sample.hazelcast.port=" + HAZELCAST_PORT,

@@ -1,0 +1,139 @@
+package dev.retrykit.hedging;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import dev.retrykit.text.Durations;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How an instance hedges: when no copy of a call answered within the delay, another copy starts while
+ * the others go on, up to the instance's {@code maxAttempts} copies in all (the first included); a copy
+ * that fails with a retryable failure starts the next one at once. The delay is either fixed
+ * ({@link #getDelay()}, zero sends every copy at once) or adaptive: the {@link #getQuantile() quantile}
+ * of the instance's recent successful attempts' latency, clamped to
+ * [{@link #getMinDelay() minDelay}, {@link #getMaxDelay() maxDelay}], and {@code maxDelay} until the
+ * instance has seen enough successful attempts.
+ *
+ * <p>Hedging sends the same operation more than once at the same time: use it only for idempotent
+ * operations. It applies to {@code RetryTemplate.executeAsync}.
+ *
+ * <p>Immutable and thread-safe; built and validated by {@link HedgingConfigBuilder}.
+ */
+public final class HedgingConfig {
+
+	/** The default {@link #getQuantile() quantile}: {@value}. */
+	public static final double DEFAULT_QUANTILE = 0.95;
+
+	/** The default {@link #getMinDelay() minDelay}: 1ms. */
+	public static final Duration DEFAULT_MIN_DELAY = Duration.ofMillis(1);
+
+	/** The default {@link #getMaxDelay() maxDelay}: 1s. */
+	public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1);
+
+	private final boolean enabled;
+
+	private final @Nullable Duration delay;
+
+	private final double quantile;
+
+	private final Duration minDelay;
+
+	private final Duration maxDelay;
+
+	HedgingConfig(HedgingConfigBuilder builder) {
+		this.enabled = builder.enabled;
+		this.delay = builder.delay;
+		this.quantile = builder.quantile;
+		this.minDelay = builder.minDelay;
+		this.maxDelay = builder.maxDelay;
+	}
+
+	/** {@return a builder holding the defaults: enabled, adaptive at the 0.95 quantile within [1ms, 1s]} */
+	public static HedgingConfigBuilder builder() {
+		return new HedgingConfigBuilder();
+	}
+
+	/**
+	 * Starts a builder from another configuration, to change some of its values.
+	 * @param base the configuration to start from
+	 * @return a builder holding the values of {@code base}
+	 * @throws NullPointerException if {@code base} is {@code null}
+	 */
+	public static HedgingConfigBuilder builder(HedgingConfig base) {
+		Objects.requireNonNull(base, "base must not be null");
+		HedgingConfigBuilder builder = new HedgingConfigBuilder().enabled(base.enabled).quantile(base.quantile)
+				.minDelay(base.minDelay).maxDelay(base.maxDelay);
+		return (base.delay != null) ? builder.delay(base.delay) : builder.adaptive();
+	}
+
+	/** {@return whether the instance hedges (default {@code true} for a built config)} */
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	/** {@return whether the delay follows the instance's observed latency} */
+	public boolean isAdaptive() {
+		return this.delay == null;
+	}
+
+	/** {@return the fixed delay between copies, or {@code null} when it is {@link #isAdaptive() adaptive}} */
+	public @Nullable Duration getDelay() {
+		return this.delay;
+	}
+
+	/** {@return the latency quantile an adaptive delay hedges at, in (0, 1); default 0.95} */
+	public double getQuantile() {
+		return this.quantile;
+	}
+
+	/** {@return the shortest adaptive delay; default 1ms} */
+	public Duration getMinDelay() {
+		return this.minDelay;
+	}
+
+	/** {@return the longest adaptive delay, also the delay until enough samples were seen; default 1s} */
+	public Duration getMaxDelay() {
+		return this.maxDelay;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		if (this == other) {
+			return true;
+		}
+		if (!(other instanceof HedgingConfig that)) {
+			return false;
+		}
+		return this.enabled == that.enabled && Objects.equals(this.delay, that.delay)
+				&& Double.compare(this.quantile, that.quantile) == 0 && this.minDelay.equals(that.minDelay)
+				&& this.maxDelay.equals(that.maxDelay);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.enabled, this.delay, this.quantile, this.minDelay, this.maxDelay);
+	}
+
+	/**
+	 * {@return the effective configuration, e.g.
+	 * {@code HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s}} or
+	 * {@code HedgingConfig{delay=10ms}}; {@code enabled=false} is shown when disabled}
+	 */
+	@Override
+	public String toString() {
+		StringBuilder text = new StringBuilder("HedgingConfig{");
+		if (!this.enabled) {
+			text.append("enabled=false, ");
+		}
+		if (this.delay != null) {
+			text.append("delay=").append(Durations.format(this.delay));
+		}
+		else {
+			text.append("delay=adaptive, quantile=").append(this.quantile).append(", minDelay=")
+				.append(Durations.format(this.minDelay)).append(", maxDelay=").append(Durations.format(this.maxDelay));
+		}
+		return text.append('}').toString();
+	}
+
+}

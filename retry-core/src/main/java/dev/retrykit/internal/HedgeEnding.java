@@ -1,0 +1,47 @@
+package dev.retrykit.internal;
+
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A hedged call's end, for {@link CallEnding#finish}: the recovery's stage completes the caller's
+ * future ({@link AsyncRetryEnding#recoverInto}, as for any async call), or the failure does, or the last
+ * rejected result. Stateless.
+ */
+final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<?>> {
+
+	static final HedgeEnding INSTANCE = new HedgeEnding();
+
+	private HedgeEnding() {
+	}
+
+	@Override
+	public boolean hasRecovery(HedgedCall<?> call) {
+		return call.recovery() != null;
+	}
+
+	@Override
+	public @Nullable Void recover(HedgedCall<?> call, RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block, @Nullable Throwable failure) {
+		recoverInto(call, runtime, failure);
+		return null;
+	}
+
+	private static <T> void recoverInto(HedgedCall<T> call, RetryRuntime runtime, @Nullable Throwable failure) {
+		AsyncRetryEnding.recoverInto(runtime, call.context(), Objects.requireNonNull(call.recovery()), failure, call);
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public @Nullable Void fail(HedgedCall<?> call, MutableRetryContext context, @Nullable Throwable failure) {
+		if (failure == null) {
+			((HedgedCall<Object>) call).complete(context.getLastResult());
+		}
+		else {
+			call.completeExceptionally(failure);
+		}
+		return null;
+	}
+
+}

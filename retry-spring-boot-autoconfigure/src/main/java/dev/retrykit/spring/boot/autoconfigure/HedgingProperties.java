@@ -1,0 +1,81 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Hedging settings: instead of backing off, a call sends another copy when no answer came within the
+ * delay; max-attempts counts the copies, the first included. Only for idempotent operations.
+ */
+public class HedgingProperties {
+
+	/** Whether async calls of the instance hedge; unset = as the base config. Default false. */
+	private @Nullable Boolean enabled;
+
+	/** Delay after which the next copy starts: a duration (0 = every copy at once) or "adaptive". Default adaptive. */
+	private @Nullable String delay;
+
+	/** With an adaptive delay: the quantile of the instance's successful calls' latency to hedge at, in (0, 1). Default 0.95. */
+	private @Nullable Double quantile;
+
+	/** Shortest adaptive delay. Default 1ms. */
+	@CompoundDuration
+	private @Nullable Duration minDelay;
+
+	/** Longest adaptive delay, also the delay until the instance has seen enough calls. Default 1s. */
+	@CompoundDuration
+	private @Nullable Duration maxDelay;
+
+	/** Blocking methods only: the name of the Executor bean that runs the copies. */
+	private @Nullable String executor;
+
+	public @Nullable Boolean getEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(@Nullable Boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public @Nullable String getDelay() {
+		return this.delay;
+	}
+
+	public void setDelay(@Nullable String delay) {
+		this.delay = delay;
+	}
+
+	public @Nullable Double getQuantile() {
+		return this.quantile;
+	}
+
+	public void setQuantile(@Nullable Double quantile) {
+		this.quantile = quantile;
+	}
+
+	public @Nullable Duration getMinDelay() {
+		return this.minDelay;
+	}
+
+	public void setMinDelay(@Nullable Duration minDelay) {
+		this.minDelay = minDelay;
+	}
+
+	public @Nullable Duration getMaxDelay() {
+		return this.maxDelay;
+	}
+
+	public void setMaxDelay(@Nullable Duration maxDelay) {
+		this.maxDelay = maxDelay;
+	}
+
+	public @Nullable String getExecutor() {
+		return this.executor;
+	}
+
+	public void setExecutor(@Nullable String executor) {
+		this.executor = executor;
+	}
+
+}

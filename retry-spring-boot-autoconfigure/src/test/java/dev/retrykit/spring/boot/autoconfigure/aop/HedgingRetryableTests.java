@@ -1,0 +1,144 @@
+package dev.retrykit.spring.boot.autoconfigure.aop;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.retrykit.RetryContext;
+import dev.retrykit.VirtualTime;
+import dev.retrykit.annotation.Retryable;
+import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
+import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code @Retryable} methods of a hedging instance: an async method hedges, what cannot hedge fails startup. */
+class HedgingRetryableTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RetryAutoConfiguration.class))
+		.withBean(VirtualTime.class, VirtualTime::new)
+		.withPropertyValues("retry.instances.search.max-attempts=2", "retry.instances.search.hedging.enabled=true",
+				"retry.instances.search.hedging.delay=10ms");
+
+	@Test
+	void anAsyncMethodIsCalledAgainAfterTheDelayAndTheFirstAnswerWins() {
+		this.runner.withBean(Search.class, Search::new).run(context -> {
+			// A proxy: the target's state is read through its methods.
+			Search search = context.getBean(Search.class);
+			CompletableFuture<String> result = search.find("q");
+			assertThat(search.calls()).hasSize(1);
+
+			context.getBean(VirtualTime.class).advance(Duration.ofMillis(10));
+
+			assertThat(search.calls()).hasSize(2);
+			assertThat(search.hedged()).containsExactly(false, true);
+			search.calls().get(1).complete("second");
+			assertThat(result).isCompletedWithValue("second");
+			assertThat(search.calls().get(0)).isCancelled();
+		});
+	}
+
+	@Test
+	void aBlockingMethodOfAHedgingInstanceFailsStartupNamingTheExecutorProperty() {
+		this.runner.withBean(Blocking.class, Blocking::new).run(context -> {
+			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("Blocking.find(", "retry.instances.search.hedging.executor");
+		});
+	}
+
+	@Test
+	void aFluxMethodOfAHedgingInstanceFailsStartup() {
+		this.runner.withBean(Streaming.class, Streaming::new).run(context -> {
+			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("Streaming.all()", "Flux");
+		});
+	}
+
+	@Test
+	void aMonoMethodOfAHedgingInstanceFailsStartupInThisVersion() {
+		this.runner.withBean(SingleValue.class, SingleValue::new).run(context -> {
+			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("SingleValue.one()", "Mono");
+		});
+	}
+
+	@Test
+	void aStatefulMethodOfAHedgingInstanceFailsStartup() {
+		this.runner.withBean(StatefulSearch.class, StatefulSearch::new).run(context -> {
+			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("StatefulSearch.find(", "stateful");
+		});
+	}
+
+	static class Search {
+
+		final List<CompletableFuture<String>> calls = new CopyOnWriteArrayList<>();
+
+		final List<Boolean> hedged = new CopyOnWriteArrayList<>();
+
+		@Retryable("search")
+		public CompletableFuture<String> find(String query) {
+			RetryContext context = RetryContext.current();
+			this.hedged.add(context != null && Boolean.TRUE.equals(context.getAttribute("retry.hedged")));
+			CompletableFuture<String> call = new CompletableFuture<>();
+			this.calls.add(call);
+			return call;
+		}
+
+		public List<CompletableFuture<String>> calls() {
+			return this.calls;
+		}
+
+		public List<Boolean> hedged() {
+			return this.hedged;
+		}
+
+	}
+
+	static class Blocking {
+
+		@Retryable("search")
+		public String find(String query) {
+			return query;
+		}
+
+	}
+
+	static class Streaming {
+
+		@Retryable("search")
+		public Flux<String> all() {
+			return Flux.just("a");
+		}
+
+	}
+
+	static class SingleValue {
+
+		@Retryable("search")
+		public Mono<String> one() {
+			return Mono.just("a");
+		}
+
+	}
+
+	static class StatefulSearch {
+
+		@Retryable(value = "search", stateful = true)
+		public CompletableFuture<String> find(String query) {
+			return CompletableFuture.completedFuture(query);
+		}
+
+	}
+
+}
