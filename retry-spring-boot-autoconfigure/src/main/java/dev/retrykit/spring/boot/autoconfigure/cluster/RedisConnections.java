@@ -7,6 +7,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
@@ -25,9 +26,9 @@ final class RedisConnections {
 
 	private final boolean springData;
 
-	RedisConnections(ListableBeanFactory beanFactory) {
+	RedisConnections(ConfigurableListableBeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
-		this.springData = ClassUtils.isPresent(SPRING_DATA_REDIS, getClass().getClassLoader());
+		this.springData = ClassUtils.isPresent(SPRING_DATA_REDIS, beanFactory.getBeanClassLoader());
 	}
 
 	/** @return what is missing for the engine to run, or {@code null} when the application has a Lettuce client */

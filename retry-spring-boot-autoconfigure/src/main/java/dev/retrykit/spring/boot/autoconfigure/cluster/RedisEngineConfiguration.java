@@ -6,7 +6,7 @@ import dev.retrykit.redis.RedisClusterEngine;
 import dev.retrykit.redis.RedisClusterEngineBuilder;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 
-import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,7 +28,8 @@ class RedisEngineConfiguration {
 	private static final Duration MEMBER_TIMEOUT = Duration.ofSeconds(10);
 
 	@Bean
-	ClusterEngineCandidate redisClusterEngineCandidate(ListableBeanFactory beanFactory, RetryProperties properties) {
+	ClusterEngineCandidate redisClusterEngineCandidate(ConfigurableListableBeanFactory beanFactory,
+			RetryProperties properties) {
 		RedisConnections connections = new RedisConnections(beanFactory);
 		return new ClusterEngineCandidate(ClusterEngineChoice.Engine.REDIS.id, connections.missing(),
 				() -> engine(connections, properties));

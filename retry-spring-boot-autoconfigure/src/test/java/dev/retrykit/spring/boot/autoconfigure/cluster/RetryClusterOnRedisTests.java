@@ -108,6 +108,22 @@ class RetryClusterOnRedisTests {
 	}
 
 	@Test
+	void withoutSpringDataRedisTheApplicationsLettuceClientBeanIsUsed() {
+		try (io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(redis.uri())) {
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryClusterAutoConfiguration.class))
+				.withClassLoader(new FilteredClassLoader("org.springframework.data.redis.", "com.hazelcast."))
+				.withPropertyValues("retry.cluster.enabled=true", "retry.cluster.prefix=lettuce-only")
+				.withBean(io.lettuce.core.RedisClient.class, () -> client, definition -> definition.setDestroyMethodName(""))
+				.run(context -> {
+					assertThat(context).hasNotFailed();
+					assertThat(context.getBean(ClusterEngine.class)).isInstanceOf(RedisClusterEngine.class);
+					assertThat(context.getBean(RetryCluster.class).status().reachable()).isTrue();
+				});
+		}
+	}
+
+	@Test
 	void retryClusterEngineChoosesWhenBothEnginesHaveTheirConnection() {
 		ApplicationContextRunner both = replica("chosen").withBean(HazelcastInstance.class, () -> hazelcast.member(0));
 		both.withPropertyValues("retry.cluster.engine=redis").run(context -> {
