@@ -1,5 +1,8 @@
 package dev.retrykit.benchmarks;
 
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +19,9 @@ import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.hazelcast.HazelcastClusterEngine;
+import dev.retrykit.redis.RedisClusterEngine;
+import dev.retrykit.testing.redis.RedisTestServer;
+import io.lettuce.core.RedisClient;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,9 +37,10 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * A successful call through a retry budget and through a circuit breaker, local and cluster-scoped
- * (shared through a real embedded Hazelcast member, synchronising every 100 ms in the background): the
- * hot path of a cluster-scoped budget or breaker must stay local, allocate nothing and cost about what
- * the local one does.
+ * (shared through a real embedded Hazelcast member, or through a real {@code redis-server} on 127.0.0.1 that
+ * the benchmark starts, synchronising every 100 ms in the background): the hot path of a cluster-scoped
+ * budget or breaker must stay local, allocate nothing and cost about what the local one does. The Redis
+ * variants fail their setup, saying so, when {@code redis-server} is not on the {@code PATH}; the others run.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -59,6 +66,16 @@ public class ClusterScopeBenchmark {
 
 	@Benchmark
 	public void clusterCircuitBreaker(Replica replica, Blackhole bh) {
+		bh.consume(replica.clusterBreaker.execute(replica.callback));
+	}
+
+	@Benchmark
+	public void redisClusterBudget(RedisReplica replica, Blackhole bh) {
+		bh.consume(replica.clusterBudget.execute(replica.callback));
+	}
+
+	@Benchmark
+	public void redisClusterCircuitBreaker(RedisReplica replica, Blackhole bh) {
 		bh.consume(replica.clusterBreaker.execute(replica.callback));
 	}
 
@@ -124,6 +141,78 @@ public class ClusterScopeBenchmark {
 		public void stop() {
 			this.cluster.close();
 			this.member.getLifecycleService().terminate();
+		}
+
+	}
+
+	/** One replica on Redis: a redis-server of its own on a free port of 127.0.0.1, and its shared instances. */
+	@State(Scope.Benchmark)
+	public static class RedisReplica {
+
+		/** Not final, so the JIT cannot fold the call into a constant. */
+		String payload = "ok";
+
+		final RetryCallback<String, RuntimeException> callback = context -> this.payload;
+
+		RedisTestServer server;
+
+		RedisClient client;
+
+		RedisClusterEngine engine;
+
+		RetryCluster cluster;
+
+		RetryTemplate clusterBudget;
+
+		RetryTemplate clusterBreaker;
+
+		@Setup
+		public void start() {
+			if (!onPath("redis-server")) {
+				throw new IllegalStateException("Skipped: redis-server is not on the PATH, and the Redis variants run "
+						+ "against one they start on 127.0.0.1 (Debian: apt-get install -y redis-server)");
+			}
+			this.server = new RedisTestServer();
+			this.client = RedisClient.create(this.server.uri());
+			this.engine = RedisClusterEngine.builder(this.client).prefix("retrykit-bench").build();
+			this.cluster = RetryCluster.builder(this.engine).timeout(Duration.ofSeconds(5)).build();
+			RetryRegistry registry = RetryRegistry.builder()
+				.instance("cluster-budget", null, c -> c.backoff(BackoffPolicy.none()).budget(RetryBudgetConfig.ofDefaults(), "shared"))
+				.instance("cluster-breaker", null, c -> c.backoff(BackoffPolicy.none()).circuitBreaker(CircuitBreakerConfig.ofDefaults()))
+				.build();
+			this.clusterBudget = registry.template("cluster-budget");
+			this.clusterBreaker = registry.template("cluster-breaker");
+			this.cluster.attach(this.clusterBudget.getBudget());
+			this.cluster.attach(this.clusterBreaker.getCircuitBreaker(), 1);
+			this.cluster.synchronise();
+			if (!this.cluster.isShared(this.clusterBudget.getBudget()) || !this.cluster.status().reachable()) {
+				stop();
+				throw new IllegalStateException("The benchmark's budget is not shared through a reachable Redis: "
+						+ this.cluster);
+			}
+			this.cluster.start();
+		}
+
+		@TearDown
+		public void stop() {
+			this.cluster.close();
+			this.engine.close();
+			this.client.shutdown();
+			this.server.close();
+		}
+
+		private static boolean onPath(String command) {
+			String path = System.getenv("PATH");
+			if (path == null) {
+				return false;
+			}
+			for (String directory : path.split(File.pathSeparator)) {
+				Path candidate = Path.of(directory, command);
+				if (Files.isExecutable(candidate)) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 	}

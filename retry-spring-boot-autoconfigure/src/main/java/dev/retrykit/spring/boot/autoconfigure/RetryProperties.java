@@ -144,10 +144,21 @@ public class RetryProperties {
 	/** State shared by a service's replicas: stateful contexts, cluster-scoped budgets and circuit breakers. */
 	public static class Cluster {
 
-		/** Whether to share state through the application's HazelcastInstance bean; startup fails if there is none. */
+		/**
+		 * Whether to share state with the other replicas through a cluster engine (see retry.cluster.engine);
+		 * startup fails if no engine's module and connection are there.
+		 */
 		private boolean enabled;
 
-		/** Start of the names of the engine's maps and topics. */
+		/**
+		 * Which engine shares the state: hazelcast (the application's HazelcastInstance bean, with
+		 * dev.retrykit:retry-hazelcast) or redis (the application's Redis connection as spring.data.redis.*
+		 * configures it, Lettuce, with dev.retrykit:retry-redis). Empty: the one whose module and connection
+		 * are present; startup fails when both are, or when the chosen one's module or connection is missing.
+		 */
+		private String engine = "";
+
+		/** Start of the names of the engine's maps and topics (Hazelcast) or keys and channel (Redis). */
 		private String prefix = "retrykit";
 
 		/** Longest a call waits for the engine; past it the replica uses local state. */
@@ -171,6 +182,14 @@ public class RetryProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public String getEngine() {
+			return this.engine;
+		}
+
+		public void setEngine(String engine) {
+			this.engine = engine;
 		}
 
 		public String getPrefix() {

@@ -44,6 +44,15 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void theClusterEnginesHaveValueHintsAndTheEnginePropertyADescription() {
+		List<String> values = JsonPath.read(this.metadata, "$.hints[?(@.name == 'retry.cluster.engine')].values[*].value");
+		assertThat(values).containsExactly("hazelcast", "redis");
+		List<String> descriptions = JsonPath.read(this.metadata,
+				"$.properties[?(@.name == 'retry.cluster.engine')].description");
+		assertThat(descriptions).singleElement().asString().contains("hazelcast", "redis", "Empty");
+	}
+
+	@Test
 	void defaultsAreDocumented() {
 		assertThat(JsonPath.<List<Object>>read(this.metadata, "$.properties[?(@.name == 'retry.aspect-order')].defaultValue"))
 			.containsExactly(Integer.MAX_VALUE - 10);

@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure.cluster;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
 import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties;
@@ -12,9 +13,10 @@ import org.jspecify.annotations.Nullable;
  * Checks the cluster's part of {@code retry.*} before any bean is created, for the early validation of
  * the properties: a {@code scope: cluster} needs {@code retry.cluster.enabled=true}, a quorum is 1 or
  * more, and with the cluster enabled its timeout and sync interval are positive, its prefix not blank and
- * the shared contexts' TTL at least a second (the rules of {@code RetryClusterBuilder} and
- * {@code HazelcastClusterEngineBuilder}, which the auto-configuration applies again). Refers to no
- * Hazelcast type, so that it runs without Hazelcast on the class path. Stateless.
+ * the shared contexts' TTL at least a second (the rules of {@code RetryClusterBuilder} and the engines'
+ * builders, which the auto-configuration applies again), and {@code retry.cluster.engine}, enabled or not,
+ * is empty or names an engine. Refers to no engine's type, so that it runs without any engine on the class
+ * path. Stateless.
  */
 public final class ClusterSettings {
 
@@ -28,6 +30,7 @@ public final class ClusterSettings {
 	public static void validate(RetryProperties properties) {
 		new ClusterScopes(properties);
 		RetryProperties.Cluster cluster = properties.getCluster();
+		ClusterEngineChoice.requireKnown(cluster.getEngine());
 		if (!cluster.isEnabled()) {
 			refuseClusterScopes(properties);
 			return;
@@ -42,6 +45,20 @@ public final class ClusterSettings {
 		if (ttl == null || ttl.compareTo(Duration.ofSeconds(1)) < 0) {
 			throw new InvalidRetryPropertyException("retry.context-cache.ttl", ttl, "it must be 1s or longer",
 					"Update 'retry.context-cache.ttl' to how long a shared context is kept after its last write.", null);
+		}
+	}
+
+	/**
+	 * Applies a setting to an engine's or the cluster's builder, turning the builder's refusal into a
+	 * startup failure that names the property.
+	 */
+	static <T> void apply(String property, T value, Consumer<T> setter) {
+		try {
+			setter.accept(value);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRetryPropertyException(property, value, String.valueOf(ex.getMessage()),
+					"Update '" + property + "' in your configuration.", ex);
 		}
 	}
 
@@ -68,7 +85,8 @@ public final class ClusterSettings {
 		if (scope == Scope.CLUSTER) {
 			throw new InvalidRetryPropertyException(property, "cluster",
 					"scope cluster shares state through the retry cluster, but retry.cluster.enabled is false",
-					"Set retry.cluster.enabled=true (with a HazelcastInstance bean), or set '" + property + "' to local.",
+					"Set retry.cluster.enabled=true (with a cluster engine: a HazelcastInstance bean or a Redis connection), or set '"
+							+ property + "' to local.",
 					null);
 		}
 	}

@@ -1,7 +1,8 @@
 /**
- * Auto-configuration of the retry cluster: state shared by a service's replicas through the
- * application's {@code HazelcastInstance} ({@code retry.cluster.enabled=true}). Hazelcast and
- * {@code retry-hazelcast} are optional: only this package refers to them.
+ * Auto-configuration of the retry cluster: state shared by a service's replicas
+ * ({@code retry.cluster.enabled=true}) through the engine {@code retry.cluster.engine} chooses, Hazelcast
+ * (the application's {@code HazelcastInstance}) or Redis (the application's Lettuce connection). Every
+ * engine is optional: only this package refers to them, each engine in a configuration of its own.
  */
 @NullMarked
 package dev.retrykit.spring.boot.autoconfigure.cluster;

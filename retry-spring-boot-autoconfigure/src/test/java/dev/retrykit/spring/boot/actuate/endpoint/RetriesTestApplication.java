@@ -23,10 +23,12 @@ import org.springframework.context.annotation.Bean;
  * in a known way at startup (including {@code audit}, created by its failback executor, with one task
  * exhausted and one pending), and a filter that authenticates a request from its {@code X-User} and
  * {@code X-Roles} headers (standing in for Spring Security, which the tests do not need). No
- * component scan, so that the configurations nested in other tests stay out.
+ * component scan, so that the configurations nested in other tests stay out. No Redis either: Boot's Redis
+ * auto-configuration, on this module's class path for the cluster on Redis, would add a health contributor
+ * for a server these tests do not run.
  */
 @SpringBootConfiguration
-@EnableAutoConfiguration
+@EnableAutoConfiguration(excludeName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 class RetriesTestApplication {
 
 	@Bean

@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code retry.cluster.enabled=true} without an engine module never starts local-only in silence: startup fails
- * naming the property and the module to add, whichever of Hazelcast and retry-hazelcast is missing.
+ * naming the property and the module to add, whichever of Hazelcast and retry-hazelcast is missing (the Redis
+ * engine's module on the class path has no connection in these contexts, so it cannot stand in).
  */
 class RetryClusterMissingEngineTests {
 
@@ -37,13 +38,15 @@ class RetryClusterMissingEngineTests {
 
 	@Test
 	void noEngineModuleAtAllFailsStartupNamingTheModuleAndTheProperty() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader("dev.retrykit.hazelcast.", "com.hazelcast."))
+		this.contextRunner
+			.withClassLoader(new FilteredClassLoader("dev.retrykit.hazelcast.", "com.hazelcast.", "dev.retrykit.redis."))
 			.run(context -> {
 				InvalidRetryPropertyException failure = invalidProperty(context);
 				assertThat(failure.getProperty()).isEqualTo("retry.cluster.enabled");
-				assertThat(failure.getReason()).contains("no cluster engine module", "dev.retrykit:retry-hazelcast");
+				assertThat(failure.getReason()).contains("no cluster engine module", "dev.retrykit:retry-hazelcast",
+						"dev.retrykit:retry-redis");
 				assertThat(new RetryFailureAnalyzer().analyze(context.getStartupFailure()).getAction())
-					.contains("dev.retrykit:retry-hazelcast", "retry.cluster.enabled=false");
+					.contains("dev.retrykit:retry-hazelcast", "dev.retrykit:retry-redis", "retry.cluster.enabled=false");
 			});
 	}
 
