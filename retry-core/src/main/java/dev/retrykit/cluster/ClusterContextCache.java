@@ -200,73 +200,79 @@ final class ClusterContextCache implements RetryContextCache {
 				replay = new Replay();
 				this.replays.put(key, replay);
 			}
-			replay.changed(removed, added);
-			if (writeId != 0) {
-				replay.unanswered(writeId, added);
-			}
+			replay.changed(removed, writeId, added);
 		}
 	}
 
 	/**
 	 * Writes the changes made on the local cache during a fallback to the engine, oldest first, until
 	 * the engine does not answer (the rest waits for the next time). Called when the engine answers again.
+	 * Each write-back works on a copy of what the key's record says at its start, so that changes counted
+	 * while it runs (or while the engine holds it) are written by the next one, never twice.
 	 */
 	void replay() {
-		for (;;) {
-			Object key;
+		List<Object> keys;
+		synchronized (this.replays) {
+			keys = new ArrayList<>(this.replays.keySet());
+		}
+		for (Object key : keys) {
 			Replay replay;
+			Replay.State state;
 			synchronized (this.replays) {
-				if (this.replays.isEmpty()) {
-					return;
+				replay = this.replays.get(key);
+				if (replay == null) {
+					continue;
 				}
-				Map.Entry<Object, Replay> oldest = this.replays.entrySet().iterator().next();
-				key = oldest.getKey();
-				replay = oldest.getValue();
-				this.replays.remove(key);
+				state = replay.state();
 			}
-			RetryContext mine = replay.removed ? null : this.local.get(key);
+			RetryContext mine = state.removed() ? null : this.local.get(key);
 			long writeId = ThreadLocalRandom.current().nextLong();
 			boolean written = this.calls.call(() -> {
-				writeBack(String.valueOf(key), replay, mine, writeId);
+				writeBack(String.valueOf(key), state, mine, writeId);
 				return true;
 			}, () -> false);
-			if (!written) {
-				// The write back may still be applied: if it was, it carried every failure added here.
-				replay.unanswered(writeId, replay.added);
-				synchronized (this.replays) {
-					Replay newer = this.replays.putIfAbsent(key, replay);
-					if (newer != null) {
-						newer.takeOver(replay);
-					}
+			synchronized (this.replays) {
+				if (this.replays.get(key) != replay) {
+					continue;
 				}
-				return;
+				if (!written) {
+					// The write-back may still be applied: if it was, the shared entry has every failure of this state.
+					replay.unansweredWriteBack(state, writeId);
+					return;
+				}
+				if (replay.written(state)) {
+					this.replays.remove(key);
+					this.local.remove(key);
+				}
 			}
-			this.local.remove(key);
 		}
 	}
 
-	private void writeBack(String shared, Replay replay, @Nullable RetryContext mine, long writeId) {
+	private void writeBack(String shared, Replay.State state, @Nullable RetryContext mine, long writeId) {
+		if (state.removed()) {
+			this.engine.removeContext(this.instance, shared);
+			return;
+		}
 		if (mine == null) {
-			if (replay.removed) {
-				this.engine.removeContext(this.instance, shared);
-			}
-			else {
-				// Evicted from the local cache before it could be written back.
-				this.counters.replayDropped.increment();
-			}
+			// Evicted from the local cache before it could be written back.
+			this.counters.replayDropped.increment();
 			return;
 		}
 		for (;;) {
 			byte[] stored = this.engine.getContext(this.instance, shared);
 			RetryContextSnapshot current = decode(shared, stored);
-			int applied = (current != null) ? Math.min(replay.appliedIn(current), replay.added) : 0;
-			if (current != null && (current.hasWrite(writeId) || applied == replay.added && !replay.replaceShared)) {
-				// Everything added here reached the engine after all, through writes it answered late.
+			if (current != null && current.hasWrite(writeId)) {
+				// The engine applied this write and retried it (a member left before it answered): done.
 				return;
 			}
-			// After a local removal the entry from before is obsolete: what was added since replaces it.
-			RetryContextSnapshot base = (replay.replaceShared || current == null) ? null : current;
-			RetryContext next = merged(base, mine, replay.added - applied, this.timeSource.currentTimeMillis());
+			long applied = (current != null && !state.replaceShared()) ? state.appliedIn(current) : 0;
+			if (applied >= state.added() && !state.replaceShared()) {
+				// Everything counted here reached the engine already, through writes it answered late.
+				return;
+			}
+			// After a local removal the entry from before is obsolete: what was counted since replaces it.
+			RetryContextSnapshot base = (state.replaceShared() || current == null) ? null : current;
+			RetryContext next = merged(base, mine, (int) (state.added() - applied), this.timeSource.currentTimeMillis());
 			if (this.engine.compareAndSetContext(this.instance, shared, stored, encode(next, current, writeId))) {
 				return;
 			}
@@ -377,60 +383,119 @@ final class ClusterContextCache implements RetryContextCache {
 
 	}
 
-	/** A key changed on local state during a fallback. Guarded by the replay map, or owned by the replaying thread. */
+	/**
+	 * What a key's local changes during a fallback still owe the engine, counted as positions in the
+	 * sequence of failures counted locally since the fallback began (or since the last local removal):
+	 * up to {@code written} they are known to be in the shared entry; each unanswered write covers a range
+	 * of positions, which are in the shared entry if that write's id is. Guarded by the replay map.
+	 */
 	private static final class Replay {
 
 		/** How many unanswered writes a key remembers; older ones are taken as not applied. */
-		private static final int MAX_UNANSWERED = 8;
+		private static final int MAX_UNANSWERED = 16;
 
 		/** Whether the key's last local change removed it. */
-		boolean removed;
+		private boolean removed;
 
-		/** Whether the key was removed locally at some point, so the shared entry from before is obsolete. */
-		boolean replaceShared;
+		/** Whether the shared entry from before is obsolete: removed here and not written over since. */
+		private boolean replaceShared;
 
-		/** The failures added locally since the fallback began, or since the last local removal. */
-		int added;
+		/** Bumped by every local removal: a write-back of an older state must not clear a newer removal. */
+		private int generation;
 
-		void changed(boolean removal, int failures) {
+		/** The failures counted locally. */
+		private long added;
+
+		/** Of those, how many are known to be in the shared entry. */
+		private long written;
+
+		/** Writes not answered in time, as {id, from, to}: positions (from, to] are applied if the id is found. */
+		private final List<long[]> unanswered = new ArrayList<>(2);
+
+		void changed(boolean removal, long writeId, int failures) {
 			this.removed = removal;
 			if (removal) {
 				this.replaceShared = true;
+				this.generation++;
 				this.added = 0;
+				this.written = 0;
+				this.unanswered.clear();
+				return;
 			}
-			else {
-				this.added += failures;
+			long from = this.added;
+			this.added += failures;
+			if (writeId != 0 && failures > 0) {
+				unanswered(writeId, from, this.added);
 			}
 		}
 
-		/** Writes sent and not answered in time, with the failures each carried: they may be applied later. */
-		private final List<long[]> unanswered = new ArrayList<>(2);
-
-		void unanswered(long writeId, int carried) {
+		private void unanswered(long writeId, long from, long to) {
 			if (this.unanswered.size() == MAX_UNANSWERED) {
 				this.unanswered.remove(0);
 			}
-			this.unanswered.add(new long[] { writeId, carried });
+			this.unanswered.add(new long[] { writeId, from, to });
 		}
 
-		void takeOver(Replay older) {
-			if (!this.replaceShared) {
-				// The newer changes came on top of the older ones, which were not written.
-				this.added += older.added;
+		State state() {
+			return new State(this.removed, this.replaceShared, this.generation, this.added, this.written,
+					List.copyOf(this.unanswered));
+		}
+
+		/** A write-back of {@code state} was not answered: if applied, it put every failure of it in the entry. */
+		void unansweredWriteBack(State state, long writeId) {
+			if (state.generation() == this.generation && !state.removed()) {
+				unanswered(writeId, 0, state.added());
 			}
-			this.replaceShared |= older.replaceShared;
-			older.unanswered.forEach(write -> unanswered(write[0], (int) write[1]));
 		}
 
-		/** @return the failures that the unanswered writes found in {@code stored} carried */
-		int appliedIn(RetryContextSnapshot stored) {
-			long applied = 0;
-			for (long[] write : this.unanswered) {
-				if (stored.hasWrite(write[0])) {
-					applied += write[1];
+		/**
+		 * A write-back of {@code state} was applied.
+		 * @return whether nothing is owed any more, so the record can go
+		 */
+		boolean written(State state) {
+			if (state.generation() != this.generation) {
+				return false;
+			}
+			if (state.removed()) {
+				// The removal reached the engine; failures counted since add to whatever it holds now.
+				this.replaceShared = false;
+				return this.removed;
+			}
+			this.replaceShared = false;
+			this.written = Math.max(this.written, state.added());
+			this.unanswered.removeIf(write -> write[2] <= this.written);
+			return !this.removed && this.written >= this.added;
+		}
+
+		/**
+		 * A record's state when a write-back starts.
+		 * @param unanswered the writes not answered in time then, as {id, from, to}
+		 */
+		record State(boolean removed, boolean replaceShared, int generation, long added, long written,
+				List<long[]> unanswered) {
+
+			/** @return how many of the failures are in {@code stored}: known written, or by writes found in it */
+			long appliedIn(RetryContextSnapshot stored) {
+				List<long[]> ranges = new ArrayList<>();
+				ranges.add(new long[] { 0, this.written });
+				for (long[] write : this.unanswered) {
+					if (stored.hasWrite(write[0])) {
+						ranges.add(new long[] { write[1], write[2] });
+					}
 				}
+				ranges.sort((x, y) -> Long.compare(x[0], y[0]));
+				long covered = 0;
+				long end = 0;
+				for (long[] range : ranges) {
+					long from = Math.max(range[0], end);
+					if (range[1] > from) {
+						covered += range[1] - from;
+						end = range[1];
+					}
+				}
+				return Math.min(covered, this.added);
 			}
-			return (int) Math.min(Integer.MAX_VALUE, applied);
+
 		}
 
 	}

@@ -298,6 +298,40 @@ class ClusterTrustTests {
 	}
 
 	@Test
+	void aWriteBackTheEngineAppliesLateCountsWhatItCarriedAndTheNextOneOnlyWhatCameSince() {
+		FakeClusterEngine engine = new FakeClusterEngine(this.store);
+		RetryCluster cluster = RetryCluster.builder(engine).replicaId("a").timeout(Duration.ofMillis(100))
+			.timeSource(this.time).build();
+		this.opened.add(cluster);
+		RetryTemplate payments = registry(cluster).template("payments");
+		failOnce(payments, "k");
+		engine.down = true;
+		failOnce(payments, "k");
+		failOnce(payments, "k");
+		engine.down = false;
+		CountDownLatch late = new CountDownLatch(1);
+		// The write-back's read is held, so that it computes what it writes only after the next failure.
+		engine.lateReads = late;
+		cluster.synchronise();
+		assertThat(cluster.status().pendingWriteBacks()).as("the write-back was not answered").isEqualTo(1);
+		engine.down = true;
+		failOnce(payments, "k");
+		engine.down = false;
+		engine.lateReads = null;
+
+		late.countDown();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (storedCount("payments", "k") < 3 && System.nanoTime() < deadline) {
+			java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+		}
+		assertThat(storedCount("payments", "k")).as("the late write-back: 1 shared and the 2 it carried").isEqualTo(3);
+		cluster.synchronise();
+
+		assertThat(storedCount("payments", "k")).as("one failure before, three during").isEqualTo(4);
+		assertThat(cluster.status().pendingWriteBacks()).isZero();
+	}
+
+	@Test
 	void aFailureCountedLocallyAfterTheSharedCountWasReadIsWrittenBackOnce() {
 		FakeClusterEngine engine = new FakeClusterEngine(this.store);
 		RetryCluster cluster = replica(engine, "a");

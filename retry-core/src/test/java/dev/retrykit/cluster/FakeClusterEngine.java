@@ -55,6 +55,12 @@ final class FakeClusterEngine implements ClusterEngine {
 
 	final java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
 
+	/**
+	 * When set, a read of a context waits for it, whatever interrupts it, and then answers: an operation
+	 * the caller gave up waiting for that the store runs all the same, later.
+	 */
+	volatile @Nullable CountDownLatch lateReads;
+
 	/** When set, reads answer and every compare-and-set throws. */
 	volatile boolean writesDown;
 
@@ -80,6 +86,22 @@ final class FakeClusterEngine implements ClusterEngine {
 		}
 	}
 
+	private static void awaitUninterruptibly(@Nullable CountDownLatch latch) {
+		boolean interrupted = false;
+		while (latch != null) {
+			try {
+				latch.await();
+				latch = null;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	@Override
 	public String engineName() {
 		return "fake";
@@ -100,6 +122,7 @@ final class FakeClusterEngine implements ClusterEngine {
 	@Override
 	public byte @Nullable [] getContext(String cache, String key) {
 		reach();
+		awaitUninterruptibly(this.lateReads);
 		this.reads.incrementAndGet();
 		return this.store.contexts.get(cache + "/" + key);
 	}
@@ -111,20 +134,7 @@ final class FakeClusterEngine implements ClusterEngine {
 		if (this.writesDown) {
 			throw new IllegalStateException("writes down");
 		}
-		CountDownLatch late = this.lateWrites;
-		boolean interrupted = false;
-		while (late != null) {
-			try {
-				late.await();
-				late = null;
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
-		}
+		awaitUninterruptibly(this.lateWrites);
 		String stored = cache + "/" + key;
 		if (expected == null) {
 			return (next != null) ? this.store.contexts.putIfAbsent(stored, next) == null
