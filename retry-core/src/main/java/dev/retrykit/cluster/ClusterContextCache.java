@@ -54,6 +54,9 @@ final class ClusterContextCache implements RetryContextCache {
 
 	private final InMemoryRetryContextCache local;
 
+	/** A context with no failure: what an update adds to it is what it adds to any stored count. */
+	private final RetryContextSnapshot empty;
+
 	private volatile boolean used;
 
 	/** The most evictions the engine has reported: kept while it is unreachable, so the count never drops. */
@@ -80,6 +83,7 @@ final class ClusterContextCache implements RetryContextCache {
 		this.codec = codec;
 		this.counters = counters;
 		this.local = new InMemoryRetryContextCache(capacity, timeSource);
+		this.empty = RetryContextSnapshot.of(instance, 0, false, null, null, 0, Map.of());
 	}
 
 	@Override
@@ -119,7 +123,7 @@ final class ClusterContextCache implements RetryContextCache {
 		if (!stored.shared) {
 			RetryContext updated = this.local.update(key, update);
 			// What this update adds to any stored count: the call's own failures, whatever it read first.
-			int added = count(update.apply(RetryContextSnapshot.of(this.instance, 0, false, null, null, 0, Map.of())));
+			int added = count(update.apply(this.empty));
 			remember(key, updated == null, writeId, added);
 			return updated;
 		}

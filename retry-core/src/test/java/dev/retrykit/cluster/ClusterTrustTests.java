@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.retrykit.ExhaustedRetryException;
 import dev.retrykit.RetryCallback;
@@ -76,6 +77,14 @@ class ClusterTrustTests {
 
 	private static int countSeen(RetryTemplate template, Object key) {
 		return template.execute((RetryCallback<Integer, RuntimeException>) context -> context.getRetryCount(), RetryState.of(key));
+	}
+
+	/** Waits (at most 10 s) until a late write the engine applies on its own thread has stored {@code count}. */
+	private void awaitStoredCount(String key, int count) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (storedCount("payments", key) < count && System.nanoTime() < deadline) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+		}
 	}
 
 	private int storedCount(String instance, String key) {
@@ -286,10 +295,7 @@ class ClusterTrustTests {
 
 		engine.lateWrites = null;
 		late.countDown();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (storedCount("payments", "k") < 2 && System.nanoTime() < deadline) {
-			java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-		}
+		awaitStoredCount("k", 2);
 		assertThat(storedCount("payments", "k")).as("the late write applied").isEqualTo(2);
 		cluster.synchronise();
 
@@ -320,10 +326,7 @@ class ClusterTrustTests {
 		engine.lateReads = null;
 
 		late.countDown();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (storedCount("payments", "k") < 3 && System.nanoTime() < deadline) {
-			java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-		}
+		awaitStoredCount("k", 3);
 		assertThat(storedCount("payments", "k")).as("the late write-back: 1 shared and the 2 it carried").isEqualTo(3);
 		cluster.synchronise();
 

@@ -5,12 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import com.hazelcast.core.HazelcastInstance;
 import dev.retrykit.ExhaustedRetryException;
@@ -26,7 +21,6 @@ import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.spi.RetryContextSnapshot;
-import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -111,75 +105,6 @@ class HazelcastClusterEngineTests {
 	}
 
 	@Test
-	void concurrentRedeliveriesOfTheSameKeysOnThreeReplicasLoseNoFailureAndCountNoneTwice() throws Exception {
-		List<RetryTemplate> templates = List.of(replica(hazelcast.member(0), "stress").template("redelivered"),
-				replica(hazelcast.member(1), "stress").template("redelivered"),
-				replica(hazelcast.member(2), "stress").template("redelivered"));
-		int threads = 6;
-		int deliveries = 60;
-		int keys = 4;
-		AtomicIntegerArray delivered = new AtomicIntegerArray(keys);
-		CyclicBarrier start = new CyclicBarrier(threads);
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		try {
-			List<Future<?>> done = new ArrayList<>();
-			for (int t = 0; t < threads; t++) {
-				int thread = t;
-				done.add(pool.submit(() -> {
-					start.await();
-					for (int i = 0; i < deliveries; i++) {
-						int key = (thread + i) % keys;
-						delivered.incrementAndGet(key);
-						try {
-							templates.get((thread + i) % 3).execute(context -> {
-								throw new IOException("poison");
-							}, RetryState.of("message-" + key));
-						}
-						catch (IOException expected) {
-							// every delivery fails and is rolled back
-						}
-					}
-					return null;
-				}));
-			}
-			for (Future<?> future : done) {
-				future.get(60, TimeUnit.SECONDS);
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
-		HazelcastClusterEngine reader = HazelcastClusterEngine.builder(hazelcast.member(1)).prefix("stress").build();
-		int total = 0;
-		for (int key = 0; key < keys; key++) {
-			int count = SnapshotCodec.jdkValuesOnly().decode(reader.getContext("redelivered", "message-" + key)).getRetryCount();
-			assertThat(count).as("failures of message-" + key).isEqualTo(delivered.get(key));
-			total += count;
-		}
-		assertThat(total).isEqualTo(threads * deliveries);
-		assertThat(this.replicas).allSatisfy(replica -> assertThat(replica.status().fallbacks()).isZero());
-	}
-
-	@Test
-	void aBudgetDrainedOnOneReplicaStopsRetriesOnTheOthersAfterTheyExchange() {
-		RetryBudget first = replica(hazelcast.member(0), "budget").template("inventory").getBudget();
-		RetryBudget second = replica(hazelcast.member(1), "budget").template("inventory").getBudget();
-		RetryBudget third = replica(hazelcast.member(2), "budget").template("inventory").getBudget();
-		for (int i = 0; i < 3; i++) {
-			first.onFailure();
-			second.onFailure();
-		}
-		assertThat(third.tryAcquireRetry()).isTrue();
-		this.replicas.forEach(RetryCluster::synchronise);
-		this.replicas.forEach(RetryCluster::synchronise);
-		assertThat(List.of(first, second, third)).allSatisfy(budget -> {
-			assertThat(budget.getTokens()).isEqualTo(4.0);
-			assertThat(budget.tryAcquireRetry()).isFalse();
-		});
-		assertThat(hazelcast.member(2).getMap("budget.budgets").get("shop")).isEqualTo(4_000L);
-	}
-
-	@Test
 	void anOpenCircuitOnOneReplicaIsSeenOnTheOthersAndAManualCloseClosesThemAll() throws InterruptedException {
 		CircuitBreaker first = replica(hazelcast.member(0), "circuit").template("inventory").getCircuitBreaker();
 		CircuitBreaker second = replica(hazelcast.member(1), "circuit").template("inventory").getCircuitBreaker();
@@ -228,23 +153,6 @@ class HazelcastClusterEngineTests {
 		}
 		assertThat(received).containsExactlyInAnyOrder(
 				"TRIP|claims-to-be-someone-else|inventory from " + second.localMember(), "null from " + second.localMember());
-	}
-
-	@Test
-	void aReplicaThatJoinsAfterACircuitWasForcedOpenStartsOpen() throws InterruptedException {
-		CircuitBreaker first = replica(hazelcast.member(0), "joining").template("inventory").getCircuitBreaker();
-		first.forceOpen();
-		HazelcastClusterEngine engine = HazelcastClusterEngine.builder(hazelcast.member(1)).prefix("joining").build();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (engine.circuitState("inventory") == null && System.nanoTime() < deadline) {
-			java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-		}
-		assertThat(engine.circuitState("inventory")).isEqualTo("FORCE_OPEN");
-
-		CircuitBreaker joining = replica(hazelcast.member(2), "joining").template("inventory").getCircuitBreaker();
-
-		assertThat(joining.getState()).isEqualTo(CircuitState.OPEN);
-		assertThat(joining.isForcedOpen()).isTrue();
 	}
 
 	@Test
