@@ -143,7 +143,7 @@ public class FlakyDownstream {
 				: new Outcome(script.status, script.retryAfterSeconds, 0);
 	}
 
-	/** @return the services that have stragglers, and how many and how late */
+	/** {@return the services that have stragglers, and how many of their calls answer how late} */
 	public Map<String, String> describeStragglers() {
 		Map<String, String> description = new TreeMap<>();
 		this.stragglers.forEach((service, late) -> description.put(service,
