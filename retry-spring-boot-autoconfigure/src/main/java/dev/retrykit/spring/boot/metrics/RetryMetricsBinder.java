@@ -1,7 +1,7 @@
 package dev.retrykit.spring.boot.metrics;
 
-import java.util.Locale;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
