@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 
 import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryEventType;
+import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.text.Durations;
@@ -322,7 +323,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	/**
 	 * Does what the lifecycle decided after an attempt: complete, end, retry at once, or schedule the
 	 * retry. On retrykit's timing wheel the retry is scheduled without a clock read on this thread: its
-	 * delay counts from the timer's next pass ({@link NextPassScheduler#scheduleFromNextPass}).
+	 * delay counts from the timer's next pass ({@link TimingWheelScheduler#scheduleFromNextPass}).
 	 */
 	private void proceed(ThreadCounters block, long decision, @Nullable T value) {
 		if (decision == CallLifecycle.ACCEPTED) {
@@ -335,7 +336,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			trampoline();
 		}
 		else {
-			NextPassScheduler wheel = this.runtime.wheel;
+			TimingWheelScheduler wheel = this.runtime.wheel;
 			try {
 				this.pending = (wheel != null) ? wheel.scheduleFromNextPass(this, decision)
 						: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
