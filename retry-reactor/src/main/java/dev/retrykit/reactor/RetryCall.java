@@ -157,7 +157,9 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 			attempt.dispose();
 			return;
 		}
-		if (previous == null) {
+		if (previous == null || this.mode == SINGLE) {
+			// A Mono's attempts never signal downstream (its value is emitted from the call's outcome), so
+			// none waits for the previous one to be retired: that is what lets a hedging instance race them.
 			subscribeNow(attempt, publisher);
 		}
 		else {
@@ -201,7 +203,9 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		this.outcome = value;
 		this.failure = ended;
 		Attempt<T> last = this.current;
-		if (last == null) {
+		if (last == null || this.mode == SINGLE) {
+			// A Mono's attempt has nothing to retire: its signals stay inside it (a hedging instance's
+			// losers are cancelled by the template, which no longer listens to them).
 			run();
 		}
 		else {

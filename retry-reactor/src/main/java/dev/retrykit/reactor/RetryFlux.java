@@ -3,9 +3,11 @@ package dev.retrykit.reactor;
 import org.reactivestreams.Publisher;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Operators;
 
 /**
  * A {@code Flux} retried by a {@link RetryOperator}: each subscription is one call of the template.
+ * A subscription while the template hedges fails at once: a stream's copies cannot be raced.
  * Thread-safe.
  *
  * @param <T> the element type
@@ -27,6 +29,11 @@ final class RetryFlux<T> extends Flux<T> {
 
 	@Override
 	public void subscribe(CoreSubscriber<? super T> actual) {
+		if (this.operator.template().getConfig().isHedging()) {
+			// Hedging was switched on by a live change since assembly.
+			Operators.error(actual, new IllegalStateException(this.operator.fluxRefused()));
+			return;
+		}
 		RetryCall.start(actual, this.source, this.operator,
 				this.operator.isAllOrNothing() ? RetryCall.BUFFERED : RetryCall.STREAMING);
 	}
