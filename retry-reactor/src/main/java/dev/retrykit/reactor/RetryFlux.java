@@ -34,8 +34,12 @@ final class RetryFlux<T> extends Flux<T> {
 			Operators.error(actual, new IllegalStateException(this.operator.fluxRefused()));
 			return;
 		}
-		RetryCall.start(actual, this.source, this.operator,
-				this.operator.isAllOrNothing() ? RetryCall.BUFFERED : RetryCall.STREAMING);
+		if (this.operator.isAllOrNothing()) {
+			BufferedFluxCall.start(actual, this.source, this.operator);
+		}
+		else {
+			StreamingFluxCall.start(actual, this.source, this.operator);
+		}
 	}
 
 }
