@@ -1,109 +1,65 @@
 package dev.retrykit.reactor;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.retrykit.RetryTemplate;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
-import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
 
 /**
- * One subscription to a retried publisher: one call of {@link RetryTemplate#executeAsync}, whose
- * attempts are subscriptions to the source ({@link Attempt}). The template decides after each attempt
- * and starts the next one (through {@link #get()}); this object is the downstream's
- * {@link Subscription} and emits the call's outcome. Thread-safe.
+ * One subscription to a retried publisher, as the template sees it: one call of
+ * {@link RetryTemplate#executeAsync}, which asks it for each attempt ({@link #get()}: a new
+ * {@link Attempt}, subscribed to the source) and hands it the call's outcome ({@link #apply}). How the
+ * outcome reaches downstream is the job of the subclass, which is also the downstream's
+ * {@code Subscription}: {@link MonoCall} emits a {@code Mono}'s value, {@link BufferedFluxCall} a
+ * buffered attempt's elements, {@link StreamingFluxCall} forwards elements as they arrive.
  *
- * <p>It is the supplier of attempts, the handler of the call's outcome and the step that emits it, so a call allocates this object, one {@link Attempt} per attempt, and nothing
- * else when its first attempt succeeds at once ({@code ReactorRetryBenchmark}).
+ * <p>A subclass rather than a second object, so that a call allocates this object, one attempt per
+ * attempt, and nothing else when its first attempt succeeds at once ({@code ReactorRetryBenchmark}).
+ * Being the template's supplier and outcome handler is one job, driving the call; the template needs
+ * both callbacks, and as methods of this object they cost no allocation. Thread-safe.
  *
  * @param <T> the element type
+ * @param <A> the kind of attempt
  */
-final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Supplier<CompletionStage<Object>>,
-		BiFunction<@Nullable Object, @Nullable Throwable, @Nullable Void>, Runnable {
-
-	/** A {@code Mono}: the value is emitted once the call succeeds. */
-	static final int SINGLE = 0;
-
-	/** A {@code Flux}, all-or-nothing: the successful attempt's elements are emitted once it ends. */
-	static final int BUFFERED = 1;
-
-	/** A {@code Flux}, streaming: elements go downstream as they arrive. */
-	static final int STREAMING = 2;
-
-	@SuppressWarnings("rawtypes")
-	private static final AtomicIntegerFieldUpdater<RetryCall> EMIT_WIP = AtomicIntegerFieldUpdater
-		.newUpdater(RetryCall.class, "emitWip");
-
-	@SuppressWarnings("rawtypes")
-	private static final AtomicLongFieldUpdater<RetryCall> EMIT_REQUESTED = AtomicLongFieldUpdater
-		.newUpdater(RetryCall.class, "emitRequested");
+abstract class RetryCall<T, A extends Attempt<T>> implements Supplier<CompletionStage<Object>>,
+		BiFunction<@Nullable Object, @Nullable Throwable, @Nullable Void> {
 
 	final CoreSubscriber<? super T> actual;
-
-	final int mode;
 
 	private final Publisher<? extends T> source;
 
 	private final RetryOperator<T> operator;
 
-	private volatile @Nullable Attempt<T> current;
+	/** The latest attempt (or the recovery's subscription). */
+	private volatile @Nullable A current;
 
 	private volatile @Nullable CompletableFuture<Object> call;
 
 	private volatile boolean cancelled;
 
-	/** The call's outcome; written before the last attempt is retired, read when it is emitted. */
-	private @Nullable Object outcome;
-
-	private @Nullable Throwable failure;
-
-	/** Downstream demand for the outcome's elements ({@code SINGLE} and {@code BUFFERED}). */
-	private volatile long emitRequested;
-
-	private volatile int emitWip;
-
-	private volatile boolean emitReady;
-
-	private int emitIndex;
-
-	private boolean emitDone;
-
-	private RetryCall(CoreSubscriber<? super T> actual, Publisher<? extends T> source, RetryOperator<T> operator,
-			int mode) {
+	RetryCall(CoreSubscriber<? super T> actual, Publisher<? extends T> source, RetryOperator<T> operator) {
 		this.actual = actual;
 		this.source = source;
 		this.operator = operator;
-		this.mode = mode;
 	}
 
-	/**
-	 * Subscribes {@code actual} and starts the call: its first attempt subscribes to the source on this
-	 * thread.
-	 */
-	static <T> void start(CoreSubscriber<? super T> actual, Publisher<? extends T> source, RetryOperator<T> operator,
-			int mode) {
-		RetryCall<T> call = new RetryCall<>(actual, source, operator, mode);
-		actual.onSubscribe(call);
-		call.execute();
-	}
-
-	private void execute() {
+	/** Starts the call: its first attempt subscribes to the source on this thread. */
+	final void execute() {
 		if (this.cancelled) {
 			return;
 		}
 		RetryTemplate template = this.operator.template();
 		CompletableFuture<Object> future;
 		try {
-			future = (this.operator.recovery() != null) ? template.executeAsync(this, this::recover) : template.executeAsync(this);
+			future = (this.operator.recovery() != null) ? template.executeAsync(this, this::recover)
+					: template.executeAsync(this);
 		}
 		catch (Throwable ex) {
 			apply(null, ex);
@@ -121,10 +77,10 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		}
 	}
 
-	/** Starts one attempt: a new subscription to the source; the template calls this per attempt. */
+	/** Starts one attempt: a new subscription to the source; the template calls this per attempt (per copy). */
 	@Override
-	public CompletionStage<Object> get() {
-		Attempt<T> attempt = new Attempt<>(this);
+	public final CompletionStage<Object> get() {
+		A attempt = newAttempt();
 		subscribe(attempt, this.source);
 		return attempt;
 	}
@@ -133,7 +89,8 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 	private CompletionStage<Object> recover(@Nullable Throwable ended) {
 		Publisher<? extends T> fallback;
 		try {
-			fallback = this.operator.recovery().apply(ended);
+			Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery = this.operator.recovery();
+			fallback = (recovery != null) ? recovery.apply(ended) : null;
 			if (fallback == null) {
 				throw new NullPointerException("The recovery of retry '" + this.operator.template().getName()
 						+ "' returned null instead of a publisher");
@@ -142,13 +99,13 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		catch (Throwable ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		Attempt<T> attempt = new Attempt<>(this);
-		subscribe(attempt, (this.mode == SINGLE) ? Mono.from(fallback) : fallback);
+		A attempt = newAttempt();
+		subscribe(attempt, asAttemptPublisher(fallback));
 		return attempt;
 	}
 
-	private void subscribe(Attempt<T> attempt, Publisher<? extends T> publisher) {
-		Attempt<T> previous = this.current;
+	private void subscribe(A attempt, Publisher<? extends T> publisher) {
+		A previous = this.current;
 		this.current = attempt;
 		if (this.cancelled) {
 			// cancel() may have read the previous attempt: this one is disposed here instead. Its future
@@ -157,18 +114,22 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 			attempt.dispose();
 			return;
 		}
-		if (previous == null) {
-			subscribeNow(attempt, publisher);
-		}
-		else {
-			previous.retire(() -> {
-				arbiterProduced(previous.produced());
-				subscribeNow(attempt, publisher);
-			});
-		}
+		subscribeAfter(previous, attempt, publisher);
 	}
 
-	private static <T> void subscribeNow(Attempt<T> attempt, Publisher<? extends T> publisher) {
+	/**
+	 * Subscribes {@code attempt} to {@code publisher}; at once, unless the subclass must first retire the
+	 * previous attempt. The attempts of a call whose signals never reach downstream directly may run side
+	 * by side: that is what lets a hedging instance race a {@code Mono}'s copies.
+	 * @param previous the attempt before, or {@code null} for the first
+	 * @param attempt the new attempt
+	 * @param publisher the source, or the recovery's publisher
+	 */
+	void subscribeAfter(@Nullable A previous, A attempt, Publisher<? extends T> publisher) {
+		subscribeNow(attempt, publisher);
+	}
+
+	static <T> void subscribeNow(Attempt<T> attempt, Publisher<? extends T> publisher) {
 		try {
 			publisher.subscribe(attempt);
 		}
@@ -177,77 +138,32 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		}
 	}
 
-	/** @return whether downstream cancelled */
-	boolean isCancelled() {
-		return this.cancelled;
-	}
-
-	/** An attempt got its subscription: it gets the outstanding demand, or all when buffering. */
-	void attemptSubscribed(Subscription s) {
-		if (this.mode == STREAMING) {
-			arbiterSwitch(s);
-		}
-		else {
-			s.request(Long.MAX_VALUE);
-		}
-	}
-
-	/** The call's outcome: emitted once the last attempt signals nothing any more. */
+	/** The call's outcome, from the template: handed to {@link #complete} unless downstream cancelled. */
 	@Override
-	public @Nullable Void apply(@Nullable Object value, @Nullable Throwable ended) {
-		if (this.cancelled) {
-			return null;
-		}
-		this.outcome = value;
-		this.failure = ended;
-		Attempt<T> last = this.current;
-		if (last == null) {
-			run();
-		}
-		else {
-			last.retire(this);
+	public final @Nullable Void apply(@Nullable Object value, @Nullable Throwable ended) {
+		if (!this.cancelled) {
+			complete(value, ended);
 		}
 		return null;
 	}
 
-	/** Emits the outcome; runs once the last attempt is retired. */
-	@Override
-	public void run() {
-		if (this.cancelled) {
-			return;
-		}
-		Throwable ended = this.failure;
-		if (ended != null) {
-			this.actual.onError(ended);
-		}
-		else if (this.mode == STREAMING) {
-			this.actual.onComplete();
-		}
-		else {
-			this.emitReady = true;
-			drainOutcome();
-		}
+	/** {@return whether downstream cancelled} */
+	final boolean isCancelled() {
+		return this.cancelled;
 	}
 
-	@Override
-	public void request(long n) {
-		if (!Operators.validate(n)) {
-			return;
-		}
-		if (this.mode == STREAMING) {
-			arbiterRequest(n);
-		}
-		else {
-			Operators.addCap(EMIT_REQUESTED, this, n);
-			drainOutcome();
-		}
+	/** {@return the latest attempt, or {@code null} before the first} */
+	final @Nullable A currentAttempt() {
+		return this.current;
 	}
 
-	/** Cancels the call: the pending retry never runs and the attempt in flight is cancelled. */
-	@Override
-	public void cancel() {
+	/**
+	 * Cancels the call once: the pending retry never runs and the attempts in flight are cancelled.
+	 * @return whether this was the first cancellation
+	 */
+	final boolean cancelCall() {
 		if (this.cancelled) {
-			return;
+			return false;
 		}
 		this.cancelled = true;
 		CompletableFuture<Object> future = this.call;
@@ -256,68 +172,29 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		}
 		// Also the recovery's subscription, which the template does not hold, and the first attempt's
 		// while executeAsync has not returned the call's future yet (see subscribe).
-		Attempt<T> attempt = this.current;
+		A attempt = this.current;
 		if (attempt != null) {
 			attempt.dispose();
 		}
-		if (this.mode != STREAMING) {
-			drainOutcome();
-		}
+		return true;
 	}
 
-	/** Emits the outcome's elements as downstream requests them, then completes. */
-	private void drainOutcome() {
-		if (EMIT_WIP.getAndIncrement(this) != 0) {
-			return;
-		}
-		int missed = 1;
-		do {
-			if (this.emitDone || this.cancelled) {
-				this.outcome = null;
-				return;
-			}
-			if (this.emitReady) {
-				int size = size();
-				long demand = this.emitRequested;
-				long emitted = 0;
-				int index = this.emitIndex;
-				while (emitted != demand && index < size) {
-					T element = element(index++);
-					emitted++;
-					this.actual.onNext(element);
-					if (this.cancelled) {
-						this.outcome = null;
-						return;
-					}
-				}
-				this.emitIndex = index;
-				if (index == size) {
-					this.emitDone = true;
-					this.outcome = null;
-					this.actual.onComplete();
-					return;
-				}
-				if (emitted != 0) {
-					Operators.produced(EMIT_REQUESTED, this, emitted);
-				}
-			}
-			missed = EMIT_WIP.addAndGet(this, -missed);
-		}
-		while (missed != 0);
+	/** {@return a new attempt of this call's kind, not yet subscribed} */
+	abstract A newAttempt();
+
+	/**
+	 * {@return the recovery's publisher as an attempt subscribes to it}
+	 * @param fallback what the recovery returned
+	 */
+	Publisher<? extends T> asAttemptPublisher(Publisher<? extends T> fallback) {
+		return fallback;
 	}
 
-	private int size() {
-		Object value = this.outcome;
-		if (value == null) {
-			return 0;
-		}
-		return (this.mode == SINGLE) ? 1 : ((List<?>) value).size();
-	}
-
-	@SuppressWarnings("unchecked")
-	private T element(int index) {
-		Object value = this.outcome;
-		return (this.mode == SINGLE) ? (T) value : ((List<T>) value).get(index);
-	}
+	/**
+	 * Signals the call's outcome downstream.
+	 * @param value the accepted attempt's result, as its {@link Attempt} completed with it
+	 * @param failure the failure the call ended with, or {@code null} when it succeeded
+	 */
+	abstract void complete(@Nullable Object value, @Nullable Throwable failure);
 
 }

@@ -3,9 +3,11 @@ package dev.retrykit.reactor;
 import org.reactivestreams.Publisher;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Operators;
 
 /**
  * A {@code Flux} retried by a {@link RetryOperator}: each subscription is one call of the template.
+ * A subscription while the template hedges fails at once: a stream's copies cannot be raced.
  * Thread-safe.
  *
  * @param <T> the element type
@@ -27,8 +29,17 @@ final class RetryFlux<T> extends Flux<T> {
 
 	@Override
 	public void subscribe(CoreSubscriber<? super T> actual) {
-		RetryCall.start(actual, this.source, this.operator,
-				this.operator.isAllOrNothing() ? RetryCall.BUFFERED : RetryCall.STREAMING);
+		if (this.operator.template().getConfig().isHedging()) {
+			// Hedging was switched on by a live change since assembly.
+			Operators.error(actual, new IllegalStateException(this.operator.fluxRefused()));
+			return;
+		}
+		if (this.operator.isAllOrNothing()) {
+			BufferedFluxCall.start(actual, this.source, this.operator);
+		}
+		else {
+			StreamingFluxCall.start(actual, this.source, this.operator);
+		}
 	}
 
 }

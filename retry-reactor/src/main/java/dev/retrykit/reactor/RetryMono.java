@@ -26,7 +26,7 @@ final class RetryMono<T> extends Mono<T> {
 
 	@Override
 	public void subscribe(CoreSubscriber<? super T> actual) {
-		RetryCall.start(actual, this.source, this.operator, RetryCall.SINGLE);
+		MonoCall.start(actual, this.source, this.operator);
 	}
 
 }

@@ -49,6 +49,20 @@ import reactor.core.publisher.Mono;
  * <p>Elements of the source, of one attempt or the next, and the call's terminal signal never reach
  * downstream concurrently, also when an attempt that timed out is still emitting as the next one starts.
  *
+ * <p>Hedging: on an instance whose {@linkplain dev.retrykit.RetryConfig#isHedging() hedging} is enabled,
+ * a {@code Mono}'s attempts are copies that race instead of following one another. Each copy is a new
+ * subscription to the source, made with the subscriber's {@code Context}; copy i+1 subscribes the hedging
+ * delay after copy i did (on the scheduler's executor, never on its timer thread), or at once when a copy
+ * fails with a retryable failure. The first value the template accepts is emitted (an empty copy counts
+ * as a {@code null} result, so it wins as an empty {@code Mono} unless retry-on-result rejects
+ * {@code null}); every other copy's subscription is cancelled and nothing it signals afterwards reaches
+ * downstream. A non-retryable failure ends the call and cancels the copies in flight; when every copy
+ * failed, the call ends with the last failure or its recovery. Cancelling downstream cancels every copy
+ * in flight, and no copy starts after it. Budget, circuit breaker, counters and events are the template's
+ * as for any hedged call. A {@code Flux} cannot be hedged (two copies' elements cannot be raced):
+ * {@link #apply} refuses it on a hedging instance, and a {@code Flux} assembled before hedging was
+ * switched on by a live change fails with an {@link IllegalStateException} when subscribed.
+ *
  * <p>Immutable and thread-safe; one operator can serve any number of publishers and subscriptions.
  *
  * @param <T> the element type
@@ -111,8 +125,9 @@ public final class RetryOperator<T> implements UnaryOperator<Publisher<T>> {
 	/**
 	 * Retries {@code source}: a {@code Mono} gives a {@code Mono}, any other publisher a {@code Flux}.
 	 * Nothing happens until subscription; each subscription is a call of its own.
-	 * @param source the publisher, subscribed once per attempt
+	 * @param source the publisher, subscribed once per attempt (per copy on a hedging instance)
 	 * @return the retried publisher
+	 * @throws IllegalArgumentException if {@code source} is not a {@code Mono} and the template hedges
 	 */
 	@Override
 	public Publisher<T> apply(Publisher<T> source) {
@@ -120,7 +135,17 @@ public final class RetryOperator<T> implements UnaryOperator<Publisher<T>> {
 		if (source instanceof Mono<T> mono) {
 			return RetryMono.create(mono, this);
 		}
+		if (this.template.getConfig().isHedging()) {
+			throw new IllegalArgumentException(fluxRefused());
+		}
 		return RetryFlux.create(source, this);
+	}
+
+	/** {@return why a {@code Flux} is refused by a hedging instance, and what to do instead} */
+	String fluxRefused() {
+		return "Retry '" + this.template.getName() + "' hedges, and a Flux cannot be hedged: the elements of two "
+				+ "copies of a stream cannot be raced. Hedge a Mono (e.g. the Flux's collectList()), or retry the "
+				+ "Flux with an instance whose hedging is not enabled.";
 	}
 
 	RetryTemplate template() {

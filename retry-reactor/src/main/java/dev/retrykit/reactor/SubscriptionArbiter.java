@@ -14,8 +14,11 @@ import reactor.core.publisher.Operators;
  * neither loses demand nor emits more than was requested. Requests, switches and deliveries may come
  * from any thread; they are applied one at a time by whichever thread gets the drain (the others only
  * leave their change for it). Thread-safe.
+ *
+ * <p>A streaming call's own object ({@link StreamingFluxCall}): a {@code Mono}'s or a buffered
+ * {@code Flux}'s call, whose attempts all request everything, does without one.
  */
-abstract class SubscriptionArbiter {
+final class SubscriptionArbiter {
 
 	@SuppressWarnings("rawtypes")
 	private static final AtomicIntegerFieldUpdater<SubscriptionArbiter> WIP = AtomicIntegerFieldUpdater
@@ -51,7 +54,7 @@ abstract class SubscriptionArbiter {
 	 * Adds downstream demand; forwarded to the current subscription.
 	 * @param n the amount, positive
 	 */
-	final void arbiterRequest(long n) {
+	void request(long n) {
 		Operators.addCap(MISSED_REQUESTED, this, n);
 		drain();
 	}
@@ -60,7 +63,7 @@ abstract class SubscriptionArbiter {
 	 * Subtracts what a finished attempt delivered, before the next attempt subscribes.
 	 * @param n the elements that attempt forwarded downstream
 	 */
-	final void arbiterProduced(long n) {
+	void produced(long n) {
 		if (n > 0) {
 			Operators.addCap(MISSED_PRODUCED, this, n);
 			drain();
@@ -71,7 +74,7 @@ abstract class SubscriptionArbiter {
 	 * Makes {@code s} the current subscription and requests the outstanding demand from it.
 	 * @param s the new attempt's subscription
 	 */
-	final void arbiterSwitch(Subscription s) {
+	void switchTo(Subscription s) {
 		MISSED_SUBSCRIPTION.set(this, s);
 		drain();
 	}

@@ -19,6 +19,8 @@ import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitOpenException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
@@ -258,6 +260,51 @@ class RetryOperatorMonoTests {
 			.thenRequest(1)
 			.expectNext("ok")
 			.verifyComplete();
+	}
+
+	@Test
+	void aValueThatArrivedBeforeDownstreamRequestedIsEmittedOnRequest() {
+		NotRequesting subscriber = new NotRequesting();
+		Mono.just("ok").transformDeferred(RetryOperator.of(template(3))).subscribe(subscriber);
+		assertThat(subscriber.signals).isEmpty();
+
+		subscriber.request(1);
+
+		assertThat(subscriber.signals).containsExactly("ok", "complete");
+	}
+
+	@Test
+	void aValueThatDownstreamCancelledBeforeRequestingIsDiscarded() {
+		List<Object> discarded = new CopyOnWriteArrayList<>();
+		NotRequesting subscriber = new NotRequesting();
+		Mono.just("ok").transformDeferred(RetryOperator.of(template(3))).doOnDiscard(String.class, discarded::add)
+			.subscribe(subscriber);
+
+		subscriber.cancel();
+
+		assertThat(discarded).containsExactly("ok");
+		assertThat(subscriber.signals).isEmpty();
+	}
+
+	/** Requests nothing until told to. */
+	private static final class NotRequesting extends BaseSubscriber<String> {
+
+		final List<String> signals = new CopyOnWriteArrayList<>();
+
+		@Override
+		protected void hookOnSubscribe(Subscription subscription) {
+		}
+
+		@Override
+		protected void hookOnNext(String value) {
+			this.signals.add(value);
+		}
+
+		@Override
+		protected void hookOnComplete() {
+			this.signals.add("complete");
+		}
+
 	}
 
 }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -55,6 +56,51 @@ class RetryOperatorStressTests {
 					.subscribe(new CheckingSubscriber(requesters, violations, done));
 			}
 			assertThat(done.await(60, TimeUnit.SECONDS)).as("every call ended").isTrue();
+			assertThat(violations).isEmpty();
+		}
+		finally {
+			requesters.shutdownNow();
+			emitters.dispose();
+		}
+	}
+
+	/**
+	 * A {@code Mono}'s value arrives on one thread while downstream requests on another: whichever comes
+	 * second emits it, exactly once, followed by exactly one completion.
+	 */
+	@Test
+	void aMonosValueIsEmittedOnceWhenItsRequestRacesIt() throws Exception {
+		Scheduler emitters = Schedulers.newParallel("stress-values", 2);
+		ExecutorService requesters = Executors.newFixedThreadPool(2);
+		try {
+			RetryTemplate template = RetryTemplate.builder().maxAttempts(3).backoff(BackoffPolicy.none()).build();
+			CountDownLatch done = new CountDownLatch(CALLS);
+			ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
+			for (int i = 0; i < CALLS; i++) {
+				AtomicInteger values = new AtomicInteger();
+				AtomicInteger completions = new AtomicInteger();
+				Mono.just(i).publishOn(emitters).transformDeferred(RetryOperator.of(template))
+					.subscribe(new BaseSubscriber<Integer>() {
+						@Override
+						protected void hookOnSubscribe(Subscription subscription) {
+							requesters.execute(() -> request(1));
+						}
+
+						@Override
+						protected void hookOnNext(Integer value) {
+							values.incrementAndGet();
+						}
+
+						@Override
+						protected void hookOnComplete() {
+							if (values.get() != 1 || completions.incrementAndGet() != 1) {
+								violations.add("values " + values + ", completions " + completions);
+							}
+							done.countDown();
+						}
+					});
+			}
+			assertThat(done.await(60, TimeUnit.SECONDS)).as("every call completed").isTrue();
 			assertThat(violations).isEmpty();
 		}
 		finally {

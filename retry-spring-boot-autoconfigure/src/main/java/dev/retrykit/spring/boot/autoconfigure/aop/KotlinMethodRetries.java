@@ -22,7 +22,9 @@ import org.springframework.util.ClassUtils;
  * {@code Flow}), and a suspend function kotlin-reflect; without them the method fails startup;</li>
  * <li>stateful retry is refused for them, as for every non-blocking method: a stateful call rethrows
  * each failure to its caller and keeps the count in the context cache, which core does for blocking
- * calls only.</li>
+ * calls only;</li>
+ * <li>on a hedging instance a {@code suspend fun} hedges (its copies are coroutines, and a losing one
+ * is cancelled), while a {@code Flow} is refused, as a {@code Flux} is: two streams cannot be raced.</li>
  * </ul>
  * Needs no Kotlin class itself: in a Java application {@link #resolve} returns {@code null} after two
  * checks that load nothing of Kotlin. Stateless and thread-safe.
@@ -80,6 +82,13 @@ final class KotlinMethodRetries {
 		Class<?> returnType = DeclaredSignature.returnType(method);
 		if (!returnType.getName().equals(FLOW)) {
 			return new SuspendMethodRetry(template, recover);
+		}
+		if (template.getConfig().isHedging()) {
+			String property = "retry.instances." + template.getName() + ".hedging";
+			throw new RetryableMethodException(method, "it returns a Kotlin Flow and its instance '" + template.getName()
+					+ "' hedges: the elements of two copies of a stream cannot be raced",
+					"Make it a suspend function returning the collected value (e.g. a List), or set '" + property
+							+ ".enabled' to false.", null);
 		}
 		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
 		if (adapter == null) {

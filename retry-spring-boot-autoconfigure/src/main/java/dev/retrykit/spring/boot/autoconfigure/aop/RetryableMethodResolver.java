@@ -241,8 +241,8 @@ public final class RetryableMethodResolver {
 
 	/**
 	 * What cannot hedge fails at startup: a stateful method (one attempt per call, rethrown), a
-	 * {@code Flux} (its elements cannot be raced), and, in this version, a {@code Mono} (the Reactor
-	 * operator runs one subscription at a time) and a blocking method (its copies need an executor's threads).
+	 * {@code Flux} (its elements cannot be raced), and, in this version, a blocking method (its copies
+	 * need an executor's threads). A {@code Mono} hedges: retry-reactor's operator races its subscriptions.
 	 */
 	private static void checkHedging(Method method, RetryTemplate template, Class<?> returnType, boolean async,
 			boolean reactive, boolean stateful) {
@@ -255,13 +255,8 @@ public final class RetryableMethodResolver {
 		if (reactive && ReactiveTypes.isFlux(returnType)) {
 			throw new RetryableMethodException(method, "it returns a Flux and its instance '" + template.getName()
 					+ "' hedges: the elements of two copies of a stream cannot be raced",
-					"Return CompletableFuture or CompletionStage, or set '" + property + ".enabled' to false.", null);
-		}
-		if (reactive) {
-			// retry-reactor's operator runs one subscription at a time; racing copies of a Mono is not built yet.
-			throw new RetryableMethodException(method, "it returns a Mono and its instance '" + template.getName()
-					+ "' hedges: this version hedges CompletableFuture and CompletionStage methods only",
-					"Return CompletableFuture or CompletionStage, or set '" + property + ".enabled' to false.", null);
+					"Return Mono (e.g. of the collected list), CompletableFuture or CompletionStage, or set '"
+							+ property + ".enabled' to false.", null);
 		}
 		if (!async && !reactive) {
 			throw new RetryableMethodException(method, "it is blocking (returns " + returnType.getSimpleName()

@@ -24,6 +24,11 @@ import reactor.core.publisher.Mono;
  * coroutine cancels that subscription, hence the future: the pending retry and the attempt in flight are
  * cancelled and no further attempt starts.
  *
+ * <p>On a hedging instance the attempts are copies that run at once (the core's hedged
+ * {@code executeAsync}): each copy re-invokes the function, its coroutine runs concurrently with the
+ * others', the first accepted result is the call's, and each losing copy's future is cancelled, which
+ * cancels its subscription and so its coroutine.
+ *
  * <p>Recovery: a {@code suspend} recover method's publisher is awaited; a plain recover method's value
  * is the result (it runs on the thread that completes the last attempt, so it should not block).
  * Loaded only when Kotlin coroutines and Reactor are on the classpath. Thread-safe.

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.VirtualTime;
@@ -13,6 +15,7 @@ import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -21,7 +24,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code @Retryable} methods of a hedging instance: an async method hedges, what cannot hedge fails startup. */
+/**
+ * {@code @Retryable} methods of a hedging instance: a {@code CompletableFuture} or {@code Mono} method hedges,
+ * what cannot hedge fails startup.
+ */
 class HedgingRetryableTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -61,14 +67,27 @@ class HedgingRetryableTests {
 		this.runner.withBean(Streaming.class, Streaming::new).run(context -> {
 			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis.getDescription()).contains("Streaming.all()", "Flux");
+			assertThat(analysis.getAction()).contains("Return Mono");
 		});
 	}
 
 	@Test
-	void aMonoMethodOfAHedgingInstanceFailsStartupInThisVersion() {
+	void aMonoMethodIsSubscribedAgainAfterTheDelayAndTheFirstValueWins() {
 		this.runner.withBean(SingleValue.class, SingleValue::new).run(context -> {
-			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
-			assertThat(analysis.getDescription()).contains("SingleValue.one()", "Mono");
+			SingleValue single = context.getBean(SingleValue.class);
+			AtomicReference<String> result = new AtomicReference<>();
+			single.one().subscribe(result::set);
+			assertThat(single.copies()).hasSize(1);
+
+			context.getBean(VirtualTime.class).advance(Duration.ofMillis(10));
+
+			assertThat(single.copies()).hasSize(2);
+			assertThat(single.hedged()).containsExactly(false, true);
+			single.copies().get(1).success("second");
+			assertThat(result).hasValue("second");
+			assertThat(single.cancelled()).containsExactly(1);
+			assertThat(single.copies()).hasSize(2);
+			assertThat(single.assembled()).hasValue(1);
 		});
 	}
 
@@ -125,9 +144,41 @@ class HedgingRetryableTests {
 
 	static class SingleValue {
 
+		final List<MonoSink<String>> copies = new CopyOnWriteArrayList<>();
+
+		final List<Boolean> hedged = new CopyOnWriteArrayList<>();
+
+		final List<Integer> cancelled = new CopyOnWriteArrayList<>();
+
+		final AtomicInteger assembled = new AtomicInteger();
+
+		/** Called once per call (to assemble the Mono); each copy is a subscription to it. */
 		@Retryable("search")
 		public Mono<String> one() {
-			return Mono.just("a");
+			this.assembled.incrementAndGet();
+			return Mono.create(sink -> {
+				RetryContext context = RetryContext.current();
+				this.hedged.add(context != null && Boolean.TRUE.equals(context.getAttribute("retry.hedged")));
+				int copy = this.copies.size() + 1;
+				sink.onCancel(() -> this.cancelled.add(copy));
+				this.copies.add(sink);
+			});
+		}
+
+		public List<MonoSink<String>> copies() {
+			return this.copies;
+		}
+
+		public List<Boolean> hedged() {
+			return this.hedged;
+		}
+
+		public List<Integer> cancelled() {
+			return this.cancelled;
+		}
+
+		public AtomicInteger assembled() {
+			return this.assembled;
 		}
 
 	}
