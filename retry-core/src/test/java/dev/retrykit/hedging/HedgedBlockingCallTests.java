@@ -22,6 +22,8 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.budget.RetryBudgetConfig;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.circuit.CircuitBreakerConfig;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -294,6 +296,29 @@ class HedgedBlockingCallTests {
 		this.downstream.copy(1).answer.complete("first");
 		assertThat(caller.result()).isEqualTo("first");
 		assertThat(template.getMetrics().getHedgesLost()).isEqualTo(1);
+	}
+
+	@Test
+	void everyCopyHoldsACircuitPermitThatIsGivenBackOnceWhenItLoses() {
+		CircuitBreaker breaker = CircuitBreaker.create("search",
+				CircuitBreakerConfig.builder().timeout(Duration.ofSeconds(1)).maxRequests(3).build(), this.time);
+		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(3)
+			.hedging(fixed(10, this.executor)).circuitBreaker(breaker).build();
+		breaker.tripOpen();
+		advanceMillis(1000);
+		Caller<String> caller = call(() -> template.execute(this.downstream));
+		this.downstream.awaitCalls(1);
+		advanceMillis(10);
+		this.downstream.awaitCalls(2);
+		advanceMillis(10);
+		this.downstream.awaitCalls(3);
+		assertThat(breaker.getMetrics().trialCallsInFlight()).isEqualTo(3);
+
+		this.downstream.copy(3).answer.complete("third");
+
+		assertThat(caller.result()).isEqualTo("third");
+		this.downstream.copies.forEach(copy -> await(copy.returned::isDone, "every copy's return"));
+		assertThat(breaker.getMetrics().trialCallsInFlight()).isZero();
 	}
 
 	@Test
