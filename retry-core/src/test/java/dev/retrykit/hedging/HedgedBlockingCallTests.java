@@ -111,6 +111,15 @@ class HedgedBlockingCallTests {
 
 	}
 
+	/**
+	 * Waits until the first copy reached the downstream and the caller's thread handed the call to the
+	 * hedging timer, so that time advanced from here on starts the next copy.
+	 */
+	private void awaitFirstCopy() {
+		this.downstream.awaitCalls(1);
+		await(() -> this.time.pendingTasks() > 0, "the hedging timer armed for the next copy");
+	}
+
 	private static List<RetryEventType> types(RetryMetrics metrics) {
 		return metrics.getRecentEvents().stream().map(RetryEvent::type).toList();
 	}
@@ -119,7 +128,7 @@ class HedgedBlockingCallTests {
 	void theNextCopyStartsAtTheDelayAndNotBefore() {
 		RetryTemplate template = template(3);
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 
 		this.time.advance(Duration.ofMillis(10).minusNanos(1));
 		assertThat(template.getMetrics().getHedgesStarted()).isZero();
@@ -143,7 +152,7 @@ class HedgedBlockingCallTests {
 	void theFirstSuccessWinsAndEveryLoserIsInterruptedAndNeverHeardOfAgain() {
 		RetryTemplate template = template(3);
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 		advanceMillis(10);
 		this.downstream.awaitCalls(2);
 		advanceMillis(10);
@@ -172,7 +181,7 @@ class HedgedBlockingCallTests {
 		try {
 			RetryTemplate template = template(RetryConfig.builder().maxAttempts(2).hedging(fixed(10, single)).build());
 			Caller<String> caller = call(() -> template.execute(this.downstream));
-			this.downstream.awaitCalls(1);
+			awaitFirstCopy();
 			advanceMillis(10);
 			this.downstream.copy(2).answer.complete("second");
 			assertThat(caller.result()).isEqualTo("second");
@@ -193,7 +202,7 @@ class HedgedBlockingCallTests {
 	void eachCopyKnowsItsAttemptAndWhetherItIsAHedge() {
 		RetryTemplate template = template(3);
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 		advanceMillis(10);
 		this.downstream.awaitCalls(2);
 		advanceMillis(10);
@@ -214,7 +223,7 @@ class HedgedBlockingCallTests {
 		RetryTemplate template = template(RetryConfig.builder().maxAttempts(3).retryOn(List.of(IOException.class))
 			.hedging(fixed(10, this.executor)).build());
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 		advanceMillis(10);
 		this.downstream.awaitCalls(2);
 		IllegalStateException fatal = new IllegalStateException("bad request");
@@ -235,7 +244,7 @@ class HedgedBlockingCallTests {
 	void anErrorInACopyEndsTheCallWithThatErrorAndInterruptsTheOthers() {
 		RetryTemplate template = template(3);
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 		advanceMillis(10);
 		this.downstream.awaitCalls(2);
 		OutOfMemoryError error = new OutOfMemoryError("copy 2");
@@ -252,7 +261,7 @@ class HedgedBlockingCallTests {
 	void aRetryableFailureStartsTheNextCopyAtOnceAndTheLastFailureIsRethrownUnchanged() {
 		RetryTemplate template = template(2);
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 
 		this.downstream.copy(1).answer.completeExceptionally(new IOException("first"));
 		this.downstream.awaitCalls(2);
@@ -269,7 +278,7 @@ class HedgedBlockingCallTests {
 		IOException last = new IOException("second");
 		Caller<String> caller = call(() -> template.execute(this.downstream,
 				context -> "recovered from " + context.getLastThrowable().getMessage()));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 		this.downstream.copy(1).answer.completeExceptionally(new IOException("first"));
 		this.downstream.copy(2).answer.completeExceptionally(last);
 
@@ -283,7 +292,7 @@ class HedgedBlockingCallTests {
 		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(3)
 			.hedging(fixed(10, this.executor)).budget(budget).build();
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 
 		advanceMillis(10);
 		this.downstream.awaitCalls(2);
@@ -307,7 +316,7 @@ class HedgedBlockingCallTests {
 		breaker.tripOpen();
 		advanceMillis(1000);
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 		advanceMillis(10);
 		this.downstream.awaitCalls(2);
 		advanceMillis(10);
@@ -332,7 +341,7 @@ class HedgedBlockingCallTests {
 		};
 		RetryTemplate template = template(RetryConfig.builder().maxAttempts(3).hedging(fixed(10, firstOnly)).build());
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 
 		advanceMillis(10);
 
@@ -361,7 +370,7 @@ class HedgedBlockingCallTests {
 	void aCallerInterruptedWhileWaitingCancelsEveryCopyAndKeepsItsInterrupt() {
 		RetryTemplate template = template(3);
 		Caller<String> caller = call(() -> template.execute(this.downstream));
-		this.downstream.awaitCalls(1);
+		awaitFirstCopy();
 		advanceMillis(10);
 		this.downstream.awaitCalls(2);
 

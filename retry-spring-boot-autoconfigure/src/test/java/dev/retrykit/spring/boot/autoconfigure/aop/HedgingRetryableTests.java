@@ -85,9 +85,10 @@ class HedgingRetryableTests {
 					}
 				},
 						command -> new Thread(command, "caller").start());
-				await(() -> search.calls().size() == 1, "the first copy");
+				VirtualTime time = context.getBean(VirtualTime.class);
+				await(() -> search.calls().size() == 1 && time.pendingTasks() > 0, "the first copy, and the timer for the next");
 
-				context.getBean(VirtualTime.class).advance(Duration.ofMillis(10));
+				time.advance(Duration.ofMillis(10));
 				await(() -> search.calls().size() == 2, "the hedge");
 				search.calls().get(1).answer.complete("second");
 
