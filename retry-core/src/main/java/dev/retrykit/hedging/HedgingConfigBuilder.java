@@ -116,7 +116,9 @@ public final class HedgingConfigBuilder {
 	 * the call ended, has its thread interrupted; a copy the executor refuses
 	 * ({@link java.util.concurrent.RejectedExecutionException}) is a copy failed with that exception.
 	 * Choose an executor with a thread per task or enough threads for {@code maxAttempts} copies of every
-	 * concurrent call (virtual threads fit well): copies queued behind others do not race. Default
+	 * concurrent call (virtual threads fit well): copies queued behind others do not race. It must run
+	 * every task it accepts: a discarded task (a discard policy, {@code shutdownNow()}'s queued tasks)
+	 * is a copy that never ends, which a call with no other copy in flight waits for. Default
 	 * {@code null}: blocking calls do not hedge but retry one attempt after another, with the backoff.
 	 * @param executor the executor, or {@code null} for none
 	 * @return this builder
