@@ -287,12 +287,12 @@ public final class RetryTemplate {
 
 	/** {@return the instance's counters and recent events} */
 	public RetryMetrics getMetrics() {
-		return this.runtime.counters();
+		return this.runtime.metrics();
 	}
 
 	/** {@return the instance's circuit breaker, or {@code null} when it has none} */
 	public @Nullable CircuitBreaker getCircuitBreaker() {
-		return (CircuitBreaker) this.runtime.circuitBreaker();
+		return this.runtime.circuitBreaker();
 	}
 
 	/** {@return the instance's retry budget (possibly shared), or {@code null} when it has none} */

@@ -5,7 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
-import dev.retrykit.internal.CircuitGate;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -23,10 +22,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Use: {@link #execute(Callable)} runs a call through the breaker (asks for permission, runs
  * it, records its outcome); a {@link dev.retrykit.RetryTemplate} with a breaker passes every attempt
- * through it. The engine's protocol underneath ties each outcome to the generation of the breaker
- * that admitted the call (each transition starts a new generation, and an outcome from an earlier one
- * is ignored), so a slow call admitted before the circuit opened cannot close it or use up a trial
- * slot later; it is not public API.
+ * through it. Code that runs calls itself (the retry engine, a decorator) uses the permit protocol
+ * underneath: {@link #acquirePermission()}, then exactly one of {@link #onSuccess(long)},
+ * {@link #onFailure(long)} or {@link #releasePermission(long)} with the permit it returned. A permit
+ * ties the outcome to the generation of the breaker that admitted the call (each transition starts a
+ * new generation, and an outcome from an earlier one is ignored), so a slow call admitted before the
+ * circuit opened cannot close it or use up a trial slot later.
  *
  * <p>Thread-safety: fully thread-safe and lock-free. State and counts live in a window object
  * whose state is final and whose counts are atomic; a transition (or the clearing of counts after
@@ -40,7 +41,7 @@ import org.jspecify.annotations.Nullable;
 public final class CircuitBreaker {
 
 	/** Returned by {@link #acquirePermission()} when the call is rejected. Permits are never negative. */
-	static final long NO_PERMISSION = CircuitGate.NO_PERMISSION;
+	public static final long NO_PERMISSION = -1L;
 
 	/** Marks an outcome reported without a permit. */
 	private static final long UNTRACKED = Long.MIN_VALUE;
@@ -48,7 +49,6 @@ public final class CircuitBreaker {
 	private static final VarHandle CURRENT;
 
 	static {
-		CircuitGate.register(breaker -> ((CircuitBreaker) breaker).gate);
 		try {
 			CURRENT = MethodHandles.lookup().findVarHandle(CircuitBreaker.class, "current", CircuitWindow.class);
 		}
@@ -72,9 +72,6 @@ public final class CircuitBreaker {
 	private volatile int maxRequests;
 
 	private final CircuitStateListeners listeners = new CircuitStateListeners();
-
-	/** What the retry engine asks of this breaker (see {@link CircuitGate}). */
-	private final CircuitGate gate = new CircuitBreakerGate(this);
 
 	private volatile CircuitWindow current;
 
@@ -141,10 +138,11 @@ public final class CircuitBreaker {
 	/**
 	 * Like {@link #tryAcquirePermission()}, but returns a permit that ties the call's outcome to the
 	 * generation that admitted it; pass it to {@link #onSuccess(long)}, {@link #onFailure(long)} or
-	 * {@link #releasePermission(long)}. Allocates nothing.
+	 * {@link #releasePermission(long)}. Allocates nothing. A permit that is never reported keeps a
+	 * half-open trial slot until the next transition.
 	 * @return a permit (zero or more), or {@link #NO_PERMISSION} when the call is rejected
 	 */
-	long acquirePermission() {
+	public long acquirePermission() {
 		CircuitWindow window = this.current;
 		return (window.state == CircuitState.CLOSED) ? window.permit : acquire(window);
 	}
@@ -199,7 +197,7 @@ public final class CircuitBreaker {
 	 * state since, or if the permit is {@link #NO_PERMISSION}.
 	 * @param permit the value returned by {@link #acquirePermission()}
 	 */
-	void onSuccess(long permit) {
+	public void onSuccess(long permit) {
 		if (permit >= 0) {
 			recordSuccess(permit);
 		}
@@ -215,7 +213,7 @@ public final class CircuitBreaker {
 	 * state since, or if the permit is {@link #NO_PERMISSION}.
 	 * @param permit the value returned by {@link #acquirePermission()}
 	 */
-	void onFailure(long permit) {
+	public void onFailure(long permit) {
 		if (permit >= 0) {
 			recordFailure(permit);
 		}
@@ -231,7 +229,7 @@ public final class CircuitBreaker {
 	 * the breaker has changed state since.
 	 * @param permit the value returned by {@link #acquirePermission()}
 	 */
-	void releasePermission(long permit) {
+	public void releasePermission(long permit) {
 		if (permit >= 0) {
 			release(permit);
 		}
@@ -415,7 +413,7 @@ public final class CircuitBreaker {
 	 * @param cause the failure of the call's previous attempt, or {@code null} if it had none
 	 * @return a new exception naming this breaker, its state and its remaining open time
 	 */
-	CircuitOpenException newCircuitOpenException(@Nullable Throwable cause) {
+	public CircuitOpenException newCircuitOpenException(@Nullable Throwable cause) {
 		CircuitWindow window = this.current;
 		return new CircuitOpenException(this.name, window.state, remainingOpenNanos(window), cause);
 	}

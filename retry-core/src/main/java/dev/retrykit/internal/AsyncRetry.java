@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 
 import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryEventType;
-import dev.retrykit.spi.AbandonableTask;
+import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
@@ -35,13 +35,18 @@ import org.jspecify.annotations.Nullable;
  * {@link InterruptedException} (not retried; no thread's flag is set: a stage completes on any thread),
  * and when the scheduler is stopped with a retry or an attempt's timeout pending or to be scheduled.
  *
- * <p>A pending retry holds this object (48 bytes with compressed oops; 56 with a recovery function,
- * {@link AsyncRetryWithRecovery}), its {@link MutableRetryContext} (64) and the scheduler's task.
+ * <p>This object is the future the caller holds, and offers nothing but {@link CompletableFuture}'s API:
+ * the scheduler runs a retry through a {@link NextAttempt}, and an attempt's stage reports to an
+ * {@link AttemptOutcome}, each made when needed. A pending retry holds this object (48 bytes with
+ * compressed oops; 56 with a recovery function, {@link AsyncRetryWithRecovery}), its
+ * {@link MutableRetryContext} (64), its {@code NextAttempt} (16) and the scheduler's node.
  *
  * @param <T> the result type
  */
-public sealed class AsyncRetry<T> extends CompletableFuture<T>
-		implements AbandonableTask, BiFunction<T, Throwable, Void> permits AsyncRetryWithRecovery {
+public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetryWithRecovery {
+
+	/** Reads an already failed stage's failure; the stage it returns holds it as its value. */
+	private static final BiFunction<Object, @Nullable Throwable, @Nullable Throwable> FAILURE = (value, failure) -> failure;
 
 	private static final VarHandle WIP;
 
@@ -218,9 +223,9 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		if (timeoutNanos <= 0) {
 			CompletableFuture<T> future = AttemptStages.readable(stage);
 			if (future != null && future.isDone()) {
-				// Already complete: nothing in flight to cancel, and a success needs no completion attached.
+				// Already complete: nothing in flight to cancel, and no completion of ours to attach.
 				if (future.isCompletedExceptionally()) {
-					future.handle(this);
+					settle(id, null, failureOf(future));
 				}
 				else {
 					settle(id, future.getNow(null), null);
@@ -231,7 +236,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			cancelIfCancelled(stage);
 			// handle, not whenComplete: on a failed stage whenComplete completes its (unused) dependent with
 			// a new CompletionException, whose stack trace costs about a microsecond and a kilobyte.
-			stage.handle(this);
+			stage.handle(new AttemptOutcome<>(this));
 			return;
 		}
 		this.inFlight = stage;
@@ -259,11 +264,18 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 		}
 	}
 
+	/**
+	 * The failure of a stage that has failed, read without a {@link java.util.concurrent.CompletionException}
+	 * (and its stack trace): the stage that {@code handle} returns holds it as its value.
+	 */
+	@SuppressWarnings("unchecked")
+	private static Throwable failureOf(CompletableFuture<?> failed) {
+		return Objects.requireNonNull(((CompletableFuture<Object>) failed).handle(FAILURE).getNow(null));
+	}
+
 	/** Takes the outcome of the attempt in flight when there is no attempt timeout (attempts never overlap). */
-	@Override
-	public Void apply(@Nullable T value, @Nullable Throwable failure) {
+	void attemptCompleted(@Nullable T value, @Nullable Throwable failure) {
 		settle((this.phase + 1) >>> 1, value, failure);
-		return null;
 	}
 
 	void timedOut(int id, long timeoutNanos) {
@@ -322,7 +334,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	/**
 	 * Does what the lifecycle decided after an attempt: complete, end, retry at once, or schedule the
 	 * retry. On retrykit's timing wheel the retry is scheduled without a clock read on this thread: its
-	 * delay counts from the timer's next pass ({@link NextPassScheduler#scheduleFromNextPass}).
+	 * delay counts from the timer's next pass ({@link TimingWheelScheduler#scheduleFromNextPass}).
 	 */
 	private void proceed(ThreadCounters block, long decision, @Nullable T value) {
 		if (decision == CallLifecycle.ACCEPTED) {
@@ -335,10 +347,11 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 			trampoline();
 		}
 		else {
-			NextPassScheduler wheel = this.runtime.wheel;
+			TimingWheelScheduler wheel = this.runtime.wheel;
 			try {
-				this.pending = (wheel != null) ? wheel.scheduleFromNextPass(this, decision)
-						: this.runtime.scheduler.schedule(this, decision, TimeUnit.NANOSECONDS);
+				NextAttempt retry = new NextAttempt(this);
+				this.pending = (wheel != null) ? wheel.scheduleFromNextPass(retry, decision)
+						: this.runtime.scheduler.schedule(retry, decision, TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException ex) {
 				end(block, CallLifecycle.STOP_SCHEDULER_STOPPED, ex);
@@ -351,16 +364,14 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	}
 
 	/** The scheduler stopped with this call's retry pending: the call ends now (last failure as cause). */
-	@Override
-	public void abandon(RejectedExecutionException reason) {
+	void abandon(RejectedExecutionException reason) {
 		if (!isDone()) {
 			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_SCHEDULER_STOPPED, reason);
 		}
 	}
 
 	/** Runs the next attempt: the scheduler calls this when a retry's delay has passed. */
-	@Override
-	public void run() {
+	void runNextAttempt() {
 		trampoline();
 	}
 

@@ -6,6 +6,8 @@ import java.util.concurrent.RejectedExecutionException;
 import dev.retrykit.CallOutcome;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryEventType;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.circuit.CircuitOpenException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -99,11 +101,11 @@ final class CallEnding {
 
 	private static RuntimeException rejection(RetryRuntime runtime, MutableRetryContext context,
 			ThreadCounters block) {
-		CircuitGate breaker = Objects.requireNonNull(runtime.circuit);
+		CircuitBreaker breaker = Objects.requireNonNull(runtime.circuit);
 		Throwable last = context.getLastThrowable();
 		// A failback task refused again and again keeps the real failure as cause, not a chain of rejections.
-		Throwable cause = (last != null && breaker.isRejection(last)) ? last.getCause() : last;
-		RuntimeException rejection = breaker.rejection(cause);
+		Throwable cause = (last != null && last instanceof CircuitOpenException) ? last.getCause() : last;
+		RuntimeException rejection = breaker.newCircuitOpenException(cause);
 		block.circuitRejection();
 		context.rejected(rejection);
 		runtime.counters.event(RetryEventType.CIRCUIT_OPEN_REJECTION, context.getRetryCount() + 1, rejection, 0);

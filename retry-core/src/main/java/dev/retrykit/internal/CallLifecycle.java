@@ -4,6 +4,7 @@ import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryVetoedException;
+import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
@@ -37,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * policy or backoff that throws ends the call with {@link #STOP_BROKEN} and that exception (the
  * attempt's failure suppressed in it, no recovery); listeners are contained by {@link Listeners};
  * <li>the circuit breaker's permit of an attempt is reported or released exactly once, whatever
- * happens: after reporting, the context's permit is {@link CircuitGate#NO_PERMISSION};
+ * happens: after reporting, the context's permit is {@link CircuitBreaker#NO_PERMISSION};
  * <li>an attempt that fails with {@link InterruptedException} is not retried
  * ({@link #STOP_INTERRUPTED}): the engine ends the call with it and, where the attempt ran on the
  * caller's thread, sets that thread's interrupt flag again;
@@ -157,10 +158,10 @@ final class CallLifecycle {
 	 * @return whether the attempt may run; if not, end the call with {@link #STOP_CIRCUIT_OPEN}
 	 */
 	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
-		CircuitGate breaker = runtime.circuit;
+		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
-			long permit = breaker.acquire();
-			if (permit == CircuitGate.NO_PERMISSION) {
+			long permit = breaker.acquirePermission();
+			if (permit == CircuitBreaker.NO_PERMISSION) {
 				return false;
 			}
 			context.permit = permit;
@@ -185,11 +186,11 @@ final class CallLifecycle {
 
 	/** Gives back the permit of an attempt whose outcome no longer matters; a no-op once reported. */
 	static void releaseAttempt(RetryRuntime runtime, MutableRetryContext context) {
-		CircuitGate breaker = runtime.circuit;
+		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
-			context.permit = CircuitGate.NO_PERMISSION;
-			breaker.release(permit);
+			context.permit = CircuitBreaker.NO_PERMISSION;
+			breaker.releasePermission(permit);
 		}
 	}
 
@@ -284,10 +285,10 @@ final class CallLifecycle {
 
 	private static void succeeded(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable Object result) {
-		CircuitGate breaker = runtime.circuit;
+		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
-			context.permit = CircuitGate.NO_PERMISSION;
+			context.permit = CircuitBreaker.NO_PERMISSION;
 			breaker.onSuccess(permit);
 		}
 		if (runtime.budget != null) {
@@ -313,15 +314,15 @@ final class CallLifecycle {
 			@Nullable Object result, int hedged) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
-		CircuitGate breaker = runtime.circuit;
+		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
-			context.permit = CircuitGate.NO_PERMISSION;
+			context.permit = CircuitBreaker.NO_PERMISSION;
 			if (retryable) {
 				breaker.onFailure(permit);
 			}
 			else {
-				breaker.release(permit);
+				breaker.releasePermission(permit);
 			}
 		}
 		if (runtime.budget != null && retryable) {
@@ -348,7 +349,7 @@ final class CallLifecycle {
 				return STOP_DEADLINE;
 			}
 		}
-		if (breaker != null && breaker.remainingOpenNanos() > delay) {
+		if (breaker != null && breaker.getRemainingOpenNanos() > delay) {
 			return STOP_CIRCUIT_OPEN;
 		}
 		if (runtime.budget != null && !runtime.budget.tryAcquireRetry()) {

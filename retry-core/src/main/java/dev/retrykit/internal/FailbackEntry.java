@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.ScheduledTask;
@@ -106,7 +107,7 @@ final class FailbackEntry implements AbandonableTask {
 			return;
 		}
 		RetryRuntime runtime = this.engine.runtime;
-		if (this.awaitingCircuit && Objects.requireNonNull(runtime.circuit).remainingOpenNanos() > 0) {
+		if (this.awaitingCircuit && Objects.requireNonNull(runtime.circuit).getRemainingOpenNanos() > 0) {
 			// A re-check while the circuit is still open: no attempt is due, so none is refused.
 			waitForCircuit(false);
 			return;
@@ -221,8 +222,8 @@ final class FailbackEntry implements AbandonableTask {
 	 */
 	private void waitForCircuit(boolean announce) {
 		RetryRuntime runtime = this.engine.runtime;
-		CircuitGate breaker = Objects.requireNonNull(runtime.circuit);
-		long open = breaker.remainingOpenNanos();
+		CircuitBreaker breaker = Objects.requireNonNull(runtime.circuit);
+		long open = breaker.getRemainingOpenNanos();
 		long wait = (open == 0 || breaker.isForcedOpen()) ? CIRCUIT_RECHECK_NANOS : open;
 		if (runtime.isPastDeadline(this.context, wait)) {
 			stop(CallLifecycle.STOP_DEADLINE, runtime.counters.forCurrentThread());

@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryEventType;
+import dev.retrykit.circuit.CircuitBreaker;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -151,7 +152,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	/** A new copy, holding the permit the lifecycle just acquired into the context. Under the lock. */
 	private HedgeCopy<T> newCopy() {
 		HedgeCopy<T> copy = new HedgeCopy<>(this, ++this.started, this.hedges.timeSource.nanoTime(), this.context.permit, this.copies);
-		this.context.permit = CircuitGate.NO_PERMISSION;
+		this.context.permit = CircuitBreaker.NO_PERMISSION;
 		if (copy.number == 1) {
 			this.firstStartNanos = copy.startNanos;
 		}
@@ -315,7 +316,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			copy.settled = true;
 			this.inFlight--;
 			this.context.permit = copy.permit;
-			copy.permit = CircuitGate.NO_PERMISSION;
+			copy.permit = CircuitBreaker.NO_PERMISSION;
 			decision = CallLifecycle.afterCopy(this.runtime, this.context, block,
 					(failure != null) ? FailureClassifier.unwrap(failure) : null, value, this.started < this.maxCopies);
 			if (decision == CallLifecycle.ACCEPTED) {
@@ -420,7 +421,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				copy.cancelled = true;
 				this.inFlight--;
 				this.context.permit = copy.permit;
-				copy.permit = CircuitGate.NO_PERMISSION;
+				copy.permit = CircuitBreaker.NO_PERMISSION;
 				CallLifecycle.releaseAttempt(this.runtime, this.context);
 				settled++;
 				if (copy.number > 1) {

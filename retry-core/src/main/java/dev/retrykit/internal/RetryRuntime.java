@@ -6,7 +6,10 @@ import java.util.function.Predicate;
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
+import dev.retrykit.RetryMetrics;
+import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.spi.BackoffCursor;
 import dev.retrykit.spi.BackoffStrategy;
@@ -67,21 +70,18 @@ public final class RetryRuntime {
 
 	final RetryContextCache cache;
 
-	/** The instance's {@code CircuitBreaker}, as handed to its template's users, or {@code null}. */
-	final @Nullable Object circuitBreaker;
-
-	/** What the engine asks of that breaker, or {@code null} when there is none. */
-	final @Nullable CircuitGate circuit;
+	/** The instance's breaker, which every attempt passes, or {@code null}. */
+	final @Nullable CircuitBreaker circuit;
 
 	final @Nullable RetryBudget budget;
 
 	final RetryScheduler scheduler;
 
 	/**
-	 * The scheduler's next-pass view when it has one (a timing wheel), else {@code null}: an async retry
-	 * is then scheduled without a clock read on the calling thread.
+	 * The scheduler when it is retrykit's timing wheel, else {@code null}: an async retry is then
+	 * scheduled from the timer's next pass, without a clock read on the calling thread.
 	 */
-	final @Nullable NextPassScheduler wheel;
+	final @Nullable TimingWheelScheduler wheel;
 
 	/**
 	 * Whether a successful first attempt needs nothing but counting: no breaker, budget, listener,
@@ -103,13 +103,13 @@ public final class RetryRuntime {
 	 * @param timeSource the clock
 	 * @param listeners the listeners, in order
 	 * @param cache the stateful-retry context cache
-	 * @param circuitBreaker the instance's {@code dev.retrykit.circuit.CircuitBreaker}, or {@code null}
+	 * @param circuitBreaker the instance's breaker, or {@code null}
 	 * @param budget the instance's (possibly shared) budget, or {@code null}
 	 * @param eventCapacity the size of the recent-event buffer
 	 * @param scheduler where async calls wait between attempts
 	 */
 	public RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
-			RetryListener[] listeners, RetryContextCache cache, @Nullable Object circuitBreaker,
+			RetryListener[] listeners, RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker,
 			@Nullable RetryBudget budget, int eventCapacity, RetryScheduler scheduler) {
 		this(name, config, sleeper, timeSource, null, listeners, new RetryCounters(name, timeSource, eventCapacity),
 				cache, circuitBreaker, budget, scheduler, null);
@@ -117,7 +117,7 @@ public final class RetryRuntime {
 
 	private RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
 			@Nullable Listeners sharedListeners, RetryListener[] listeners, RetryCounters counters,
-			RetryContextCache cache, @Nullable Object circuitBreaker, @Nullable RetryBudget budget,
+			RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker, @Nullable RetryBudget budget,
 			RetryScheduler scheduler, @Nullable Hedges previousHedges) {
 		this.name = name;
 		this.config = config;
@@ -138,11 +138,10 @@ public final class RetryRuntime {
 		this.counters = counters;
 		this.listeners = (sharedListeners != null) ? sharedListeners : new Listeners(name, listeners.clone(), counters);
 		this.cache = cache;
-		this.circuitBreaker = circuitBreaker;
-		this.circuit = (circuitBreaker != null) ? CircuitGate.of(circuitBreaker) : null;
+		this.circuit = circuitBreaker;
 		this.budget = budget;
 		this.scheduler = scheduler;
-		this.wheel = NextPassScheduler.of(scheduler);
+		this.wheel = (scheduler instanceof TimingWheelScheduler timingWheel) ? timingWheel : null;
 		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
 				&& this.retryOnResult == null && !config.isHedging();
 		this.countersId = counters.id;
@@ -158,7 +157,7 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime variant(RetryConfig config) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
-				this.counters, this.cache, this.circuitBreaker, this.budget, this.scheduler, this.hedges);
+				this.counters, this.cache, this.circuit, this.budget, this.scheduler, this.hedges);
 	}
 
 	/**
@@ -169,7 +168,7 @@ public final class RetryRuntime {
 	 * @param budget the budget to use from now on, or {@code null}
 	 * @return the new runtime
 	 */
-	public RetryRuntime reconfigured(RetryConfig config, @Nullable Object circuitBreaker, @Nullable RetryBudget budget) {
+	public RetryRuntime reconfigured(RetryConfig config, @Nullable CircuitBreaker circuitBreaker, @Nullable RetryBudget budget) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
 				this.counters, this.cache, circuitBreaker, budget, this.scheduler, this.hedges);
 	}
@@ -198,6 +197,11 @@ public final class RetryRuntime {
 		return this.counters;
 	}
 
+	/** {@return the instance's counters, as its template hands them to users} */
+	public RetryMetrics metrics() {
+		return this.counters;
+	}
+
 	/** {@return the instance's context cache} */
 	public RetryContextCache cache() {
 		return this.cache;
@@ -209,8 +213,8 @@ public final class RetryRuntime {
 	}
 
 	/** {@return the instance's breaker, or {@code null}} */
-	public @Nullable Object circuitBreaker() {
-		return this.circuitBreaker;
+	public @Nullable CircuitBreaker circuitBreaker() {
+		return this.circuit;
 	}
 
 	/** {@return the instance's budget, or {@code null}} */

@@ -79,7 +79,7 @@ class NextPassSchedulingTest {
 		TimingWheelScheduler wheel = TimingWheelScheduler.builder().manual().timeSource(this.time)
 			.tick(Duration.ofMillis(10)).executor(Runnable::run).build();
 		List<String> ran = new ArrayList<>();
-		dev.retrykit.internal.NextPassScheduler.of(wheel).scheduleFromNextPass(() -> ran.add("retry"),
+		wheel.scheduleFromNextPass(() -> ran.add("retry"),
 				Duration.ofMillis(50).toNanos());
 
 		this.time.advance(Duration.ofMillis(50));

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import dev.retrykit.internal.NextPassScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import org.junit.jupiter.api.Test;
 
@@ -96,11 +95,6 @@ class TimingWheelSchedulerTest {
 			long expectedTick = (deadline + 9) / 10 * 10;
 			assertThat(this.firedAt.get(name)).as(name + " due at " + deadline).isEqualTo(expectedTick);
 		});
-	}
-
-	@Test
-	void onlyATimingWheelSchedulesFromTheTimersNextPass() {
-		assertThat(NextPassScheduler.of(new dev.retrykit.VirtualTime())).isNull();
 	}
 
 	@Test

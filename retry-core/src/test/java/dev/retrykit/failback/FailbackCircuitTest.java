@@ -21,7 +21,6 @@ import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitOpenException;
-import dev.retrykit.circuit.Permits;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,7 +60,7 @@ class FailbackCircuitTest {
 	}
 
 	private void tripCircuit() {
-		Permits.onFailure(this.breaker, Permits.acquire(this.breaker));
+		this.breaker.onFailure(this.breaker.acquirePermission());
 	}
 
 	private static Runnable failing(AtomicInteger runs, int failures) {
@@ -118,11 +117,11 @@ class FailbackCircuitTest {
 		instance(config -> { });
 		tripCircuit();
 		AtomicLong trial = new AtomicLong();
-		this.time.schedule(() -> trial.set(Permits.acquire(this.breaker)), 30, TimeUnit.SECONDS);
+		this.time.schedule(() -> trial.set(this.breaker.acquirePermission()), 30, TimeUnit.SECONDS);
 		AtomicInteger runs = new AtomicInteger();
 		this.failback.submit("k", failing(runs, 0));
 		this.time.advance(Duration.ofSeconds(30));
-		assertThat(trial.get()).isNotEqualTo(Permits.NONE);
+		assertThat(trial.get()).isNotEqualTo(CircuitBreaker.NO_PERMISSION);
 		assertThat(runs).hasValue(0);
 		assertThat(this.template.getMetrics().getCircuitOpenRejections()).isEqualTo(2);
 		assertThat(this.time.untilNextTask()).isEqualTo(Duration.ofSeconds(1));
@@ -130,7 +129,7 @@ class FailbackCircuitTest {
 		assertThat(this.template.getMetrics().getCircuitOpenRejections()).isEqualTo(3);
 		assertThat(this.queued).containsExactly("k after 0");
 		assertThat(events()).filteredOn(type -> type == RetryEventType.FAILBACK_SCHEDULED).hasSize(1);
-		Permits.onSuccess(this.breaker, trial.get());
+		this.breaker.onSuccess(trial.get());
 		this.time.advance(Duration.ofSeconds(1));
 		assertThat(runs).hasValue(1);
 		assertThat(this.failback.pendingCount()).isZero();

@@ -52,8 +52,8 @@ class DashboardSeriesTests extends SampleOverHttp {
 		Set<String> queried = queriedSeries(Files.readString(DASHBOARD));
 		assertThat(queried).as("series queried by %s", DASHBOARD).contains("retry_calls_total",
 				"retry_call_seconds_bucket", "retry_circuit_state", "retry_budget_tokens", "retry_failback_exhausted_total",
-				"retry_failback_rejected_total",
-				"retry_context_cache_evictions_total");
+				"retry_failback_rejected_total", "retry_context_cache_evictions_total", "retry_hedges_total",
+				"retry_hedging_delay_seconds");
 		// The cluster's series come from the cluster profile only: ClusterDashboardSeriesTests checks them.
 		queried.removeIf(series -> series.startsWith("retry_cluster_"));
 		String scrape = get("/actuator/prometheus").body();
@@ -83,6 +83,7 @@ class DashboardSeriesTests extends SampleOverHttp {
 		assertThat(get("/shop/stock/SKU-1").statusCode()).isEqualTo(200);
 		assertThat(get("/shop/price/SKU-1").statusCode()).isEqualTo(200);
 		assertThat(get("/shop/recommendations/SKU-1").statusCode()).isEqualTo(200);
+		assertThat(get("/shop/search/boots").statusCode()).isEqualTo(200);
 		this.downstream.down("audit");
 		assertThat(post("/shop/orders/O-1/audit").statusCode()).isEqualTo(202);
 		this.downstream.up("audit");

@@ -182,6 +182,36 @@ class SampleApplicationTest extends SampleOverHttp {
 	}
 
 	@Test
+	void searchSendsASecondCopyOfAStragglerAndTheFirstAnswerWins() throws Exception {
+		// Every second call of the search downstream answers 1s (wall-clock) late; the hedging delay runs on the
+		// virtual clock, so the second copy starts when the test advances it, long before that answer.
+		this.downstream.stragglers("search", 2, 1000);
+		assertThat(get("/shop/search-unhedged/boots").statusCode()).isEqualTo(200);
+		assertThat(get("/actuator/retries/search").body())
+			.contains("\"hedging\":{\"delay\":\"100ms\",\"adaptive\":true,\"quantile\":0.95,\"started\":0,\"won\":0}");
+
+		CompletableFuture<HttpResponse<String>> results = getAsync("/shop/search/boots");
+		awaitCalls("search", 2);
+		// Until the instance has seen 100 calls, it hedges after max-delay.
+		awaitPendingTask(Duration.ofMillis(100));
+		this.time.advance(Duration.ofMillis(100));
+		HttpResponse<String> response = results.get(30, TimeUnit.SECONDS);
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).isEqualTo("{\"query\":\"boots\",\"skus\":[\"SKU-1\",\"SKU-4\"]}");
+		assertThat(this.downstream.calls("search")).isEqualTo(3);
+		assertThat(get("/actuator/retries/search").body()).contains("\"started\":1,\"won\":1}")
+			.contains("\"type\":\"HEDGE\",\"attempt\":2").contains("\"type\":\"HEDGE_WON\",\"attempt\":2");
+		assertThat(get("/actuator/prometheus").body())
+			.containsPattern("retry_hedges_total\\{[^}]*name=\"search\",result=\"won\"} 1.0")
+			.containsPattern("retry_hedging_delay_seconds\\{[^}]*name=\"search\"} 0.1");
+		// The hedging timer's next pass (due when a third copy would have been) lets go of the call that ended.
+		assertThat(this.time.untilNextTask()).isEqualTo(Duration.ofMillis(100));
+		this.time.advance(Duration.ofMillis(100));
+		assertThat(this.time.untilNextTask()).isNull();
+	}
+
+	@Test
 	void prometheusScrapesTheRetryMeters() throws Exception {
 		this.downstream.failNext("inventory", 1, 503, 0);
 		get("/shop/stock/SKU-2");

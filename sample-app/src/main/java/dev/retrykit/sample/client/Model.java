@@ -26,6 +26,10 @@ public final class Model {
 	public record Recommendations(String sku, java.util.List<String> alsoBought) {
 	}
 
+	/** Search results. @param query what was looked for @param skus the products found */
+	public record SearchResults(String query, java.util.List<String> skus) {
+	}
+
 	/** An audit event. @param id the event id @param action what happened */
 	public record AuditEvent(String id, String action) {
 	}

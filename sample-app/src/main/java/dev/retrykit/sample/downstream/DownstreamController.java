@@ -15,7 +15,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * A scripted flaky downstream, served by the sample itself under {@code /downstream} so that the
  * clients call it over real HTTP without any other process. {@code /downstream/script/...} scripts its
- * failures.
+ * failures, slow answers and stragglers.
  */
 @RestController
 @RequestMapping("/downstream")
@@ -47,6 +47,11 @@ class DownstreamController {
 		return answer("recommendations", Map.of("sku", sku, "alsoBought", java.util.List.of("SKU-2", "SKU-3")));
 	}
 
+	@GetMapping("/search/{query}")
+	ResponseEntity<Map<String, Object>> search(@PathVariable String query) throws InterruptedException {
+		return answer(FlakyDownstream.SEARCH, Map.of("query", query, "skus", java.util.List.of("SKU-1", "SKU-4")));
+	}
+
 	@PostMapping("/payments/{orderId}")
 	ResponseEntity<Map<String, Object>> pay(@PathVariable String orderId) throws InterruptedException {
 		return answer("payments", Map.of("orderId", orderId, "paid", true));
@@ -75,6 +80,13 @@ class DownstreamController {
 			@RequestParam(defaultValue = "-1") int count) {
 		this.downstream.slow(service, millis, count);
 		return this.downstream.describe();
+	}
+
+	@PostMapping("/script/{service}/stragglers")
+	Map<String, String> stragglers(@PathVariable String service, @RequestParam(defaultValue = "50") int every,
+			@RequestParam(defaultValue = "200") long millis) {
+		this.downstream.stragglers(service, every, millis);
+		return this.downstream.describeStragglers();
 	}
 
 	@PostMapping("/script/{service}/up")

@@ -1,22 +1,54 @@
 package dev.retrykit.sample.downstream;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
  * The script of the flaky downstream, per service ({@code inventory}, {@code pricing}, ...): fail the
  * next N calls with a status (and a {@code Retry-After}), be down until told otherwise, or answer
- * slowly. Thread-safe.
+ * slowly. Apart from the script, a service may have stragglers: one call in N answers late, the others
+ * at once, as a server with a long latency tail does. The {@code search} service has them from the
+ * start, as {@code sample.downstream.straggler-every} and {@code sample.downstream.straggler-delay} say.
+ * Thread-safe.
  */
 @Component
 public class FlakyDownstream {
 
+	/** The service whose stragglers the {@code sample.downstream.straggler-*} properties configure. */
+	public static final String SEARCH = "search";
+
 	private final Map<String, Script> scripts = new ConcurrentHashMap<>();
 
 	private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+
+	private final Map<String, Stragglers> stragglers = new ConcurrentHashMap<>();
+
+	/** The stragglers of {@link #SEARCH} as configured, which {@link #reset()} restores; or {@code null}. */
+	private final Stragglers configuredStragglers;
+
+	/** A downstream without stragglers. */
+	public FlakyDownstream() {
+		this.configuredStragglers = null;
+	}
+
+	/**
+	 * A downstream whose {@code search} service has stragglers.
+	 * @param stragglerEvery one call in how many is a straggler; 0 for none
+	 * @param stragglerDelay how late a straggler answers
+	 */
+	@Autowired
+	public FlakyDownstream(@Value("${sample.downstream.straggler-every:0}") int stragglerEvery,
+			@Value("${sample.downstream.straggler-delay:200ms}") Duration stragglerDelay) {
+		this.configuredStragglers = (stragglerEvery != 0) ? Stragglers.of(stragglerEvery, stragglerDelay.toMillis()) : null;
+		reset();
+	}
 
 	/**
 	 * Fails the next calls of a service.
@@ -59,10 +91,31 @@ public class FlakyDownstream {
 		this.scripts.remove(service);
 	}
 
-	/** Makes every service healthy and forgets the call counts. */
+	/**
+	 * Makes one call in {@code every} of a service a straggler, counting from its first call: calls
+	 * {@code every}, {@code 2·every}, ... answer after {@code millis}, the others at once. A script in force
+	 * ({@link #failNext}, {@link #down}, {@link #slow}) decides first.
+	 * @param service the service
+	 * @param every one call in how many is a straggler, 1 or more; 0 for none
+	 * @param millis how late a straggler answers, 1 or more
+	 */
+	public void stragglers(String service, int every, long millis) {
+		if (every == 0) {
+			this.stragglers.remove(service);
+		}
+		else {
+			this.stragglers.put(service, Stragglers.of(every, millis));
+		}
+	}
+
+	/** Makes every service healthy, forgets the call counts and restores the configured stragglers. */
 	public void reset() {
 		this.scripts.clear();
 		this.calls.clear();
+		this.stragglers.clear();
+		if (this.configuredStragglers != null) {
+			this.stragglers.put(SEARCH, this.configuredStragglers);
+		}
 	}
 
 	/**
@@ -79,19 +132,28 @@ public class FlakyDownstream {
 	 * @return how to answer: a failure status, or 200 after waiting {@link Outcome#delayMillis}
 	 */
 	Outcome next(String service) {
-		this.calls.computeIfAbsent(service, key -> new AtomicInteger()).incrementAndGet();
+		int call = this.calls.computeIfAbsent(service, key -> new AtomicInteger()).incrementAndGet();
 		Script script = this.scripts.get(service);
 		// remaining counts the calls the script still applies to; -1 (slow only) means every call
 		if (script == null || !script.down && script.remaining.getAndUpdate(n -> (n > 0) ? n - 1 : n) == 0) {
-			return Outcome.OK;
+			Stragglers late = this.stragglers.get(service);
+			return (late != null && call % late.every == 0) ? new Outcome(200, 0, late.delayMillis) : Outcome.OK;
 		}
 		return (script.delayMillis > 0) ? new Outcome(200, 0, script.delayMillis)
 				: new Outcome(script.status, script.retryAfterSeconds, 0);
 	}
 
+	/** {@return the services that have stragglers, and how many of their calls answer how late} */
+	public Map<String, String> describeStragglers() {
+		Map<String, String> description = new TreeMap<>();
+		this.stragglers.forEach((service, late) -> description.put(service,
+				"one call in " + late.every + " answers after " + late.delayMillis + "ms"));
+		return description;
+	}
+
 	/** @return the scripts still in force (a script whose calls are used up is left out), by service */
 	public Map<String, String> describe() {
-		Map<String, String> description = new java.util.TreeMap<>();
+		Map<String, String> description = new TreeMap<>();
 		this.scripts.forEach((service, script) -> {
 			if (script.down || script.remaining.get() != 0) {
 				description.put(service, describe(script));
@@ -122,6 +184,20 @@ public class FlakyDownstream {
 	}
 
 	private record Script(AtomicInteger remaining, int status, int retryAfterSeconds, boolean down, long delayMillis) {
+	}
+
+	private record Stragglers(int every, long delayMillis) {
+
+		static Stragglers of(int every, long delayMillis) {
+			if (every < 0) {
+				throw new IllegalArgumentException("Invalid every (" + every + "): must be 1 or more, or 0 for no stragglers");
+			}
+			if (delayMillis < 1) {
+				throw new IllegalArgumentException("Invalid straggler delay (" + delayMillis + "ms): must be 1ms or more");
+			}
+			return new Stragglers(every, delayMillis);
+		}
+
 	}
 
 }

@@ -11,11 +11,13 @@ import dev.retrykit.sample.client.Model.AuditEvent;
 import dev.retrykit.sample.client.Model.PaymentReceipt;
 import dev.retrykit.sample.client.Model.Price;
 import dev.retrykit.sample.client.Model.Recommendations;
+import dev.retrykit.sample.client.Model.SearchResults;
 import dev.retrykit.sample.client.Model.ShippingQuote;
 import dev.retrykit.sample.client.Model.Stock;
 import dev.retrykit.sample.client.PaymentClient;
 import dev.retrykit.sample.client.PricingClient;
 import dev.retrykit.sample.client.RecommendationsApi;
+import dev.retrykit.sample.client.SearchClient;
 import dev.retrykit.sample.client.ShippingClient;
 
 import org.springframework.http.HttpStatus;
@@ -47,14 +49,17 @@ class ShopController {
 
 	private final RecommendationsApi recommendations;
 
+	private final SearchClient search;
+
 	ShopController(InventoryClient inventory, PricingClient pricing, ShippingClient shipping, AuditPublisher audit,
-			PaymentClient payments, RecommendationsApi recommendations) {
+			PaymentClient payments, RecommendationsApi recommendations, SearchClient search) {
 		this.inventory = inventory;
 		this.pricing = pricing;
 		this.shipping = shipping;
 		this.audit = audit;
 		this.payments = payments;
 		this.recommendations = recommendations;
+		this.search = search;
 	}
 
 	@GetMapping("/stock/{sku}")
@@ -75,6 +80,16 @@ class ShopController {
 	@GetMapping("/recommendations/{sku}")
 	Recommendations recommendations(@PathVariable String sku) {
 		return this.recommendations.forSku(sku);
+	}
+
+	@GetMapping("/search/{query}")
+	CompletableFuture<SearchResults> search(@PathVariable String query) {
+		return this.search.search(query);
+	}
+
+	@GetMapping("/search-unhedged/{query}")
+	CompletableFuture<SearchResults> searchUnhedged(@PathVariable String query) {
+		return this.search.searchUnhedged(query);
 	}
 
 	@PostMapping("/orders/{orderId}/pay")

@@ -1,7 +1,9 @@
 package dev.retrykit.spring.boot.metrics;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 import dev.retrykit.RetryConfig;
@@ -18,6 +20,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
@@ -47,11 +50,14 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code retry.hedges} (function counter, tag {@code result} = {@code won}, {@code lost},
  * {@code cancelled}, {@code refused}: copies of hedged calls after the first; registered for every
  * instance, as a live change may turn hedging on, and 0 while it does not hedge)</li>
+ * <li>{@code retry.hedging.delay} (time gauge: the delay after which a hedged call starts its next copy now,
+ * the adaptive estimate or the fixed delay; only for instances that hedge)</li>
  * </ul>
  *
- * <p>The circuit and budget gauges read the instance's current breaker and budget through its template,
- * so they follow a live change ({@code RetryRegistry.replace}, which may give the instance a new budget
- * or breaker); a change that adds or removes a breaker or budget adds or removes its gauges.
+ * <p>The circuit, budget and hedging-delay gauges read the instance's current breaker, budget and hedging
+ * through its template, so they follow a live change ({@code RetryRegistry.replace}, which may give the
+ * instance a new budget, breaker or hedging policy); a change that adds or removes one adds or removes
+ * its gauges.
  *
  * <p>{@code retry.failback.pending}, {@code retry.failback.exhausted} and {@code retry.failback.rejected} are registered for every instance, not only for those that have a
  * failback executor: an executor is created lazily, on the application's first
@@ -99,8 +105,10 @@ public final class RetryMetricsBinder implements MeterBinder {
 
 			@Override
 			public void onInstanceReplaced(RetryTemplate template, RetryConfig previous) {
-				// The gauges already read the template's current breaker and budget; a change may add or remove one.
-				bindCircuitAndBudget(meterRegistry, template, Tags.of(NAME_TAG, template.getName()));
+				// The gauges already read the template's current breaker, budget and hedging; a change may add or remove one.
+				Tags tags = Tags.of(NAME_TAG, template.getName());
+				bindCircuitAndBudget(meterRegistry, template, tags);
+				bindHedgingDelay(meterRegistry, template, tags);
 			}
 
 		});
@@ -137,6 +145,28 @@ public final class RetryMetricsBinder implements MeterBinder {
 		hedges(meterRegistry, tags, metrics, "lost", RetryMetrics::getHedgesLost);
 		hedges(meterRegistry, tags, metrics, "cancelled", RetryMetrics::getHedgesCancelled);
 		hedges(meterRegistry, tags, metrics, "refused", RetryMetrics::getHedgesRefused);
+		bindHedgingDelay(meterRegistry, template, tags);
+	}
+
+	/**
+	 * The hedging delay gauge, for an instance that hedges: it reads the template's delay each time, so an
+	 * adaptive delay is published as it moves. A live change that turns hedging on registers it; one that
+	 * turns it off removes it.
+	 */
+	private static void bindHedgingDelay(MeterRegistry meterRegistry, RetryTemplate template, Tags tags) {
+		if (template.getHedgingDelay() == null) {
+			remove(meterRegistry, "retry.hedging.delay", tags);
+		}
+		else if (!bound(meterRegistry, "retry.hedging.delay", tags)) {
+			TimeGauge.builder("retry.hedging.delay", template, TimeUnit.NANOSECONDS, RetryMetricsBinder::hedgingDelayNanos)
+				.tags(tags).description("The delay after which a hedged call starts its next copy (adaptive or fixed)")
+				.register(meterRegistry);
+		}
+	}
+
+	private static double hedgingDelayNanos(RetryTemplate template) {
+		Duration delay = template.getHedgingDelay();
+		return (delay != null) ? delay.toNanos() : Double.NaN;
 	}
 
 	private static void hedges(MeterRegistry meterRegistry, Tags tags, RetryMetrics metrics, String result,
