@@ -237,7 +237,10 @@ public final class RetryConfig {
 		return this.hedging;
 	}
 
-	/** {@return whether async calls of the instance hedge: a hedging policy is set and enabled} */
+	/**
+	 * {@return whether the instance hedges: a hedging policy is set and enabled (its async calls hedge, and its
+	 * stateless blocking calls when the policy has an executor)}
+	 */
 	public boolean isHedging() {
 		return this.hedging != null && this.hedging.isEnabled();
 	}

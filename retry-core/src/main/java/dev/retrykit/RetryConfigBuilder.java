@@ -367,10 +367,13 @@ public final class RetryConfigBuilder {
 	}
 
 	/**
-	 * Makes the instance's async calls ({@link RetryTemplate#executeAsync}) hedge instead of backing off:
-	 * {@code maxAttempts} counts the copies in all, the first included; a hedged call does not use the
-	 * backoff (its synchronous calls still do). Only for idempotent operations, and the supplier may be
-	 * called from two threads at once (the timer's and the one a failed copy completed on). Default: none.
+	 * Makes the instance's async calls ({@link RetryTemplate#executeAsync}) hedge instead of backing off,
+	 * and its stateless blocking calls ({@link RetryTemplate#execute}) too when the policy has an
+	 * {@linkplain HedgingConfig#getExecutor() executor} to run their copies on: {@code maxAttempts} counts
+	 * the copies in all, the first included; a hedged call does not use the backoff (blocking calls
+	 * without an executor, and stateful calls, still do: they do not hedge). Only for idempotent
+	 * operations, and the supplier (or callback) may be called from two threads at once (the timer's and
+	 * the one a failed copy completed on). Default: none.
 	 * @param hedging the policy, or {@code null} for none
 	 * @return this builder
 	 */

@@ -47,6 +47,15 @@ import org.jspecify.annotations.Nullable;
  * it recovers or throws {@link ExhaustedRetryException}. Concurrent stateful calls with one key lose
  * no count.
  *
+ * <p>Hedging ({@link RetryConfigBuilder#hedging}): {@code executeAsync} of a hedging instance races
+ * copies of the call. So does {@code execute} without a {@link RetryState} when the policy has an
+ * {@linkplain dev.retrykit.hedging.HedgingConfig#getExecutor() executor}: every copy runs as a task on
+ * it, the calling thread waits for the first acceptable result, the losers' threads are interrupted,
+ * and an interrupt of the waiting thread cancels every copy and throws a
+ * {@link RetryInterruptedException} (the interrupt flag set again). Without an executor, and for
+ * stateful calls, {@code execute} of a hedging instance retries one attempt after another with the
+ * backoff, on the calling thread.
+ *
  * <p>A successful first attempt allocates nothing and does not read the clock unless the instance
  * has a {@code max-duration}; a zero delay never calls the sleeper.
  *

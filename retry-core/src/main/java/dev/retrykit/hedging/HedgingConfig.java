@@ -2,6 +2,7 @@ package dev.retrykit.hedging;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +17,11 @@ import org.jspecify.annotations.Nullable;
  * instance has seen enough successful attempts.
  *
  * <p>Hedging sends the same operation more than once at the same time: use it only for idempotent
- * operations. It applies to {@code RetryTemplate.executeAsync}.
+ * operations. It applies to {@code RetryTemplate.executeAsync}, and to the blocking
+ * {@code RetryTemplate.execute} (stateless) when an {@link #getExecutor() executor} is set: each copy
+ * then runs as a task on that executor while the calling thread waits for the call's outcome. Without
+ * an executor, a blocking call of a hedging instance is a plain retry (one attempt after another, with
+ * the instance's backoff).
  *
  * <p>Immutable and thread-safe; built and validated by {@link HedgingConfigBuilder}.
  */
@@ -41,12 +46,15 @@ public final class HedgingConfig {
 
 	private final Duration maxDelay;
 
+	private final @Nullable Executor executor;
+
 	HedgingConfig(HedgingConfigBuilder builder) {
 		this.enabled = builder.enabled;
 		this.delay = builder.delay;
 		this.quantile = builder.quantile;
 		this.minDelay = builder.minDelay;
 		this.maxDelay = builder.maxDelay;
+		this.executor = builder.executor;
 	}
 
 	/** {@return a builder holding the defaults: enabled, adaptive at the 0.95 quantile within [1ms, 1s]} */
@@ -63,7 +71,7 @@ public final class HedgingConfig {
 	public static HedgingConfigBuilder builder(HedgingConfig base) {
 		Objects.requireNonNull(base, "base must not be null");
 		HedgingConfigBuilder builder = new HedgingConfigBuilder().enabled(base.enabled).quantile(base.quantile)
-				.minDelay(base.minDelay).maxDelay(base.maxDelay);
+				.minDelay(base.minDelay).maxDelay(base.maxDelay).executor(base.executor);
 		return (base.delay != null) ? builder.delay(base.delay) : builder.adaptive();
 	}
 
@@ -97,6 +105,14 @@ public final class HedgingConfig {
 		return this.maxDelay;
 	}
 
+	/**
+	 * {@return the executor that runs the copies of blocking calls ({@code RetryTemplate.execute}), or
+	 * {@code null} when blocking calls do not hedge; default {@code null}}
+	 */
+	public @Nullable Executor getExecutor() {
+		return this.executor;
+	}
+
 	@Override
 	public boolean equals(@Nullable Object other) {
 		if (this == other) {
@@ -107,18 +123,20 @@ public final class HedgingConfig {
 		}
 		return this.enabled == that.enabled && Objects.equals(this.delay, that.delay)
 				&& Double.compare(this.quantile, that.quantile) == 0 && this.minDelay.equals(that.minDelay)
-				&& this.maxDelay.equals(that.maxDelay);
+				&& this.maxDelay.equals(that.maxDelay) && Objects.equals(this.executor, that.executor);
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(this.enabled, this.delay, this.quantile, this.minDelay, this.maxDelay);
+		return Objects.hash(this.enabled, this.delay, this.quantile, this.minDelay, this.maxDelay, this.executor);
 	}
 
 	/**
 	 * {@return the effective configuration, e.g.
 	 * {@code HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s}} or
-	 * {@code HedgingConfig{delay=10ms}}; {@code enabled=false} is shown when disabled}
+	 * {@code HedgingConfig{delay=10ms}}; {@code enabled=false} is shown when disabled, and the executor
+	 * of blocking calls when there is one, by class and identity (its own {@code toString()} may show
+	 * state that changes, such as a pool's queue)}
 	 */
 	@Override
 	public String toString() {
@@ -132,6 +150,10 @@ public final class HedgingConfig {
 		else {
 			text.append("delay=adaptive, quantile=").append(this.quantile).append(", minDelay=")
 				.append(Durations.format(this.minDelay)).append(", maxDelay=").append(Durations.format(this.maxDelay));
+		}
+		if (this.executor != null) {
+			text.append(", executor=").append(this.executor.getClass().getName()).append('@')
+				.append(Integer.toHexString(System.identityHashCode(this.executor)));
 		}
 		return text.append('}').toString();
 	}

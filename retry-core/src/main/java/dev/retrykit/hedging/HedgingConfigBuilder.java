@@ -2,6 +2,7 @@ package dev.retrykit.hedging;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +25,8 @@ public final class HedgingConfigBuilder {
 	Duration minDelay = HedgingConfig.DEFAULT_MIN_DELAY;
 
 	Duration maxDelay = HedgingConfig.DEFAULT_MAX_DELAY;
+
+	@Nullable Executor executor;
 
 	HedgingConfigBuilder() {
 	}
@@ -103,6 +106,25 @@ public final class HedgingConfigBuilder {
 			throw new IllegalArgumentException("Invalid maxDelay (" + Durations.format(maxDelay) + "): must be greater than zero");
 		}
 		this.maxDelay = maxDelay;
+		return this;
+	}
+
+	/**
+	 * Sets the executor that runs the copies of the instance's blocking calls
+	 * ({@code RetryTemplate.execute} without a {@code RetryState}): each copy is a task on it, and the
+	 * calling thread waits for the first acceptable result. A copy that loses, or is cancelled because
+	 * the call ended, has its thread interrupted; a copy the executor refuses
+	 * ({@link java.util.concurrent.RejectedExecutionException}) is a copy failed with that exception.
+	 * Choose an executor with a thread per task or enough threads for {@code maxAttempts} copies of every
+	 * concurrent call (virtual threads fit well): copies queued behind others do not race. It must run
+	 * every task it accepts: a discarded task (a discard policy, {@code shutdownNow()}'s queued tasks)
+	 * is a copy that never ends, which a call with no other copy in flight waits for. Default
+	 * {@code null}: blocking calls do not hedge but retry one attempt after another, with the backoff.
+	 * @param executor the executor, or {@code null} for none
+	 * @return this builder
+	 */
+	public HedgingConfigBuilder executor(@Nullable Executor executor) {
+		this.executor = executor;
 		return this;
 	}
 

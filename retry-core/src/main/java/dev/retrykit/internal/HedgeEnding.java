@@ -7,7 +7,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A hedged call's end, for {@link CallEnding#finish}: the recovery's stage completes the caller's
  * future ({@link AsyncRetryEnding#recoverInto}, as for any async call), or the failure does, or the last
- * rejected result. Stateless.
+ * rejected result. While the recovery function runs, {@link dev.retrykit.RetryContext#current()} is the
+ * call's context (its retry count and last failure), so that a blocking call's
+ * {@link dev.retrykit.RecoveryCallback} gets the context it expects, whichever thread ends the call.
+ * Stateless.
  */
 final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<?>> {
 
@@ -29,7 +32,14 @@ final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<
 	}
 
 	private static <T> void recoverInto(HedgedCall<T> call, RetryRuntime runtime, @Nullable Throwable failure) {
-		AsyncRetryEnding.recoverInto(runtime, call.context(), Objects.requireNonNull(call.recovery()), failure, call);
+		ContextStack stack = ContextStack.get();
+		stack.push(call.context());
+		try {
+			AsyncRetryEnding.recoverInto(runtime, call.context(), Objects.requireNonNull(call.recovery()), failure, call);
+		}
+		finally {
+			stack.pop();
+		}
 	}
 
 	@Override

@@ -12,7 +12,7 @@ import dev.retrykit.circuit.CircuitBreaker;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One hedged async call: the future returned to the caller, and the copies behind it. Copy i+1 starts
+ * One hedged call (async, or blocking through {@link HedgedBlockingCall}): its future and copies. Copy i+1 starts
  * when {@link Hedges} finds it due ({@code delay} after copy i started), or at once (or after the
  * failure's delay hint) when a copy fails with a retryable failure; {@code maxAttempts} copies at most.
  * Every decision is {@link CallLifecycle}'s and every ending {@link CallEnding#finish}'s: a copy is an

@@ -2,6 +2,7 @@ package dev.retrykit.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -55,6 +56,9 @@ final class Hedges implements AbandonableTask {
 
 	final RetryCounters counters;
 
+	/** Where the copies of blocking calls run, or {@code null} when blocking calls do not hedge. */
+	final @Nullable Executor executor;
+
 	/** The fixed delay, or -1 when adaptive. */
 	private final long fixedDelayNanos;
 
@@ -76,6 +80,7 @@ final class Hedges implements AbandonableTask {
 		this.timeSource = runtime.timeSource;
 		this.scheduler = runtime.scheduler;
 		this.counters = runtime.counters;
+		this.executor = config.getExecutor();
 		if (config.isAdaptive()) {
 			this.fixedDelayNanos = -1;
 			this.latency = (previous != null && previous.latency != null && previous.config.equals(config))

@@ -92,7 +92,7 @@ public final class RetryRuntime {
 	/** The counters' index in each thread's {@link ContextStack}, read once here rather than per call. */
 	final int countersId;
 
-	/** The instance's hedging (delay, latency window, timer), or {@code null} when its async calls do not hedge. */
+	/** The instance's hedging (delay, latency window, timer), or {@code null} when the instance does not hedge. */
 	final @Nullable Hedges hedges;
 
 	/**

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * The synchronous engine: runs the attempts of a call on the calling thread and waits between them
  * through the sleeper; every decision is {@link CallLifecycle}'s. A successful first attempt allocates
  * nothing (the context is pooled per thread and counting is a plain store). Stateful calls are
- * {@link StatefulRetry}'s.
+ * {@link StatefulRetry}'s; the calls of an instance that hedges on an executor are
+ * {@link HedgedBlockingCall}'s (without an executor, they retry here, one attempt after another).
  */
 public final class SyncRetry {
 
@@ -77,6 +78,15 @@ public final class SyncRetry {
 
 	private static <A, T, E extends Throwable> T executeGuarded(RetryRuntime runtime,
 			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery) throws E {
+		Hedges hedges = runtime.hedges;
+		if (hedges != null && hedges.executor != null) {
+			try {
+				return HedgedBlockingCall.execute(runtime, hedges, hedges.executor, attempt, argument, recovery);
+			}
+			catch (Throwable failure) {
+				throw Sneaky.<E>rethrow(failure);
+			}
+		}
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext context = stack.pushPooled(runtime.name);
 		try {

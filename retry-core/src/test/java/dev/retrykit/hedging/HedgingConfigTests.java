@@ -81,4 +81,19 @@ class HedgingConfigTests {
 		assertThat(RetryConfig.defaults().isHedging()).isFalse();
 	}
 
+	@Test
+	void theExecutorOfBlockingCallsIsPartOfTheConfigAndShownByClassAndIdentity() {
+		java.util.concurrent.Executor executor = Runnable::run;
+		HedgingConfig config = HedgingConfig.builder().delay(Duration.ofMillis(10)).executor(executor).build();
+
+		assertThat(config.getExecutor()).isSameAs(executor);
+		assertThat(HedgingConfig.builder().build().getExecutor()).isNull();
+		assertThat(HedgingConfig.builder(config).build()).isEqualTo(config).hasSameHashCodeAs(config);
+		assertThat(HedgingConfig.builder(config).executor(Runnable::run).build()).isNotEqualTo(config);
+		assertThat(HedgingConfig.builder(config).executor(null).build())
+			.isEqualTo(HedgingConfig.builder().delay(Duration.ofMillis(10)).build());
+		assertThat(config.toString()).isEqualTo("HedgingConfig{delay=10ms, executor=" + executor.getClass().getName() + "@"
+				+ Integer.toHexString(System.identityHashCode(executor)) + "}");
+	}
+
 }

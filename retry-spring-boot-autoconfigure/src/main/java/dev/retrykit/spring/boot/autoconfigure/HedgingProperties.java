@@ -10,7 +10,10 @@ import org.jspecify.annotations.Nullable;
  */
 public class HedgingProperties {
 
-	/** Whether async calls of the instance hedge; unset = as the base config. Default false. */
+	/**
+	 * Whether calls of the instance hedge (async ones, and blocking ones when an executor is set); unset = as
+	 * the base config. Default false.
+	 */
 	private @Nullable Boolean enabled;
 
 	/** Delay after which the next copy starts: a duration (0 = every copy at once) or "adaptive". Default adaptive. */
@@ -27,7 +30,11 @@ public class HedgingProperties {
 	@CompoundDuration
 	private @Nullable Duration maxDelay;
 
-	/** Blocking methods only: the name of the Executor bean that runs the copies. */
+	/**
+	 * Blocking methods: the name of the Executor bean that runs each copy as a task while the caller waits
+	 * (one with a thread per task, such as virtual threads, or enough threads for every copy). Empty: none, so
+	 * a blocking method of a hedging instance fails startup. Default empty.
+	 */
 	private @Nullable String executor;
 
 	public @Nullable Boolean getEnabled() {

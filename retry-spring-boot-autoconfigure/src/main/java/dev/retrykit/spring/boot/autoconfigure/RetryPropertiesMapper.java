@@ -6,7 +6,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -151,7 +153,8 @@ public final class RetryPropertiesMapper {
 				spec -> builder.grpcStatus(StatusCodes.parse(spec, StatusExtractor.Kind.GRPC)));
 		new NestedGroups(path).applyCircuitBreaker(builder, base, properties.getCircuitBreaker());
 		new NestedGroups(path).applyBudget(builder, base, properties.getBudget());
-		new NestedGroups(path).applyHedging(builder, base, properties.getHedging());
+		new NestedGroups(path).applyHedging(builder, base, properties.getHedging(),
+				name -> bean(path + ".hedging.executor", name, Executor.class));
 		RetryConfig mapped = checkHedging(builder, chain);
 		if (path.startsWith(PREFIX + ".instances.")) {
 			if (mapped.getBudget() != null && mapped.getBudgetName() != null) {
@@ -177,10 +180,6 @@ public final class RetryPropertiesMapper {
 			throw new InvalidRetryPropertyException(path + ".hedging.enabled", true,
 					"a stateful instance runs one attempt per call and rethrows its failure, so it cannot hedge",
 					"Set '" + path + ".hedging.enabled' to false, or '" + path + ".stateful' to false.", null);
-		}
-		String executor = chain.own().getHedging().getExecutor();
-		if (executor != null && !executor.isEmpty()) {
-			bean(path + ".hedging.executor", executor, java.util.concurrent.Executor.class);
 		}
 		return mapped;
 	}
@@ -287,6 +286,9 @@ public final class RetryPropertiesMapper {
 		if (type == DelayHintExtractor.class) {
 			return (T) (DelayHintExtractor) failure -> null;
 		}
+		if (type == Executor.class) {
+			return (T) (Executor) Runnable::run;
+		}
 		return (T) (Predicate<Object>) value -> false;
 	}
 
@@ -386,11 +388,12 @@ public final class RetryPropertiesMapper {
 		 * safe for idempotent operations only, so setting a delay alone never turns it on. The settings
 		 * are validated even while it is off.
 		 */
-		void applyHedging(RetryConfigBuilder builder, RetryConfig base, HedgingProperties hedging) {
+		void applyHedging(RetryConfigBuilder builder, RetryConfig base, HedgingProperties hedging,
+				Function<String, Executor> executors) {
 			String group = this.path + ".hedging";
 			HedgingConfig inherited = base.getHedging();
 			if (hedging.getEnabled() == null && hedging.getDelay() == null && hedging.getQuantile() == null
-					&& hedging.getMinDelay() == null && hedging.getMaxDelay() == null) {
+					&& hedging.getMinDelay() == null && hedging.getMaxDelay() == null && hedging.getExecutor() == null) {
 				return;
 			}
 			HedgingConfigBuilder config = (inherited != null) ? HedgingConfig.builder(inherited)
@@ -407,6 +410,9 @@ public final class RetryPropertiesMapper {
 			set(group + ".quantile", hedging.getQuantile(), config::quantile);
 			set(group + ".min-delay", hedging.getMinDelay(), config::minDelay);
 			set(group + ".max-delay", hedging.getMaxDelay(), config::maxDelay);
+			// An empty name clears an executor inherited from the base config.
+			set(group + ".executor", hedging.getExecutor(),
+					name -> config.executor(name.isBlank() ? null : executors.apply(name.trim())));
 			try {
 				builder.hedging(config.build());
 			}

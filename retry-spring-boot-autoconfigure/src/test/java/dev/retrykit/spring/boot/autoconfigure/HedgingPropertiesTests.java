@@ -107,4 +107,17 @@ class HedgingPropertiesTests {
 		});
 	}
 
+	@Test
+	void theExecutorBeanIsMappedInheritedAndClearedByAnEmptyName() {
+		java.util.concurrent.Executor copies = Runnable::run;
+		this.runner.withBean("copies", java.util.concurrent.Executor.class, () -> copies)
+			.withPropertyValues("retry.configs.fast.hedging.enabled=true", "retry.configs.fast.hedging.delay=10ms",
+					"retry.configs.fast.hedging.executor=copies", "retry.instances.search.base-config=fast",
+					"retry.instances.plain.base-config=fast", "retry.instances.plain.hedging.executor=")
+			.run(context -> {
+				assertThat(config(context, "search").getHedging().getExecutor()).isSameAs(copies);
+				assertThat(config(context, "plain").getHedging().getExecutor()).isNull();
+			});
+	}
+
 }

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * (through the rest of the interceptor chain) for each attempt by {@link RetryTemplate#executeAsync},
  * whose delays run on the scheduler. A synchronous throw counts as a failed attempt. Each attempt and
  * the recovery run in the caller's {@link CallerContext} (trace, MDC, security context), also on the
- * executor thread that runs a retry. Thread-safe.
+ * executor thread that runs a retry. The copies of a hedged call, which may run at the same time, each
+ * run the whole chain ({@link HedgedInvocation}). Thread-safe.
  */
 final class AsyncMethodRetry implements MethodRetry {
 
@@ -29,9 +30,16 @@ final class AsyncMethodRetry implements MethodRetry {
 
 	@Override
 	public Object invoke(MethodInvocation invocation) {
-		int mark = AttemptInvoker.mark(invocation);
 		CallerContext caller = CallerContext.capture();
-		Supplier<CompletionStage<Object>> attempt = () -> stage(caller, () -> AttemptInvoker.proceed(invocation, mark));
+		Supplier<CompletionStage<Object>> attempt;
+		if (HedgedInvocation.hedgesAsync(this.template)) {
+			HedgedInvocation copies = new HedgedInvocation(invocation);
+			attempt = () -> stage(caller, copies::proceed);
+		}
+		else {
+			int mark = AttemptInvoker.mark(invocation);
+			attempt = () -> stage(caller, () -> AttemptInvoker.proceed(invocation, mark));
+		}
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
 			return this.template.executeAsync(attempt);

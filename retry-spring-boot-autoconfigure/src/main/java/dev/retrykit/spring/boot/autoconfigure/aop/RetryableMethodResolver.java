@@ -241,8 +241,9 @@ public final class RetryableMethodResolver {
 
 	/**
 	 * What cannot hedge fails at startup: a stateful method (one attempt per call, rethrown), a
-	 * {@code Flux} (its elements cannot be raced), and, in this version, a blocking method (its copies
-	 * need an executor's threads). A {@code Mono} hedges: retry-reactor's operator races its subscriptions.
+	 * {@code Flux} (its elements cannot be raced), and a blocking method whose instance has no
+	 * {@code hedging.executor} (its copies need an executor's threads). A {@code Mono} hedges:
+	 * retry-reactor's operator races its subscriptions.
 	 */
 	private static void checkHedging(Method method, RetryTemplate template, Class<?> returnType, boolean async,
 			boolean reactive, boolean stateful) {
@@ -258,12 +259,13 @@ public final class RetryableMethodResolver {
 					"Return Mono (e.g. of the collected list), CompletableFuture or CompletionStage, or set '"
 							+ property + ".enabled' to false.", null);
 		}
-		if (!async && !reactive) {
+		if (!async && !reactive && !HedgedInvocation.hedgesBlocking(template)) {
 			throw new RetryableMethodException(method, "it is blocking (returns " + returnType.getSimpleName()
 					+ ") and its instance '" + template.getName() + "' hedges: a blocking method hedges only with '"
-					+ property + ".executor' naming an Executor bean to run its copies, and this version does not run"
-					+ " blocking copies yet", "Return CompletableFuture, CompletionStage or Mono, or set '" + property
-							+ ".enabled' to false.", null);
+					+ property + ".executor' naming an Executor bean to run its copies, and none is set",
+					"Set '" + property + ".executor' to the name of an Executor bean (one with a thread per task, such as"
+							+ " virtual threads, or enough threads for every copy), return CompletableFuture or"
+							+ " CompletionStage, or set '" + property + ".enabled' to false.", null);
 		}
 	}
 

@@ -46,8 +46,15 @@ final class SuspendMethodRetry implements MethodRetry {
 
 	@Override
 	public Object invoke(MethodInvocation invocation) {
-		int mark = AttemptInvoker.mark(invocation);
-		Supplier<CompletionStage<@Nullable Object>> attempt = () -> attempt(invocation, mark);
+		Supplier<CompletionStage<@Nullable Object>> attempt;
+		if (HedgedInvocation.hedgesAsync(this.template)) {
+			HedgedInvocation copies = new HedgedInvocation(invocation);
+			attempt = () -> attempt(copies::proceed);
+		}
+		else {
+			int mark = AttemptInvoker.mark(invocation);
+			attempt = () -> attempt(() -> AttemptInvoker.proceed(invocation, mark));
+		}
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
 			return Mono.fromFuture(() -> this.template.executeAsync(attempt));
@@ -57,9 +64,9 @@ final class SuspendMethodRetry implements MethodRetry {
 		return Mono.fromFuture(() -> this.template.executeAsync(attempt, recovery));
 	}
 
-	private static CompletableFuture<@Nullable Object> attempt(MethodInvocation invocation, int mark) {
+	private static CompletableFuture<@Nullable Object> attempt(Proceed proceed) {
 		try {
-			return future(AttemptInvoker.proceed(invocation, mark));
+			return future(proceed.run());
 		}
 		catch (Throwable ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -86,6 +93,14 @@ final class SuspendMethodRetry implements MethodRetry {
 			return (CompletableFuture<@Nullable Object>) Mono.from(publisher).toFuture();
 		}
 		return CompletableFuture.completedFuture(result);
+	}
+
+	/** Runs the rest of the chain once: an attempt, or a copy of a hedged call ({@link HedgedInvocation}). */
+	@FunctionalInterface
+	private interface Proceed {
+
+		@Nullable Object run() throws Throwable;
+
 	}
 
 }

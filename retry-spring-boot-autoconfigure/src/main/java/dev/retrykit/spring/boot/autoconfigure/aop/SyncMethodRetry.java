@@ -14,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
  * method. Every failed attempt puts the chain's index back
  * ({@link AttemptInvoker#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
- * the attempt is a constant function of the invocation.
+ * the attempt is a constant function of the invocation. When the instance hedges on an executor
+ * ({@code hedging.executor}), the copies run on that executor's threads at the same time, each through
+ * the whole chain ({@link HedgedInvocation}), while the caller waits.
  */
 final class SyncMethodRetry implements MethodRetry {
 
@@ -36,6 +38,9 @@ final class SyncMethodRetry implements MethodRetry {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		RecoverMethods recoverMethods = this.recover;
+		if (this.key == null && HedgedInvocation.hedgesBlocking(this.template)) {
+			return hedged(invocation, recoverMethods);
+		}
 		if (this.key == null && recoverMethods == null) {
 			return this.template.execute(PROCEED, invocation);
 		}
@@ -45,6 +50,22 @@ final class SyncMethodRetry implements MethodRetry {
 					RetryState.of(this.key.of(invocation)));
 		}
 		return this.template.execute(attempt, recovery(java.util.Objects.requireNonNull(recoverMethods), invocation));
+	}
+
+	/**
+	 * A call of an instance that hedges on an executor: each copy runs on an executor thread, in the
+	 * caller's {@link CallerContext}, through the whole rest of the chain ({@link HedgedInvocation}).
+	 */
+	private @Nullable Object hedged(MethodInvocation invocation, @Nullable RecoverMethods recoverMethods) throws Throwable {
+		HedgedInvocation copies = new HedgedInvocation(invocation);
+		CallerContext caller = CallerContext.capture();
+		RetryCallback<@Nullable Object, Throwable> copy = context -> {
+			try (CallerContext.Scope scope = caller.restore()) {
+				return copies.proceed();
+			}
+		};
+		return (recoverMethods != null) ? this.template.execute(copy, recovery(recoverMethods, invocation))
+				: this.template.execute(copy);
 	}
 
 	private static RecoveryCallback<@Nullable Object> recovery(RecoverMethods recoverMethods, MethodInvocation invocation) {

@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,21 +15,25 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Retryable;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer;
+import dev.retrykit.spring.boot.autoconfigure.aop.HedgedCopiesChainTests.CountingInterceptor;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
+import org.springframework.aop.Advisor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.Ordered;
 
+import static dev.retrykit.spring.boot.autoconfigure.aop.HedgedCopiesChainTests.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code @Retryable} methods of a hedging instance: a {@code CompletableFuture} or {@code Mono} method hedges,
- * what cannot hedge fails startup.
+ * a blocking one hedges on the executor bean its instance names, what cannot hedge fails startup.
  */
 class HedgingRetryableTests {
 
@@ -60,6 +67,51 @@ class HedgingRetryableTests {
 			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis.getDescription()).contains("Blocking.find(", "retry.instances.search.hedging.executor");
 		});
+	}
+
+	@Test
+	void aBlockingMethodHedgesOnTheExecutorBeanAndEveryCopyRunsTheInnerInterceptors() {
+		this.runner.withBean(BlockingSearch.class, BlockingSearch::new)
+			.withBean("copies", ExecutorService.class, HedgingRetryableTests::copiesExecutor,
+					definition -> definition.setDestroyMethodName("shutdownNow"))
+			.withBean("counter", Advisor.class,
+					() -> HedgedCopiesChainTests.advisor(new CountingInterceptor(), Ordered.LOWEST_PRECEDENCE))
+			.withPropertyValues("retry.instances.search.hedging.executor=copies")
+			.run(context -> {
+				BlockingSearch search = context.getBean(BlockingSearch.class);
+				CompletableFuture<String> result = CompletableFuture.supplyAsync(() -> {
+					try {
+						return search.find("q");
+					}
+					catch (Exception ex) {
+						throw new java.util.concurrent.CompletionException(ex);
+					}
+				},
+						command -> new Thread(command, "caller").start());
+				VirtualTime time = context.getBean(VirtualTime.class);
+				await(() -> search.calls().size() == 1 && time.pendingTasks() > 0, "the first copy, and the timer for the next");
+
+				time.advance(Duration.ofMillis(10));
+				await(() -> search.calls().size() == 2, "the hedge");
+				search.calls().get(1).answer.complete("second");
+
+				assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("second");
+				await(() -> search.calls().get(0).interrupted, "the loser's interrupt");
+				assertThat(search.calls()).extracting(call -> call.hedged).containsExactly(false, true);
+				assertThat(search.calls()).extracting(call -> call.thread).doesNotContain("caller");
+				CountingInterceptor counter = HedgedCopiesChainTests.counter(context.getBean("counter", Advisor.class));
+				assertThat(counter.seen).hasValue(2);
+			});
+	}
+
+	/** Virtual threads where the JDK has them (21+), else a thread per task from a cached pool. */
+	private static ExecutorService copiesExecutor() {
+		try {
+			return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+		}
+		catch (ReflectiveOperationException ex) {
+			return Executors.newCachedThreadPool();
+		}
 	}
 
 	@Test
@@ -129,6 +181,48 @@ class HedgingRetryableTests {
 		@Retryable("search")
 		public String find(String query) {
 			return query;
+		}
+
+	}
+
+	static class BlockingSearch {
+
+		final List<Call> calls = new CopyOnWriteArrayList<>();
+
+		@Retryable("search")
+		public String find(String query) throws Exception {
+			RetryContext context = RetryContext.current();
+			Call call = new Call(context != null && Boolean.TRUE.equals(context.getAttribute("retry.hedged")),
+					Thread.currentThread().getName());
+			this.calls.add(call);
+			try {
+				return call.answer.get();
+			}
+			catch (InterruptedException ex) {
+				call.interrupted = true;
+				throw ex;
+			}
+		}
+
+		public List<Call> calls() {
+			return this.calls;
+		}
+
+	}
+
+	static final class Call {
+
+		final boolean hedged;
+
+		final String thread;
+
+		final CompletableFuture<String> answer = new CompletableFuture<>();
+
+		volatile boolean interrupted;
+
+		Call(boolean hedged, String thread) {
+			this.hedged = hedged;
+			this.thread = thread;
 		}
 
 	}
