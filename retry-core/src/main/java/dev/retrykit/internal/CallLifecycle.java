@@ -203,7 +203,7 @@ final class CallLifecycle {
 	 */
 	static long afterAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable Throwable failure, @Nullable Object result) {
-		return after(runtime, context, block, failure, result, NOT_HEDGED);
+		return after(runtime, context, block, failure, result, NOT_HEDGED, 1);
 	}
 
 	/**
@@ -214,11 +214,14 @@ final class CallLifecycle {
 	 * {@code RETRY} event recorded). With other copies in flight, the engine waits for them instead of
 	 * ending the call on {@link #STOP_EXHAUSTED} or a refusal ({@link #STOP_BUDGET}, {@link #STOP_DEADLINE},
 	 * {@link #STOP_CIRCUIT_OPEN}).
+	 * A call that a copy after the first wins counts as successful with retry, as it did not succeed on
+	 * its first attempt.
+	 * @param copy the copy's number, the first being 1
 	 * @param mayStartAnother whether fewer copies started than the call may start
 	 */
 	static long afterCopy(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable Throwable failure, @Nullable Object result, boolean mayStartAnother) {
-		return after(runtime, context, block, failure, result, mayStartAnother ? COPY_MAY_FOLLOW : LAST_COPY);
+			@Nullable Throwable failure, @Nullable Object result, int copy, boolean mayStartAnother) {
+		return after(runtime, context, block, failure, result, mayStartAnother ? COPY_MAY_FOLLOW : LAST_COPY, copy);
 	}
 
 	/**
@@ -254,7 +257,7 @@ final class CallLifecycle {
 	private static final int LAST_COPY = 2;
 
 	private static long after(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable Throwable failure, @Nullable Object result, int hedged) {
+			@Nullable Throwable failure, @Nullable Object result, int hedged, int attempt) {
 		if (failure == null) {
 			boolean accepted;
 			try {
@@ -265,7 +268,7 @@ final class CallLifecycle {
 				return broken(runtime, context, ex, null);
 			}
 			if (accepted) {
-				succeeded(runtime, context, block, result);
+				succeeded(runtime, context, block, result, attempt);
 				return ACCEPTED;
 			}
 		}
@@ -283,8 +286,9 @@ final class CallLifecycle {
 		}
 	}
 
+	/** @param attempt the number of the attempt that succeeded when it runs beside others (a hedge), else 1 */
 	private static void succeeded(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable Object result) {
+			@Nullable Object result, int attempt) {
 		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
@@ -295,15 +299,19 @@ final class CallLifecycle {
 			runtime.budget.onSuccess();
 		}
 		int retries = context.getRetryCount();
-		if (retries == 0) {
+		boolean retried = retries > 0 || attempt > 1;
+		if (!retried) {
 			block.successWithoutRetry();
 		}
 		else {
 			block.outcome(true, true);
-			runtime.counters.event(RetryEventType.SUCCESS_AFTER_RETRY, retries + 1, null, 0);
+			if (retries > 0) {
+				// A hedge that won with no copy failed is told by its own event (HEDGE_WON).
+				runtime.counters.event(RetryEventType.SUCCESS_AFTER_RETRY, retries + 1, null, 0);
+			}
 		}
 		if (!runtime.listeners.isEmpty()) {
-			context.outcome(CallOutcome.successful(retries > 0));
+			context.outcome(CallOutcome.successful(retried));
 			runtime.listeners.onSuccess(context, result);
 			runtime.listeners.close(context, null);
 		}

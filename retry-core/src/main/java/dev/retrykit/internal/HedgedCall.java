@@ -117,7 +117,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			CompletableFuture<T> future = AttemptStages.readable(stage);
 			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
 				T value = future.getNow(null);
-				long decision = CallLifecycle.afterCopy(runtime, pooled, block, null, value, runtime.maxAttempts > 1);
+				long decision = CallLifecycle.afterCopy(runtime, pooled, block, null, value, 1, runtime.maxAttempts > 1);
 				if (decision == CallLifecycle.ACCEPTED) {
 					return future;
 				}
@@ -317,8 +317,9 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			this.inFlight--;
 			this.context.permit = copy.permit;
 			copy.permit = CircuitBreaker.NO_PERMISSION;
-			decision = CallLifecycle.afterCopy(this.runtime, this.context, block,
-					(failure != null) ? FailureClassifier.unwrap(failure) : null, value, this.started < this.maxCopies);
+			@Nullable Throwable unwrapped = (failure != null) ? FailureClassifier.unwrap(failure) : null;
+			decision = CallLifecycle.afterCopy(this.runtime, this.context, block, unwrapped, value, copy.number,
+					this.started < this.maxCopies);
 			if (decision == CallLifecycle.ACCEPTED) {
 				if (copy.number > 1) {
 					this.hedges.counters.hedgeWon();
@@ -492,9 +493,8 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	@Override
 	public String toString() {
 		// Unlocked reads: a diagnostic that must not wait for a call that is stuck.
-		return "HedgedCall[name=" + this.runtime.name + ", started=" + this.started + ", inFlight=" + this.inFlight
-				+ ", ended=" + this.ended + ", hedgesRefused=" + this.hedgesRefused + ", watched=" + this.watched + ", "
-				+ super.toString() + "]";
+		return "HedgedCall[name=" + this.runtime.name + ", started=" + this.started + ", inFlight=" + this.inFlight + ", ended="
+				+ this.ended + ", hedgesRefused=" + this.hedgesRefused + ", watched=" + this.watched + ", " + super.toString() + "]";
 	}
 
 }

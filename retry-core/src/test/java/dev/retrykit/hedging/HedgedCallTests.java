@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
+import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryEvent;
@@ -125,6 +126,33 @@ class HedgedCallTests {
 		assertThat(types(metrics)).containsExactly(RetryEventType.HEDGE, RetryEventType.HEDGE, RetryEventType.HEDGE_WON);
 		advanceMillis(1000);
 		assertThat(this.downstream.calls()).isEqualTo(3);
+	}
+
+	@Test
+	void aCallThatAHedgeWonCountsAsSuccessfulWithRetryAndTheFirstCopysWinAsWithout() {
+		List<CallOutcome> outcomes = new ArrayList<>();
+		RetryTemplate observed = RetryTemplate.builder().name("search").virtualTime(this.time)
+			.config(RetryConfig.builder().maxAttempts(2).hedging(fixed(10)).build())
+			.listener(new RetryListener() {
+				@Override
+				public void close(RetryContext context, @Nullable Throwable failure) {
+					outcomes.add(context.getOutcome());
+				}
+			})
+			.build();
+		CompletableFuture<String> wonByHedge = observed.executeAsync(this.downstream);
+		advanceMillis(10);
+		this.downstream.copy(2).complete("hedge");
+		CompletableFuture<String> wonByFirst = observed.executeAsync(this.downstream);
+		advanceMillis(10);
+		this.downstream.copy(3).complete("first");
+
+		assertThat(wonByHedge).isCompletedWithValue("hedge");
+		assertThat(wonByFirst).isCompletedWithValue("first");
+		RetryMetrics metrics = observed.getMetrics();
+		assertThat(metrics.getSuccessfulCallsWithRetry()).isEqualTo(1);
+		assertThat(metrics.getSuccessfulCallsWithoutRetry()).isEqualTo(1);
+		assertThat(outcomes).containsExactly(CallOutcome.SUCCESSFUL_WITH_RETRY, CallOutcome.SUCCESSFUL_WITHOUT_RETRY);
 	}
 
 	@Test
