@@ -14,6 +14,9 @@ public class RetryObservationContext extends Observation.Context {
 
 	private final String retryName;
 
+	/** The instance's key values made once, for the default convention; {@code null} when not made. */
+	final @Nullable InstanceKeyValues keys;
+
 	private @Nullable RetryCallOutcome outcome;
 
 	private @Nullable Throwable failure;
@@ -22,7 +25,12 @@ public class RetryObservationContext extends Observation.Context {
 	 * @param retryName the name of the retry instance running the call
 	 */
 	public RetryObservationContext(String retryName) {
+		this(retryName, null);
+	}
+
+	RetryObservationContext(String retryName, @Nullable InstanceKeyValues keys) {
 		this.retryName = Objects.requireNonNull(retryName, "retryName must not be null");
+		this.keys = keys;
 	}
 
 	/** @return the name of the retry instance running the call */
