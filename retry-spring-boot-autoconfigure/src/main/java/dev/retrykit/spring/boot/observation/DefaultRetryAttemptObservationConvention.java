@@ -5,8 +5,8 @@ import io.micrometer.common.KeyValues;
 /**
  * The default names and keys of the {@code retry.attempt} observation: name {@code retry.attempt},
  * contextual (span) name {@code retry <instance> attempt}, low-cardinality keys {@code name},
- * {@code exception} and {@code hedged}, high-cardinality key {@code attempt}. Stateless and
- * thread-safe; extend it to add or change keys.
+ * {@code exception} and {@code hedged}, high-cardinality key {@code attempt}; while the attempt runs,
+ * {@code exception} is not there yet. Thread-safe; extend it to add or change keys.
  */
 public class DefaultRetryAttemptObservationConvention implements RetryAttemptObservationConvention {
 
@@ -29,7 +29,10 @@ public class DefaultRetryAttemptObservationConvention implements RetryAttemptObs
 		InstanceKeyValues keys = context.keys;
 		Throwable failure = context.getFailure();
 		if (keys != null && failure == null) {
-			return keys.attempt(context.isHedged());
+			return keys.attempt(context.running, context.isHedged());
+		}
+		if (context.running) {
+			return InstanceKeyValues.attemptRunning(context.getRetryName(), context.isHedged());
 		}
 		return InstanceKeyValues.attempt(context.getRetryName(), DefaultRetryObservationConvention.exceptionName(failure),
 				context.isHedged());

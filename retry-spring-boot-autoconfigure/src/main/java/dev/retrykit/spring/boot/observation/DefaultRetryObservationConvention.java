@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The default names and keys of the {@code retry.call} observation: name {@code retry.call},
  * contextual (span) name {@code retry <instance>}, low-cardinality keys {@code name}, {@code outcome}
- * and {@code exception}. Stateless and thread-safe; extend it to add or change keys.
+ * and {@code exception}; while the call runs (it has no outcome yet), {@code name} only. Thread-safe;
+ * extend it to add or change keys.
  */
 public class DefaultRetryObservationConvention implements RetryObservationConvention {
 
@@ -35,8 +36,10 @@ public class DefaultRetryObservationConvention implements RetryObservationConven
 		if (keys != null && failure == null) {
 			return keys.call(outcome);
 		}
-		return InstanceKeyValues.call(context.getRetryName(), (outcome != null) ? outcome.value() : InstanceKeyValues.RUNNING,
-				exceptionName(failure));
+		if (outcome == null) {
+			return InstanceKeyValues.callRunning(context.getRetryName());
+		}
+		return InstanceKeyValues.call(context.getRetryName(), outcome.value(), exceptionName(failure));
 	}
 
 	/**

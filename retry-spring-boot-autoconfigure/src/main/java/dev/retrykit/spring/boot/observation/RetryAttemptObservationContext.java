@@ -26,6 +26,9 @@ public class RetryAttemptObservationContext extends Observation.Context {
 	// The listener's bookkeeping of the attempt, kept here rather than in an object of its own (one
 	// allocation less per attempt, ObservedCallBenchmark); guarded by the call's CallObservation.
 
+	/** Whether the attempt runs: from right before its observation starts to right before it stops. */
+	boolean running;
+
 	/** The attempt's observation while it runs. */
 	@Nullable Observation observation;
 

@@ -129,6 +129,7 @@ public final class RetryObservationListener implements RetryListener {
 			// Tracing handlers prefer the span in scope on this thread (e.g. the HTTP request's) to the parent
 			// observation's: the call is in scope only while its attempt starts, opened and closed right here.
 			Observation attempt;
+			attemptContext.running = true;
 			try (Observation.Scope scope = call.openScope()) {
 				attempt = attemptObservation(attemptContext).parentObservation(call).start();
 			}
@@ -303,6 +304,7 @@ public final class RetryObservationListener implements RetryListener {
 				return;
 			}
 			attempt.observation = null;
+			attempt.running = false;
 			if (failure != null) {
 				attempt.setFailure(failure);
 				observation.error(failure);
