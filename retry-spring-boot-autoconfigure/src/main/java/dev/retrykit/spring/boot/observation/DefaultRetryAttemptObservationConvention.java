@@ -21,7 +21,8 @@ public class DefaultRetryAttemptObservationConvention implements RetryAttemptObs
 	@Override
 	public String getContextualName(RetryAttemptObservationContext context) {
 		InstanceKeyValues keys = context.keys;
-		return (keys != null) ? keys.attemptContextualName : InstanceKeyValues.attemptContextualName(context.getRetryName());
+		return (keys != null) ? keys.attemptContextualName
+				: InstanceKeyValues.attemptContextualName(context.getRetryName());
 	}
 
 	@Override

@@ -48,6 +48,7 @@ public class RetryAttemptObservationContext extends Observation.Context {
 	}
 
 	/**
+	 * The context of an attempt, or of a hedged call's copy.
 	 * @param retryName the name of the retry instance running the call
 	 * @param attempt the attempt's number, 1 for the first; for a hedged call, the copy's number
 	 * @param hedged whether the attempt is a copy of a hedged call after the first
@@ -63,27 +64,30 @@ public class RetryAttemptObservationContext extends Observation.Context {
 		this.keys = keys;
 	}
 
-	/** @return the name of the retry instance running the call */
+	/** {@return the name of the retry instance running the call} */
 	public String getRetryName() {
 		return this.retryName;
 	}
 
-	/** @return the attempt's number, 1 for the first (for a stateful call, counted across its calls) */
+	/** {@return the attempt's number, 1 for the first (for a stateful call, counted across its calls)} */
 	public int getAttempt() {
 		return this.attempt;
 	}
 
-	/** @return whether the attempt is a copy of a hedged call after the first */
+	/** {@return whether the attempt is a copy of a hedged call after the first} */
 	public boolean isHedged() {
 		return this.hedged;
 	}
 
-	/** @return the attempt's failure, or {@code null} while it runs, when it succeeded or returned a rejected result */
+	/** {@return the attempt's failure, or {@code null} while it runs, when it succeeded or returned a rejected result} */
 	public @Nullable Throwable getFailure() {
 		return this.failure;
 	}
 
-	/** @param failure the attempt's failure, or {@code null} */
+	/**
+	 * Sets the attempt's failure.
+	 * @param failure the attempt's failure, or {@code null}
+	 */
 	public void setFailure(@Nullable Throwable failure) {
 		this.failure = failure;
 	}

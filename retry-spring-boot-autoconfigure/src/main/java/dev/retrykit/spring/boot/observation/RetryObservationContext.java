@@ -22,6 +22,7 @@ public class RetryObservationContext extends Observation.Context {
 	private @Nullable Throwable failure;
 
 	/**
+	 * The context of a call.
 	 * @param retryName the name of the retry instance running the call
 	 */
 	public RetryObservationContext(String retryName) {
@@ -33,17 +34,20 @@ public class RetryObservationContext extends Observation.Context {
 		this.keys = keys;
 	}
 
-	/** @return the name of the retry instance running the call */
+	/** {@return the name of the retry instance running the call} */
 	public String getRetryName() {
 		return this.retryName;
 	}
 
-	/** @return how the call ended, or {@code null} while it runs */
+	/** {@return how the call ended, or {@code null} while it runs} */
 	public @Nullable RetryCallOutcome getOutcome() {
 		return this.outcome;
 	}
 
-	/** @param outcome how the call ended */
+	/**
+	 * Sets how the call ended.
+	 * @param outcome how the call ended
+	 */
 	public void setOutcome(RetryCallOutcome outcome) {
 		this.outcome = outcome;
 	}
@@ -57,7 +61,10 @@ public class RetryObservationContext extends Observation.Context {
 		return this.failure;
 	}
 
-	/** @param failure the failure behind the outcome, or {@code null} */
+	/**
+	 * Sets the failure behind the outcome.
+	 * @param failure the failure behind the outcome, or {@code null}
+	 */
 	public void setFailure(@Nullable Throwable failure) {
 		this.failure = failure;
 	}

@@ -47,7 +47,7 @@ public final class RetryObservationListener implements RetryListener {
 	/** The engine's context attribute that tells a hedged call's copy: {@code true} after the first. */
 	static final String HEDGED = "retry.hedged";
 
-	/** Instances whose key values are made once; beyond, an instance's calls make their own (as many names are rare). */
+	/** How many instances get key values made once; the calls of any further one make their own. */
 	static final int MAX_CACHED_INSTANCES = 1024;
 
 	private static final DefaultRetryObservationConvention DEFAULT_CALL_CONVENTION = new DefaultRetryObservationConvention();
@@ -219,13 +219,17 @@ public final class RetryObservationListener implements RetryListener {
 		call.stop();
 	}
 
-	/** What a hedged call's copy still in flight as the call ended is told: the caller's cancellation, or one of its own. */
+	/**
+	 * What a hedged call's copy still in flight as the call ended is stopped with: the caller's
+	 * cancellation, or one of its own.
+	 */
 	private static CancellationException cancellation(@Nullable Throwable failure) {
 		if (failure instanceof CancellationException cancelled) {
 			return cancelled;
 		}
-		return new CancellationException((failure != null) ? "The hedged call ended with " + failure.getClass().getName()
-				+ " and cancelled this copy" : "Another copy of the hedged call won and cancelled this copy");
+		return new CancellationException((failure != null)
+				? "The hedged call ended with " + failure.getClass().getName() + " and cancelled this copy"
+				: "Another copy of the hedged call won and cancelled this copy");
 	}
 
 	/** The instance's key values, made once per name for the first {@value #MAX_CACHED_INSTANCES} names. */
@@ -283,7 +287,10 @@ public final class RetryObservationListener implements RetryListener {
 			return this.call == null && this.running == null;
 		}
 
-		/** {@return the running attempt a callback is about: for a hedged call's copy, the one of its number; else the latest} */
+		/**
+		 * {@return the running attempt a callback is about: for a hedged call's copy, the one of its
+		 * number; else the latest}
+		 */
 		@Nullable RetryAttemptObservationContext attempt(RetryContext context) {
 			if (context.getAttribute(HEDGED) == null) {
 				return this.running;
