@@ -196,7 +196,9 @@ public final class RetryObservationListener implements RetryListener {
 			state.call = null;
 			// An attempt that never reported (an async call cancelled while it started) ends with the call;
 			// a hedged call's copies still in flight were cancelled as it ended.
-			state.endRunning(state.hedged ? cancellation(failure) : failure);
+			if (state.running != null) {
+				state.endRunning(state.hedged ? cancellation(failure) : failure);
+			}
 			if (state.running == null) {
 				// Else a copy's scope is still open on the thread running its supplier: attemptReturned closes it.
 				context.setAttribute(ATTRIBUTE, null);
