@@ -12,9 +12,14 @@ import org.jspecify.annotations.Nullable;
  * attempt follows) or {@link #onSuccess}, then {@link #close} once. An attempt refused by an open circuit
  * gets no {@code beforeAttempt}. Listeners are called in registration order for {@code open},
  * {@code beforeAttempt}, {@code onSuccess}, {@code onError} and {@code onRetry}, and in reverse order for
- * {@code attemptReturned} and {@code close}. An exception thrown by a listener never breaks the call: it
- * is caught, counted in {@link RetryMetrics#getListenerFailures()} and logged. Implementations must be
- * thread-safe: one listener serves every call of every instance it is registered on.
+ * {@code attemptReturned} and {@code close}. The copies of a hedged call run side by side: each callback
+ * about one copy ({@code beforeAttempt} to {@code onRetry}) gets the call's context as that copy sees it,
+ * its retry count the copy's number less one and its attribute {@code retry.hedged} {@code true} in every
+ * copy after the first only (the other attributes are the call's); a copy still in flight when the call
+ * ends gets no callback of its own before {@code close}. An exception thrown by a listener never breaks
+ * the call: it is caught, counted in {@link RetryMetrics#getListenerFailures()} and logged.
+ * Implementations must be thread-safe: one listener serves every call of every instance it is
+ * registered on, and the callbacks of a hedged call's copies may run on different threads at once.
  */
 public interface RetryListener {
 

@@ -49,8 +49,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code @Observed} gives): one observation per call, none per attempt.</li>
  * <li>{@code handWrittenNestedObservations}: the floor of what {@code retrykitObserved} records: two
  * hand-written nested observations, {@code retry.call} and a child {@code retry.attempt} in scope
- * while the attempt runs, with the same keys (name, outcome, exception; attempt), the same registry
- * and handlers, around a plain call.</li>
+ * while the attempt runs, with the same keys (name, outcome, exception; name, hedged, exception, attempt),
+ * the same registry and handlers, around a plain call.</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -96,6 +96,7 @@ public class ObservedCallBenchmark {
 			.parentObservation(call)
 			.contextualName("retry bench attempt")
 			.lowCardinalityKeyValue("name", "bench")
+			.lowCardinalityKeyValue("hedged", "false")
 			.highCardinalityKeyValue("attempt", "1")
 			.start();
 		String result;

@@ -1,6 +1,7 @@
 package dev.retrykit.internal;
 
 import dev.retrykit.CallOutcome;
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryVetoedException;
@@ -158,6 +159,15 @@ final class CallLifecycle {
 	 * @return whether the attempt may run; if not, end the call with {@link #STOP_CIRCUIT_OPEN}
 	 */
 	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
+		return acquireAttempt(runtime, context, block, context);
+	}
+
+	/**
+	 * {@link #acquireAttempt}, telling the listeners {@code told}: a hedged call's copy
+	 * ({@link HedgeCopyContext}), so that they know which copy starts.
+	 */
+	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			RetryContext told) {
 		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = breaker.acquirePermission();
@@ -168,7 +178,7 @@ final class CallLifecycle {
 		}
 		block.attempt();
 		if (!runtime.listeners.isEmpty()) {
-			runtime.listeners.beforeAttempt(context);
+			runtime.listeners.beforeAttempt(told);
 		}
 		return true;
 	}
@@ -178,7 +188,7 @@ final class CallLifecycle {
 	 * ({@link dev.retrykit.RetryListener#attemptReturned}); the engine calls it on the thread that called
 	 * {@link #acquireAttempt}, after every attempt that acquired, before {@link #afterAttempt}.
 	 */
-	static void attemptReturned(RetryRuntime runtime, MutableRetryContext context) {
+	static void attemptReturned(RetryRuntime runtime, RetryContext context) {
 		if (!runtime.listeners.isEmpty()) {
 			runtime.listeners.attemptReturned(context);
 		}
@@ -203,7 +213,7 @@ final class CallLifecycle {
 	 */
 	static long afterAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable Throwable failure, @Nullable Object result) {
-		return after(runtime, context, block, failure, result, NOT_HEDGED, 1);
+		return after(runtime, context, context, block, failure, result, NOT_HEDGED, 1);
 	}
 
 	/**
@@ -214,14 +224,15 @@ final class CallLifecycle {
 	 * {@code RETRY} event recorded). With other copies in flight, the engine waits for them instead of
 	 * ending the call on {@link #STOP_EXHAUSTED} or a refusal ({@link #STOP_BUDGET}, {@link #STOP_DEADLINE},
 	 * {@link #STOP_CIRCUIT_OPEN}).
+	 * The listeners are told about the copy through {@code told}; the call's context is the one closed.
 	 * A call that a copy after the first wins counts as successful with retry, as it did not succeed on
 	 * its first attempt.
 	 * @param copy the copy's number, the first being 1
 	 * @param mayStartAnother whether fewer copies started than the call may start
 	 */
-	static long afterCopy(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+	static long afterCopy(RetryRuntime runtime, MutableRetryContext context, RetryContext told, ThreadCounters block,
 			@Nullable Throwable failure, @Nullable Object result, int copy, boolean mayStartAnother) {
-		return after(runtime, context, block, failure, result, mayStartAnother ? COPY_MAY_FOLLOW : LAST_COPY, copy);
+		return after(runtime, context, told, block, failure, result, mayStartAnother ? COPY_MAY_FOLLOW : LAST_COPY, copy);
 	}
 
 	/**
@@ -231,14 +242,15 @@ final class CallLifecycle {
 	 * slowdown where every call is slow but none fails, hedges drain the budget and stop themselves.
 	 * @return whether the copy may start; if not, nothing was acquired
 	 */
-	static boolean acquireHedge(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
+	static boolean acquireHedge(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			RetryContext told) {
 		if (runtime.isPastDeadline(context, 0)) {
 			return false;
 		}
 		if (runtime.budget != null && !runtime.budget.tryAcquireRetry()) {
 			return false;
 		}
-		if (!acquireAttempt(runtime, context, block)) {
+		if (!acquireAttempt(runtime, context, block, told)) {
 			return false;
 		}
 		if (runtime.budget != null) {
@@ -256,8 +268,12 @@ final class CallLifecycle {
 	/** {@link #after}: a hedged call whose every copy has started. */
 	private static final int LAST_COPY = 2;
 
-	private static long after(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable Throwable failure, @Nullable Object result, int hedged, int attempt) {
+	/**
+	 * {@code told} is what the listeners are told about the attempt: the call's context, or a copy's;
+	 * {@code attempt} is the number of the attempt when it runs beside others (a hedge), else 1.
+	 */
+	private static long after(RetryRuntime runtime, MutableRetryContext context, RetryContext told,
+			ThreadCounters block, @Nullable Throwable failure, @Nullable Object result, int hedged, int attempt) {
 		if (failure == null) {
 			boolean accepted;
 			try {
@@ -268,27 +284,26 @@ final class CallLifecycle {
 				return broken(runtime, context, ex, null);
 			}
 			if (accepted) {
-				succeeded(runtime, context, block, result, attempt);
+				succeeded(runtime, context, told, block, result, attempt);
 				return ACCEPTED;
 			}
 		}
 		else if (failure instanceof InterruptedException) {
 			releaseAttempt(runtime, context);
 			context.registerFailure(failure, null);
-			runtime.listeners.onError(context, failure);
+			runtime.listeners.onError(told, failure);
 			return STOP_INTERRUPTED;
 		}
 		try {
-			return decide(runtime, context, failure, result, hedged);
+			return decide(runtime, context, told, failure, result, hedged);
 		}
 		catch (Throwable ex) {
 			return broken(runtime, context, ex, failure);
 		}
 	}
 
-	/** @param attempt the number of the attempt that succeeded when it runs beside others (a hedge), else 1 */
-	private static void succeeded(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable Object result, int attempt) {
+	private static void succeeded(RetryRuntime runtime, MutableRetryContext context, RetryContext told,
+			ThreadCounters block, @Nullable Object result, int attempt) {
 		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
@@ -312,14 +327,14 @@ final class CallLifecycle {
 		}
 		if (!runtime.listeners.isEmpty()) {
 			context.outcome(CallOutcome.successful(retried));
-			runtime.listeners.onSuccess(context, result);
+			runtime.listeners.onSuccess(told, result);
 			runtime.listeners.close(context, null);
 		}
 	}
 
 	/** Counts the failure into the context first, so that a hook that throws later still counts the attempt. */
-	private static long decide(RetryRuntime runtime, MutableRetryContext context, @Nullable Throwable failure,
-			@Nullable Object result, int hedged) {
+	private static long decide(RetryRuntime runtime, MutableRetryContext context, RetryContext told,
+			@Nullable Throwable failure, @Nullable Object result, int hedged) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
 		CircuitBreaker breaker = runtime.circuit;
@@ -337,7 +352,7 @@ final class CallLifecycle {
 			runtime.budget.onFailure();
 		}
 		if (!runtime.listeners.isEmpty()) {
-			runtime.listeners.onError(context, failure);
+			runtime.listeners.onError(told, failure);
 		}
 		if (!retryable) {
 			return STOP_NOT_RETRYABLE;
@@ -364,7 +379,7 @@ final class CallLifecycle {
 			return STOP_BUDGET;
 		}
 		runtime.counters.eventAt(RetryEventType.RETRY, retries, failure, delay, now);
-		runtime.listeners.onRetry(context, delay);
+		runtime.listeners.onRetry(told, delay);
 		return delay;
 	}
 

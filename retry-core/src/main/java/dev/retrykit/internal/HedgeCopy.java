@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
+import dev.retrykit.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,12 +38,17 @@ final class HedgeCopy<T> implements BiFunction<T, Throwable, Void> {
 
 	volatile @Nullable CompletionStage<T> stage;
 
-	HedgeCopy(HedgedCall<T> call, int number, long startNanos, long permit, @Nullable HedgeCopy<T> previous) {
+	/** What the listeners are told about this copy ({@link HedgeCopyContext#told}). */
+	final RetryContext told;
+
+	HedgeCopy(HedgedCall<T> call, int number, long startNanos, long permit, @Nullable HedgeCopy<T> previous,
+			RetryContext told) {
 		this.call = call;
 		this.number = number;
 		this.startNanos = startNanos;
 		this.permit = permit;
 		this.previous = previous;
+		this.told = told;
 	}
 
 	/**

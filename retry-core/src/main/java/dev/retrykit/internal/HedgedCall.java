@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.retrykit.CallOutcome;
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.circuit.CircuitBreaker;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>In copy k, {@link dev.retrykit.RetryContext#current()} is a context of its own whose
  * {@code getRetryCount()} is k − 1 and whose attribute {@value HedgeCopy#HEDGED} is {@code true} for k &gt; 1.
+ * Listeners are told about copy k through a {@link HedgeCopyContext} that says the same; a copy settled
+ * as the call ended gets no callback of its own (the call's {@code close} covers it).
  * State changes happen under this object's lock; user code (the supplier, stages' cancel, the recovery)
  * runs outside it, listeners inside it. Thread-safe.
  *
@@ -117,7 +120,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			CompletableFuture<T> future = AttemptStages.readable(stage);
 			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
 				T value = future.getNow(null);
-				long decision = CallLifecycle.afterCopy(runtime, pooled, block, null, value, 1, runtime.maxAttempts > 1);
+				long decision = CallLifecycle.afterCopy(runtime, pooled, pooled, block, null, value, 1, runtime.maxAttempts > 1);
 				if (decision == CallLifecycle.ACCEPTED) {
 					return future;
 				}
@@ -133,7 +136,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		finally {
 			stack.popPooled(pooled);
 		}
-		HedgeCopy<T> first = call.newCopy();
+		HedgeCopy<T> first = call.newCopy(HedgeCopyContext.told(runtime, call.context, 1));
 		long delay = hedges.delayNanos();
 		if (stage == null || thrown != null || call.maxCopies == 1 || delay == 0) {
 			call.started(first, stage, thrown);
@@ -149,9 +152,10 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		return call;
 	}
 
-	/** A new copy, holding the permit the lifecycle just acquired into the context. Under the lock. */
-	private HedgeCopy<T> newCopy() {
-		HedgeCopy<T> copy = new HedgeCopy<>(this, ++this.started, this.hedges.timeSource.nanoTime(), this.context.permit, this.copies);
+	/** A new copy, holding the permit just acquired into the context; listeners know it as {@code told}. Locked. */
+	private HedgeCopy<T> newCopy(RetryContext told) {
+		HedgeCopy<T> copy = new HedgeCopy<>(this, ++this.started, this.hedges.timeSource.nanoTime(), this.context.permit,
+				this.copies, told);
 		this.context.permit = CircuitBreaker.NO_PERMISSION;
 		if (copy.number == 1) {
 			this.firstStartNanos = copy.startNanos;
@@ -165,20 +169,19 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		return copy;
 	}
 
-	/**
-	 * Starts the next copy, unless the call ended or started all of them.
-	 * @param byDelay whether the hedging delay passed (else a failure asked for it, a retry)
-	 */
+	/** Starts the next copy, unless the call ended or started all: {@code byDelay} the delay passed, else a retry. */
 	private void startCopy(boolean byDelay) {
 		ContextStack stack = ContextStack.get();
 		ThreadCounters block = stack.counters(this.runtime);
 		HedgeCopy<T> copy;
+		RetryContext told;
 		synchronized (this) {
 			if (this.ended || this.started >= this.maxCopies || (byDelay && (this.hedgesRefused || this.retryPending))) {
 				return;
 			}
-			boolean acquired = byDelay ? CallLifecycle.acquireHedge(this.runtime, this.context, block)
-					: CallLifecycle.acquireAttempt(this.runtime, this.context, block);
+			told = HedgeCopyContext.told(this.runtime, this.context, this.started + 1);
+			boolean acquired = byDelay ? CallLifecycle.acquireHedge(this.runtime, this.context, block, told)
+					: CallLifecycle.acquireAttempt(this.runtime, this.context, block, told);
 			if (!byDelay) {
 				this.retryPending = false;
 			}
@@ -193,7 +196,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 				copy = null;
 			}
 			else {
-				copy = newCopy();
+				copy = newCopy(told);
 			}
 		}
 		if (copy == null) {
@@ -201,7 +204,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			return;
 		}
 		CompletionStage<T> stage = copy.run(this.supplier, stack, this.runtime.name, this.context.getLastThrowable());
-		CallLifecycle.attemptReturned(this.runtime, this.context);
+		CallLifecycle.attemptReturned(this.runtime, told);
 		started(copy, stage, null);
 	}
 
@@ -318,7 +321,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 			this.context.permit = copy.permit;
 			copy.permit = CircuitBreaker.NO_PERMISSION;
 			@Nullable Throwable unwrapped = (failure != null) ? FailureClassifier.unwrap(failure) : null;
-			decision = CallLifecycle.afterCopy(this.runtime, this.context, block, unwrapped, value, copy.number,
+			decision = CallLifecycle.afterCopy(this.runtime, this.context, copy.told, block, unwrapped, value, copy.number,
 					this.started < this.maxCopies);
 			if (decision == CallLifecycle.ACCEPTED) {
 				if (copy.number > 1) {
@@ -469,10 +472,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		return this.context;
 	}
 
-	/**
-	 * Cancels the call: no copy starts any more, the copies in flight give their permits back at once
-	 * and are cancelled when their stages allow it.
-	 */
+	/** Cancels the call: no copy starts any more; the copies in flight give their permits back and are cancelled. */
 	@Override
 	public boolean cancel(boolean mayInterruptIfRunning) {
 		synchronized (this) {

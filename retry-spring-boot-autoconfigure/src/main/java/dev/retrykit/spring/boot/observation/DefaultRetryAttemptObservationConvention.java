@@ -2,14 +2,11 @@ package dev.retrykit.spring.boot.observation;
 
 import io.micrometer.common.KeyValues;
 
-import dev.retrykit.spring.boot.observation.RetryObservationDocumentation.AttemptHighCardinalityKeyNames;
-import dev.retrykit.spring.boot.observation.RetryObservationDocumentation.AttemptKeyNames;
-
 /**
  * The default names and keys of the {@code retry.attempt} observation: name {@code retry.attempt},
- * contextual (span) name {@code retry <instance> attempt}, low-cardinality keys {@code name} and
- * {@code exception}, high-cardinality key {@code attempt}. Stateless and thread-safe; extend it to add
- * or change keys.
+ * contextual (span) name {@code retry <instance> attempt}, low-cardinality keys {@code name},
+ * {@code exception} and {@code hedged}, high-cardinality key {@code attempt}; while the attempt runs,
+ * {@code exception} is not there yet. Thread-safe; extend it to add or change keys.
  */
 public class DefaultRetryAttemptObservationConvention implements RetryAttemptObservationConvention {
 
@@ -23,18 +20,28 @@ public class DefaultRetryAttemptObservationConvention implements RetryAttemptObs
 
 	@Override
 	public String getContextualName(RetryAttemptObservationContext context) {
-		return "retry " + context.getRetryName() + " attempt";
+		InstanceKeyValues keys = context.keys;
+		return (keys != null) ? keys.attemptContextualName
+				: InstanceKeyValues.attemptContextualName(context.getRetryName());
 	}
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(RetryAttemptObservationContext context) {
-		return KeyValues.of(AttemptKeyNames.NAME.withValue(context.getRetryName()),
-				AttemptKeyNames.EXCEPTION.withValue(DefaultRetryObservationConvention.exceptionName(context.getFailure())));
+		InstanceKeyValues keys = context.keys;
+		Throwable failure = context.getFailure();
+		if (keys != null && failure == null) {
+			return keys.attempt(context.running, context.isHedged());
+		}
+		if (context.running) {
+			return InstanceKeyValues.attemptRunning(context.getRetryName(), context.isHedged());
+		}
+		return InstanceKeyValues.attempt(context.getRetryName(), DefaultRetryObservationConvention.exceptionName(failure),
+				context.isHedged());
 	}
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(RetryAttemptObservationContext context) {
-		return KeyValues.of(AttemptHighCardinalityKeyNames.ATTEMPT.withValue(Integer.toString(context.getAttempt())));
+		return InstanceKeyValues.attemptNumber(context.getAttempt());
 	}
 
 }

@@ -3,12 +3,11 @@ package dev.retrykit.spring.boot.observation;
 import io.micrometer.common.KeyValues;
 import org.jspecify.annotations.Nullable;
 
-import dev.retrykit.spring.boot.observation.RetryObservationDocumentation.CallKeyNames;
-
 /**
  * The default names and keys of the {@code retry.call} observation: name {@code retry.call},
  * contextual (span) name {@code retry <instance>}, low-cardinality keys {@code name}, {@code outcome}
- * and {@code exception}. Stateless and thread-safe; extend it to add or change keys.
+ * and {@code exception}; while the call runs (it has no outcome yet), {@code name} only. Thread-safe;
+ * extend it to add or change keys.
  */
 public class DefaultRetryObservationConvention implements RetryObservationConvention {
 
@@ -16,7 +15,7 @@ public class DefaultRetryObservationConvention implements RetryObservationConven
 	public static final String NAME = "retry.call";
 
 	/** The {@code exception} value when there was no failure. */
-	public static final String NONE = "none";
+	public static final String NONE = InstanceKeyValues.NONE;
 
 	@Override
 	public String getName() {
@@ -25,15 +24,22 @@ public class DefaultRetryObservationConvention implements RetryObservationConven
 
 	@Override
 	public String getContextualName(RetryObservationContext context) {
-		return "retry " + context.getRetryName();
+		InstanceKeyValues keys = context.keys;
+		return (keys != null) ? keys.callContextualName : InstanceKeyValues.callContextualName(context.getRetryName());
 	}
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(RetryObservationContext context) {
 		RetryCallOutcome outcome = context.getOutcome();
-		return KeyValues.of(CallKeyNames.NAME.withValue(context.getRetryName()),
-				CallKeyNames.OUTCOME.withValue((outcome != null) ? outcome.value() : "unknown"),
-				CallKeyNames.EXCEPTION.withValue(exceptionName(context.getFailure())));
+		InstanceKeyValues keys = context.keys;
+		Throwable failure = context.getFailure();
+		if (keys != null && failure == null) {
+			return keys.call(outcome);
+		}
+		if (outcome == null) {
+			return InstanceKeyValues.callRunning(context.getRetryName());
+		}
+		return InstanceKeyValues.call(context.getRetryName(), outcome.value(), exceptionName(failure));
 	}
 
 	/**

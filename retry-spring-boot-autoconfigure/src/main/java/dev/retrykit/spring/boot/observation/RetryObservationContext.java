@@ -14,28 +14,40 @@ public class RetryObservationContext extends Observation.Context {
 
 	private final String retryName;
 
+	/** The instance's key values made once, for the default convention; {@code null} when not made. */
+	final @Nullable InstanceKeyValues keys;
+
 	private @Nullable RetryCallOutcome outcome;
 
 	private @Nullable Throwable failure;
 
 	/**
+	 * The context of a call.
 	 * @param retryName the name of the retry instance running the call
 	 */
 	public RetryObservationContext(String retryName) {
-		this.retryName = Objects.requireNonNull(retryName, "retryName must not be null");
+		this(retryName, null);
 	}
 
-	/** @return the name of the retry instance running the call */
+	RetryObservationContext(String retryName, @Nullable InstanceKeyValues keys) {
+		this.retryName = Objects.requireNonNull(retryName, "retryName must not be null");
+		this.keys = keys;
+	}
+
+	/** {@return the name of the retry instance running the call} */
 	public String getRetryName() {
 		return this.retryName;
 	}
 
-	/** @return how the call ended, or {@code null} while it runs */
+	/** {@return how the call ended, or {@code null} while it runs} */
 	public @Nullable RetryCallOutcome getOutcome() {
 		return this.outcome;
 	}
 
-	/** @param outcome how the call ended */
+	/**
+	 * Sets how the call ended.
+	 * @param outcome how the call ended
+	 */
 	public void setOutcome(RetryCallOutcome outcome) {
 		this.outcome = outcome;
 	}
@@ -49,7 +61,10 @@ public class RetryObservationContext extends Observation.Context {
 		return this.failure;
 	}
 
-	/** @param failure the failure behind the outcome, or {@code null} */
+	/**
+	 * Sets the failure behind the outcome.
+	 * @param failure the failure behind the outcome, or {@code null}
+	 */
 	public void setFailure(@Nullable Throwable failure) {
 		this.failure = failure;
 	}

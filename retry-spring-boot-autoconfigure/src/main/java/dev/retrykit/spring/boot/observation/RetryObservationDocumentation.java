@@ -10,7 +10,8 @@ import io.micrometer.observation.docs.ObservationDocumentation;
  * (its timer gives call latency per instance and outcome) and each of its attempts a
  * {@code retry.attempt} observation whose parent is the call's, also when the attempt runs on another
  * thread; with Micrometer Tracing each attempt is a span under its call's span and the backoff is the
- * gap between them.
+ * gap between them. The copies of a hedged call are attempts side by side, told apart by the key
+ * {@code hedged}.
  */
 public enum RetryObservationDocumentation implements ObservationDocumentation {
 
@@ -85,11 +86,25 @@ public enum RetryObservationDocumentation implements ObservationDocumentation {
 			}
 		},
 
-		/** The simple class name of the attempt's failure, or {@code none}. */
+		/**
+		 * The simple class name of the attempt's failure, or {@code none}; {@code CancellationException}
+		 * for a hedged call's copy that was still in flight when the call ended.
+		 */
 		EXCEPTION {
 			@Override
 			public String asString() {
 				return "exception";
+			}
+		},
+
+		/**
+		 * Whether the attempt is a hedge: {@code true} for every copy of a hedged call after the first,
+		 * {@code false} otherwise.
+		 */
+		HEDGED {
+			@Override
+			public String asString() {
+				return "hedged";
 			}
 		}
 

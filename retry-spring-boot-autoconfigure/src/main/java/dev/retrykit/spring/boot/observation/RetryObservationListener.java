@@ -1,6 +1,9 @@
 package dev.retrykit.spring.boot.observation;
 
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.retrykit.CallOutcome;
 import dev.retrykit.RetryContext;
@@ -27,14 +30,25 @@ import org.jspecify.annotations.Nullable;
  * into the context cache before it is closed, and that copy then keeps only the empty holder, no
  * observation.
  *
- * <p>Thread-safe: it holds no per-call state; a call's state lives in its context, used by one attempt
- * at a time. Registered only on instances whose observations are on (see {@link #isObserving}), so an
- * application with no or a no-op {@link ObservationRegistry} pays nothing.
+ * <p>The copies of a hedged call are attempts side by side: the engine tells each callback's copy by
+ * its context (retry count and {@code retry.hedged}), and each copy is a {@code retry.attempt} with key
+ * {@code hedged}. A copy still in flight when the call ends (a loser, once another copy won) is stopped
+ * with the call, with a {@link CancellationException} as its error (or the caller's own cancellation).
+ *
+ * <p>Thread-safe: a call's state lives in its context, guarded by itself; the listener keeps only the
+ * key values of each instance, made once. Registered only on instances whose observations are on (see
+ * {@link #isObserving}), so an application with no or a no-op {@link ObservationRegistry} pays nothing.
  */
 public final class RetryObservationListener implements RetryListener {
 
 	/** The context attribute that holds a call's observations. */
 	static final String ATTRIBUTE = RetryObservationListener.class.getName();
+
+	/** The engine's context attribute that tells a hedged call's copy: {@code true} after the first. */
+	static final String HEDGED = "retry.hedged";
+
+	/** How many instances get key values made once; the calls of any further one make their own. */
+	static final int MAX_CACHED_INSTANCES = 1024;
 
 	private static final DefaultRetryObservationConvention DEFAULT_CALL_CONVENTION = new DefaultRetryObservationConvention();
 
@@ -45,6 +59,8 @@ public final class RetryObservationListener implements RetryListener {
 	private final @Nullable RetryObservationConvention callConvention;
 
 	private final @Nullable RetryAttemptObservationConvention attemptConvention;
+
+	private final Map<String, InstanceKeyValues> instanceKeys = new ConcurrentHashMap<>();
 
 	/**
 	 * A listener with the default conventions.
@@ -83,7 +99,7 @@ public final class RetryObservationListener implements RetryListener {
 
 	@Override
 	public boolean open(RetryContext context) {
-		RetryObservationContext callContext = new RetryObservationContext(context.getName());
+		RetryObservationContext callContext = new RetryObservationContext(context.getName(), keys(context.getName()));
 		Observation call = callObservation(callContext).start();
 		context.setAttribute(ATTRIBUTE, new CallObservation(call, callContext));
 		return true;
@@ -92,22 +108,36 @@ public final class RetryObservationListener implements RetryListener {
 	@Override
 	public void beforeAttempt(RetryContext context) {
 		CallObservation state = state(context);
-		if (state == null || state.call == null) {
+		if (state == null) {
 			return;
 		}
-		state.endAttempt(null);
-		RetryAttemptObservationContext attemptContext = new RetryAttemptObservationContext(context.getName(),
-				context.getRetryCount() + 1);
-		state.attemptContext = attemptContext;
-		Observation call = state.call;
-		// Tracing handlers prefer the span in scope on this thread (e.g. the HTTP request's) to the parent
-		// observation's: the call is in scope only while its attempt starts, opened and closed right here.
-		Observation attempt;
-		try (Observation.Scope scope = call.openScope()) {
-			attempt = attemptObservation(attemptContext).parentObservation(call).start();
+		Object hedged = context.getAttribute(HEDGED);
+		synchronized (state) {
+			Observation call = state.call;
+			if (call == null) {
+				return;
+			}
+			if (hedged == null) {
+				// Attempts follow one another: one that never reported ends as the next starts.
+				state.endRunning(null);
+			}
+			else {
+				state.hedged = true;
+			}
+			RetryAttemptObservationContext attemptContext = new RetryAttemptObservationContext(context.getName(),
+					context.getRetryCount() + 1, Boolean.TRUE.equals(hedged), state.callContext.keys);
+			// Tracing handlers prefer the span in scope on this thread (e.g. the HTTP request's) to the parent
+			// observation's: the call is in scope only while its attempt starts, opened and closed right here.
+			Observation attempt;
+			attemptContext.running = true;
+			try (Observation.Scope scope = call.openScope()) {
+				attempt = attemptObservation(attemptContext).parentObservation(call).start();
+			}
+			attemptContext.observation = attempt;
+			attemptContext.scope = attempt.openScope();
+			attemptContext.earlier = state.running;
+			state.running = attemptContext;
 		}
-		state.attempt = attempt;
-		state.attemptScope = attempt.openScope();
 	}
 
 	@Override
@@ -116,57 +146,101 @@ public final class RetryObservationListener implements RetryListener {
 		if (state == null) {
 			return;
 		}
-		Observation.Scope scope = state.attemptScope;
-		if (scope != null) {
-			state.attemptScope = null;
-			scope.close();
+		Observation.Scope scope;
+		synchronized (state) {
+			RetryAttemptObservationContext attempt = state.attempt(context);
+			if (attempt == null || attempt.scope == null) {
+				return;
+			}
+			scope = attempt.scope;
+			attempt.scope = null;
+			state.forgetIfEnded(attempt);
 		}
+		scope.close();
 	}
 
 	@Override
 	public void onSuccess(RetryContext context, @Nullable Object result) {
-		CallObservation state = state(context);
-		if (state != null) {
-			state.endAttempt(null);
-		}
+		attemptEnded(context, null);
 	}
 
 	@Override
 	public void onError(RetryContext context, @Nullable Throwable failure) {
+		attemptEnded(context, failure);
+	}
+
+	private void attemptEnded(RetryContext context, @Nullable Throwable failure) {
 		CallObservation state = state(context);
 		if (state != null) {
-			state.endAttempt(failure);
+			synchronized (state) {
+				RetryAttemptObservationContext attempt = state.attempt(context);
+				if (attempt != null) {
+					state.end(attempt, failure);
+				}
+			}
 		}
 	}
 
 	@Override
 	public void close(RetryContext context, @Nullable Throwable failure) {
 		CallObservation state = state(context);
-		if (state == null || state.call == null || state.callContext == null) {
+		if (state == null) {
 			return;
 		}
-		context.setAttribute(ATTRIBUTE, null);
-		// An attempt that never reported (an async call cancelled while it started) ends with the call.
-		state.endAttempt(failure);
+		Observation call;
+		synchronized (state) {
+			call = state.call;
+			if (call == null) {
+				return;
+			}
+			state.call = null;
+			// An attempt that never reported (an async call cancelled while it started) ends with the call;
+			// a hedged call's copies still in flight were cancelled as it ended.
+			if (state.running != null) {
+				state.endRunning(state.hedged ? cancellation(failure) : failure);
+			}
+			if (state.running == null) {
+				// Else a copy's scope is still open on the thread running its supplier: attemptReturned closes it.
+				context.setAttribute(ATTRIBUTE, null);
+			}
+		}
 		// The outcome the engine decided and counted; a context that carries none ended as its failure says.
 		CallOutcome decided = context.getOutcome();
 		if (decided == null) {
 			decided = (failure != null) ? CallOutcome.failed(context.getRetryCount() > 1)
 					: CallOutcome.successful(context.getRetryCount() > 0);
 		}
-		RetryCallOutcome outcome = RetryCallOutcome.of(decided);
 		boolean successful = decided == CallOutcome.SUCCESSFUL_WITHOUT_RETRY || decided == CallOutcome.SUCCESSFUL_WITH_RETRY;
 		// A recovered call, or one that ended with its last rejected result, is told by its last failure.
 		Throwable cause = (failure != null || successful) ? failure : context.getLastThrowable();
-		Observation call = state.call;
-		state.callContext.setOutcome(outcome);
+		state.callContext.setOutcome(RetryCallOutcome.of(decided));
 		state.callContext.setFailure(cause);
-		state.call = null;
-		state.callContext = null;
 		if (failure != null) {
 			call.error(failure);
 		}
 		call.stop();
+	}
+
+	/**
+	 * What a hedged call's copy still in flight as the call ended is stopped with: the caller's
+	 * cancellation, or one of its own.
+	 */
+	private static CancellationException cancellation(@Nullable Throwable failure) {
+		if (failure instanceof CancellationException cancelled) {
+			return cancelled;
+		}
+		return new CancellationException((failure != null)
+				? "The hedged call ended with " + failure.getClass().getName() + " and cancelled this copy"
+				: "Another copy of the hedged call won and cancelled this copy");
+	}
+
+	/** The instance's key values, made once per name for the first {@value #MAX_CACHED_INSTANCES} names. */
+	private @Nullable InstanceKeyValues keys(String retryName) {
+		InstanceKeyValues keys = this.instanceKeys.get(retryName);
+		if (keys == null && this.instanceKeys.size() < MAX_CACHED_INSTANCES) {
+			keys = this.instanceKeys.computeIfAbsent(retryName, InstanceKeyValues::new);
+		}
+		return keys;
 	}
 
 	private Observation callObservation(RetryObservationContext context) {
@@ -189,22 +263,22 @@ public final class RetryObservationListener implements RetryListener {
 	}
 
 	/**
-	 * The observations of one call. Used by one attempt at a time; the engine's hand-off between
-	 * threads (scheduler, executor, future completion) makes each step see the previous one's writes.
+	 * The observations of one call: its own, and its attempts running (one at most, but for a hedged
+	 * call's copies, which run side by side). Guarded by itself: a hedged call's copies report on
+	 * different threads at once; any other call's steps are handed from thread to thread by the engine.
 	 */
 	static final class CallObservation {
 
 		/** The call's observation, {@code null} once the call has ended. */
 		@Nullable Observation call;
 
-		@Nullable RetryObservationContext callContext;
+		final RetryObservationContext callContext;
 
-		@Nullable Observation attempt;
+		/** The attempts running, the latest first, linked through {@link RetryAttemptObservationContext#earlier}. */
+		@Nullable RetryAttemptObservationContext running;
 
-		@Nullable RetryAttemptObservationContext attemptContext;
-
-		/** The attempt's scope, open on its thread from beforeAttempt to attemptReturned. */
-		Observation.@Nullable Scope attemptScope;
+		/** Whether the call hedges: told by the copies' contexts ({@value #HEDGED}). */
+		boolean hedged;
 
 		CallObservation(Observation call, RetryObservationContext callContext) {
 			this.call = call;
@@ -212,20 +286,76 @@ public final class RetryObservationListener implements RetryListener {
 		}
 
 		boolean isEnded() {
-			return this.call == null && this.attempt == null;
+			return this.call == null && this.running == null;
 		}
 
-		void endAttempt(@Nullable Throwable failure) {
-			Observation running = this.attempt;
-			if (running == null) {
+		/**
+		 * {@return the running attempt a callback is about: for a hedged call's copy, the one of its
+		 * number; else the latest}
+		 */
+		@Nullable RetryAttemptObservationContext attempt(RetryContext context) {
+			if (context.getAttribute(HEDGED) == null) {
+				return this.running;
+			}
+			int number = context.getRetryCount() + 1;
+			for (RetryAttemptObservationContext attempt = this.running; attempt != null; attempt = attempt.earlier) {
+				if (attempt.getAttempt() == number) {
+					return attempt;
+				}
+			}
+			return null;
+		}
+
+		/** Stops an attempt's observation; it stays on the running list while its scope is open. */
+		void end(RetryAttemptObservationContext attempt, @Nullable Throwable failure) {
+			Observation observation = attempt.observation;
+			if (observation == null) {
 				return;
 			}
-			this.attempt = null;
+			attempt.observation = null;
+			attempt.running = false;
 			if (failure != null) {
-				Objects.requireNonNull(this.attemptContext).setFailure(failure);
-				running.error(failure);
+				attempt.setFailure(failure);
+				observation.error(failure);
 			}
-			running.stop();
+			observation.stop();
+			forgetIfEnded(attempt);
+		}
+
+		/** Ends every attempt still running. */
+		void endRunning(@Nullable Throwable failure) {
+			RetryAttemptObservationContext attempt = this.running;
+			while (attempt != null) {
+				// Read first: ending an attempt whose scope is closed takes it off the list.
+				RetryAttemptObservationContext earlier = attempt.earlier;
+				end(attempt, failure);
+				attempt = earlier;
+			}
+		}
+
+		/** Takes an attempt off the running list once it is stopped and its scope closed. */
+		void forgetIfEnded(RetryAttemptObservationContext ended) {
+			if (ended.observation != null || ended.scope != null) {
+				return;
+			}
+			RetryAttemptObservationContext later = null;
+			for (RetryAttemptObservationContext attempt = this.running; attempt != null; attempt = attempt.earlier) {
+				if (attempt == ended) {
+					unlink(attempt, later);
+					return;
+				}
+				later = attempt;
+			}
+		}
+
+		private void unlink(RetryAttemptObservationContext attempt, @Nullable RetryAttemptObservationContext later) {
+			if (later == null) {
+				this.running = attempt.earlier;
+			}
+			else {
+				later.earlier = attempt.earlier;
+			}
+			attempt.earlier = null;
 		}
 
 	}

@@ -78,6 +78,21 @@ class RetryObservationListenerTests {
 	}
 
 	@Test
+	void whileACallRunsItsObservationsHaveOnlyTheKeysKnownAtTheirStart() throws Exception {
+		List<KeyValues> whileRunning = new CopyOnWriteArrayList<>();
+		template().build().execute(context -> {
+			Observation.ContextView attempt = this.registry.getCurrentObservation().getContextView();
+			whileRunning.add(attempt.getLowCardinalityKeyValues());
+			whileRunning.add(attempt.getParentObservation().getContextView().getLowCardinalityKeyValues());
+			return "ok";
+		});
+		assertThat(whileRunning).containsExactly(KeyValues.of("name", "inventory", "hedged", "false"),
+				KeyValues.of("name", "inventory"));
+		assertThat(this.registry).hasObservationWithNameEqualTo("retry.attempt").that()
+			.hasLowCardinalityKeyValue("exception", "none").hasLowCardinalityKeyValue("hedged", "false");
+	}
+
+	@Test
 	void theCallKeepsTheObservationThatWasCurrentAsItsParent() throws Exception {
 		Observation request = Observation.start("http.server.requests", this.registry);
 		try (Observation.Scope scope = request.openScope()) {
