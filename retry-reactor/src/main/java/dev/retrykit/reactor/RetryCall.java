@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
+import dev.retrykit.RetryCallDescriber;
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -28,7 +30,7 @@ import reactor.core.publisher.Operators;
  * @param <T> the element type
  */
 final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Supplier<CompletionStage<Object>>,
-		BiFunction<@Nullable Object, @Nullable Throwable, @Nullable Void>, Runnable {
+		BiFunction<@Nullable Object, @Nullable Throwable, @Nullable Void>, Runnable, RetryCallDescriber {
 
 	/** A {@code Mono}: the value is emitted once the call succeeds. */
 	static final int SINGLE = 0;
@@ -118,6 +120,15 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 		}
 		else {
 			future.handle(this);
+		}
+	}
+
+	/** Lets the operator's describer, if it has one, tell the call's listeners what the call is about. */
+	@Override
+	public void describe(RetryContext context) {
+		RetryCallDescriber describer = this.operator.describer();
+		if (describer != null) {
+			describer.describe(context);
 		}
 	}
 

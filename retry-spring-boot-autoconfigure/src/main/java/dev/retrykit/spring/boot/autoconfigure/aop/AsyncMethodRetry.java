@@ -5,6 +5,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.RetryCallDescriber;
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * (through the rest of the interceptor chain) for each attempt by {@link RetryTemplate#executeAsync},
  * whose delays run on the scheduler. A synchronous throw counts as a failed attempt. Each attempt and
  * the recovery run in the caller's {@link CallerContext} (trace, MDC, security context), also on the
- * executor thread that runs a retry. Thread-safe.
+ * executor thread that runs a retry; the call's listeners learn the invocation ({@link MethodListeners}).
+ * Thread-safe.
  */
 final class AsyncMethodRetry implements MethodRetry {
 
@@ -31,7 +34,7 @@ final class AsyncMethodRetry implements MethodRetry {
 	public Object invoke(MethodInvocation invocation) {
 		int mark = AttemptInvoker.mark(invocation);
 		CallerContext caller = CallerContext.capture();
-		Supplier<CompletionStage<Object>> attempt = () -> stage(caller, () -> AttemptInvoker.proceed(invocation, mark));
+		Supplier<CompletionStage<Object>> attempt = new Attempt(invocation, mark, caller);
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
 			return this.template.executeAsync(attempt);
@@ -54,6 +57,33 @@ final class AsyncMethodRetry implements MethodRetry {
 		catch (Throwable ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	/** Starts one attempt of a call; tells the call's listeners its invocation. */
+	private static final class Attempt implements Supplier<CompletionStage<Object>>, RetryCallDescriber {
+
+		private final MethodInvocation invocation;
+
+		private final int mark;
+
+		private final CallerContext caller;
+
+		Attempt(MethodInvocation invocation, int mark, CallerContext caller) {
+			this.invocation = invocation;
+			this.mark = mark;
+			this.caller = caller;
+		}
+
+		@Override
+		public CompletionStage<Object> get() {
+			return stage(this.caller, () -> AttemptInvoker.proceed(this.invocation, this.mark));
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			MethodListeners.describe(context, this.invocation);
+		}
+
 	}
 
 	@FunctionalInterface

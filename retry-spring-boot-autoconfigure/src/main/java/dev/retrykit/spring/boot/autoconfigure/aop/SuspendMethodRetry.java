@@ -5,6 +5,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.RetryCallDescriber;
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -42,7 +44,7 @@ final class SuspendMethodRetry implements MethodRetry {
 	@Override
 	public Object invoke(MethodInvocation invocation) {
 		int mark = AttemptInvoker.mark(invocation);
-		Supplier<CompletionStage<@Nullable Object>> attempt = () -> attempt(invocation, mark);
+		Supplier<CompletionStage<@Nullable Object>> attempt = new Attempt(invocation, mark);
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
 			return Mono.fromFuture(() -> this.template.executeAsync(attempt));
@@ -59,6 +61,33 @@ final class SuspendMethodRetry implements MethodRetry {
 		catch (Throwable ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	/**
+	 * Starts one attempt of a call; tells the call's listeners its invocation, when the call starts at
+	 * subscription, after this interceptor returned.
+	 */
+	private static final class Attempt implements Supplier<CompletionStage<@Nullable Object>>, RetryCallDescriber {
+
+		private final MethodInvocation invocation;
+
+		private final int mark;
+
+		Attempt(MethodInvocation invocation, int mark) {
+			this.invocation = invocation;
+			this.mark = mark;
+		}
+
+		@Override
+		public CompletionStage<@Nullable Object> get() {
+			return attempt(this.invocation, this.mark);
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			MethodListeners.describe(context, this.invocation);
+		}
+
 	}
 
 	private static CompletableFuture<@Nullable Object> recovered(RecoverMethods recoverMethods,

@@ -1,7 +1,9 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
 import dev.retrykit.RecoveryCallback;
+import dev.retrykit.RetryCallDescriber;
 import dev.retrykit.RetryCallback;
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryFunction;
 import dev.retrykit.RetryState;
 import dev.retrykit.RetryTemplate;
@@ -14,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
  * method. Every failed attempt puts the chain's index back
  * ({@link AttemptInvoker#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
- * the attempt is a constant function of the invocation.
+ * the attempt is a constant function of the invocation; a method whose calls have listeners makes an
+ * attempt object per call, which tells them the invocation ({@link MethodListeners}). Thread-safe.
  */
 final class SyncMethodRetry implements MethodRetry {
 
@@ -27,24 +30,53 @@ final class SyncMethodRetry implements MethodRetry {
 
 	private final @Nullable StatefulKey key;
 
-	SyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover, @Nullable StatefulKey key) {
+	/** Whether the calls may have listeners, which are then told the invocation. */
+	private final boolean heard;
+
+	SyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover, @Nullable StatefulKey key,
+			boolean heard) {
 		this.template = template;
 		this.recover = recover;
 		this.key = key;
+		this.heard = heard;
 	}
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		RecoverMethods recoverMethods = this.recover;
-		if (this.key == null && recoverMethods == null) {
+		if (this.key == null && recoverMethods == null && !this.heard) {
 			return this.template.execute(PROCEED, invocation);
 		}
-		RetryCallback<@Nullable Object, Throwable> attempt = context -> AttemptInvoker.proceedAndRewind(invocation);
+		RetryCallback<@Nullable Object, Throwable> attempt = new Attempt(invocation);
+		if (this.key == null && recoverMethods == null) {
+			return this.template.execute(attempt);
+		}
 		if (this.key != null) {
 			return this.template.execute(attempt, (recoverMethods != null) ? recovery(recoverMethods, invocation) : null,
 					RetryState.of(this.key.of(invocation)));
 		}
 		return this.template.execute(attempt, recovery(java.util.Objects.requireNonNull(recoverMethods), invocation));
+	}
+
+	/** One call's attempt, which tells the call's listeners its invocation. */
+	private static final class Attempt implements RetryCallback<@Nullable Object, Throwable>, RetryCallDescriber {
+
+		private final MethodInvocation invocation;
+
+		Attempt(MethodInvocation invocation) {
+			this.invocation = invocation;
+		}
+
+		@Override
+		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
+			return AttemptInvoker.proceedAndRewind(this.invocation);
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			MethodListeners.describe(context, this.invocation);
+		}
+
 	}
 
 	private static RecoveryCallback<@Nullable Object> recovery(RecoverMethods recoverMethods, MethodInvocation invocation) {
