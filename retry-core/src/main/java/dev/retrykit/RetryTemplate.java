@@ -225,8 +225,28 @@ public final class RetryTemplate {
 	 */
 	public RetryTemplate variant(UnaryOperator<RetryConfig> derivation) {
 		Objects.requireNonNull(derivation, "derivation must not be null");
-		RetryTemplate variant = new RetryTemplate(derive(this.runtime, derivation));
-		this.followers.add(new FollowingVariant(variant, derivation));
+		RetryTemplate variant = new RetryTemplate(derive(this.runtime, derivation, null));
+		this.followers.add(new FollowingVariant(variant, derivation, null));
+		return variant;
+	}
+
+	/**
+	 * A variant, as {@link #variant(UnaryOperator)} with this template's configuration, whose calls are told to
+	 * {@code listeners} instead of the instance's: for listeners chosen per call site, such as a method's
+	 * {@code @Retryable(listeners = ...)}. The listeners are called as the instance's would be, so one that
+	 * throws is counted in the instance's {@link RetryMetrics#getListenerFailures()} and logged, and the call
+	 * goes on. The variant follows this template's live changes and is kept as long as this template: make it
+	 * once per call site, not per call.
+	 * @param listeners the listeners, in the order they are told; empty for none
+	 * @return the variant
+	 * @throws NullPointerException if {@code listeners} is or holds {@code null}
+	 */
+	public RetryTemplate withListeners(List<? extends RetryListener> listeners) {
+		RetryListener[] chosen = List.copyOf(Objects.requireNonNull(listeners, "listeners must not be null"))
+			.toArray(new RetryListener[0]);
+		RetryRuntime current = this.runtime;
+		RetryTemplate variant = new RetryTemplate(current.variant(current.config(), chosen));
+		this.followers.add(new FollowingVariant(variant, UnaryOperator.identity(), chosen));
 		return variant;
 	}
 
@@ -244,22 +264,28 @@ public final class RetryTemplate {
 	 */
 	Reconfiguration prepare(RetryRuntime next, Instant at) {
 		List<FollowingVariant> variants = List.copyOf(this.followers);
-		RetryRuntime[] derived = new RetryRuntime[variants.size()];
+		Reconfiguration[] derived = new Reconfiguration[variants.size()];
 		for (int i = 0; i < derived.length; i++) {
-			derived[i] = derive(next, variants.get(i).derivation());
+			FollowingVariant following = variants.get(i);
+			// A variant of a variant (a method's listeners on its inline settings) follows its own base.
+			derived[i] = following.variant().prepare(derive(next, following.derivation(), following.listeners()), at);
 		}
 		return () -> {
 			// The variants first: a call on a variant never runs on a newer config than its base's.
-			for (int i = 0; i < derived.length; i++) {
-				variants.get(i).variant().runtime = derived[i];
+			for (Reconfiguration variant : derived) {
+				variant.apply();
 			}
 			this.runtime = next;
 			this.reconfiguredAt = at;
 		};
 	}
 
-	private static RetryRuntime derive(RetryRuntime base, UnaryOperator<RetryConfig> derivation) {
+	private static RetryRuntime derive(RetryRuntime base, UnaryOperator<RetryConfig> derivation,
+			RetryListener @Nullable [] listeners) {
 		RetryConfig config = derivation.apply(base.config());
+		if (listeners != null) {
+			return base.variant((config != null) ? config : base.config(), listeners);
+		}
 		return (config == null || config == base.config()) ? base : base.variant(config);
 	}
 
@@ -272,7 +298,9 @@ public final class RetryTemplate {
 
 	}
 
-	private record FollowingVariant(RetryTemplate variant, UnaryOperator<RetryConfig> derivation) {
+	/** A following variant: how its configuration is derived, and its own listeners ({@code null}: the instance's). */
+	private record FollowingVariant(RetryTemplate variant, UnaryOperator<RetryConfig> derivation,
+			RetryListener @Nullable [] listeners) {
 	}
 
 	/** {@return the instance name} */

@@ -153,7 +153,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		boolean continues = false;
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, pooled)) {
+			if (!CallLifecycle.open(runtime, pooled, supplier)) {
 				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
 			}
 			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {

@@ -103,19 +103,24 @@ final class CallLifecycle {
 	}
 
 	/**
-	 * Starts a call: stamps its start when there is a deadline, and asks the listeners.
+	 * Starts a call: lets its operation describe it to the listeners when it is a
+	 * {@link dev.retrykit.RetryCallDescriber}, stamps its start when there is a deadline, and asks the listeners.
+	 * @param operation the call's operation (callback, function, supplier or task)
 	 * @return whether the listeners let the call run
 	 */
-	static boolean open(RetryRuntime runtime, MutableRetryContext context) {
+	static boolean open(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
+		runtime.listeners.describe(operation, context);
 		return runtime.open(context);
 	}
 
 	/**
 	 * Continues a stateful call from a cached context: asks the listeners, without stamping a new start
 	 * (the deadline runs from the key's first call).
+	 * @param operation the continuing call's operation, which may describe it as for {@link #open}
 	 * @return whether the listeners let the call run
 	 */
-	static boolean openContinued(RetryRuntime runtime, MutableRetryContext context) {
+	static boolean openContinued(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
+		runtime.listeners.describe(operation, context);
 		return runtime.listeners.isEmpty() || runtime.listeners.open(context);
 	}
 

@@ -59,7 +59,7 @@ final class FailbackEntry implements AbandonableTask {
 	 */
 	boolean runFirst(boolean check) {
 		RetryRuntime runtime = this.engine.runtime;
-		if (!CallLifecycle.open(runtime, this.context)) {
+		if (!CallLifecycle.open(runtime, this.context, this.task)) {
 			throw CallLifecycle.vetoed(runtime, this.context, "Failback task '" + this.key + "' of");
 		}
 		ThreadCounters block = runtime.counters.forCurrentThread();

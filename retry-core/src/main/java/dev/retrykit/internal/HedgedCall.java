@@ -101,7 +101,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		Throwable thrown = null;
 		try {
 			block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, pooled)) {
+			if (!CallLifecycle.open(runtime, pooled, supplier)) {
 				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
 			}
 			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {

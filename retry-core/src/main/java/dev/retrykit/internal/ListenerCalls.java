@@ -79,6 +79,13 @@ abstract class ListenerCalls<L> {
 		logger().log(Level.WARNING, () -> describe(listener, method, about), ex);
 	}
 
+	/** Counts and logs the failure of something the listeners rely on, such as a call's describer; the caller goes on. */
+	final void failed(Object other, Object about, Throwable ex) {
+		this.counters.listenerFailure();
+		logger().log(Level.WARNING, () -> other + " threw for instance '" + this.name + "' (" + about
+				+ "); the listeners are told without it and the call goes on", ex);
+	}
+
 	/** @return where failures are logged */
 	abstract System.Logger logger();
 

@@ -2,6 +2,7 @@ package dev.retrykit.internal;
 
 import java.time.Duration;
 
+import dev.retrykit.RetryCallDescriber;
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
 import org.jspecify.annotations.Nullable;
@@ -17,6 +18,22 @@ final class Listeners extends ListenerCalls<RetryListener> {
 
 	Listeners(String name, RetryListener[] listeners, RetryCounters counters) {
 		super(name, counters, listeners);
+	}
+
+	/**
+	 * Lets a call's operation describe the call before the listeners hear of it, when it is a
+	 * {@link RetryCallDescriber} and there are listeners; a describer that throws is counted and logged as a
+	 * listener that throws.
+	 */
+	void describe(@Nullable Object operation, RetryContext context) {
+		if (operation instanceof RetryCallDescriber describer && !isEmpty()) {
+			try {
+				describer.describe(context);
+			}
+			catch (Throwable ex) {
+				failed(describer, context, ex);
+			}
+		}
 	}
 
 	/** Asks each listener in order; the first that vetoes ends the asking (one that throws does not veto). */

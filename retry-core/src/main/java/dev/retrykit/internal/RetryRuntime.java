@@ -161,6 +161,18 @@ public final class RetryRuntime {
 	}
 
 	/**
+	 * The same instance with another configuration and other listeners, told in place of the instance's:
+	 * everything else is shared, as for {@link #variant(RetryConfig)}.
+	 * @param config the configuration of the variant
+	 * @param listeners the variant's listeners, in order; none makes its calls as plain as the rest allows
+	 * @return the variant's runtime
+	 */
+	public RetryRuntime variant(RetryConfig config, RetryListener[] listeners) {
+		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, null, listeners, this.counters,
+				this.cache, this.circuitBreaker, this.budget, this.scheduler, this.hedges);
+	}
+
+	/**
 	 * The same instance after a live change: counters and events, listeners, time, cache and scheduler
 	 * carry over; the configuration, breaker and budget are the ones given.
 	 * @param config the new configuration

@@ -52,7 +52,8 @@ public final class StatefulRetry {
 		stack.push(context);
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (fresh ? !CallLifecycle.open(runtime, context) : !CallLifecycle.openContinued(runtime, context)) {
+			if (fresh ? !CallLifecycle.open(runtime, context, callback)
+					: !CallLifecycle.openContinued(runtime, context, callback)) {
 				throw CallLifecycle.vetoed(runtime, context, "Stateful retry");
 			}
 			if (context.isExhaustedOnly() || (runtime.maxAttempts > 0 && startCount >= runtime.maxAttempts)) {

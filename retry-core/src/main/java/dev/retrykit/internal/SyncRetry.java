@@ -91,7 +91,7 @@ public final class SyncRetry {
 		MutableRetryContext context = stack.pushPooled(runtime.name);
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, context)) {
+			if (!CallLifecycle.open(runtime, context, (attempt == CALLBACK) ? argument : attempt)) {
 				throw CallLifecycle.vetoed(runtime, context, "Retry");
 			}
 			return attempts(runtime, attempt, argument, recovery, context, block, 0);

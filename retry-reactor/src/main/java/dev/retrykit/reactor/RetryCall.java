@@ -6,6 +6,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.RetryCallDescriber;
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -29,7 +31,7 @@ import reactor.core.publisher.Operators;
  * @param <A> the kind of attempt
  */
 abstract class RetryCall<T, A extends Attempt<T>> implements Supplier<CompletionStage<Object>>,
-		BiFunction<@Nullable Object, @Nullable Throwable, @Nullable Void> {
+		BiFunction<@Nullable Object, @Nullable Throwable, @Nullable Void>, RetryCallDescriber {
 
 	final CoreSubscriber<? super T> actual;
 
@@ -74,6 +76,15 @@ abstract class RetryCall<T, A extends Attempt<T>> implements Supplier<Completion
 		}
 		else {
 			future.handle(this);
+		}
+	}
+
+	/** Lets the operator's describer, if it has one, tell the call's listeners what the call is about. */
+	@Override
+	public final void describe(RetryContext context) {
+		RetryCallDescriber describer = this.operator.describer();
+		if (describer != null) {
+			describer.describe(context);
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
+import dev.retrykit.RetryCallDescriber;
 import dev.retrykit.RetryTemplate;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -75,11 +76,15 @@ public final class RetryOperator<T> implements UnaryOperator<Publisher<T>> {
 
 	private final @Nullable Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery;
 
+	private final @Nullable RetryCallDescriber describer;
+
 	private RetryOperator(RetryTemplate template, boolean allOrNothing,
-			@Nullable Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery) {
+			@Nullable Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery,
+			@Nullable RetryCallDescriber describer) {
 		this.template = template;
 		this.allOrNothing = allOrNothing;
 		this.recovery = recovery;
+		this.describer = describer;
 	}
 
 	/**
@@ -90,7 +95,7 @@ public final class RetryOperator<T> implements UnaryOperator<Publisher<T>> {
 	 * @throws NullPointerException if {@code template} is {@code null}
 	 */
 	public static <T> RetryOperator<T> of(RetryTemplate template) {
-		return new RetryOperator<>(Objects.requireNonNull(template, "template must not be null"), false, null);
+		return new RetryOperator<>(Objects.requireNonNull(template, "template must not be null"), false, null, null);
 	}
 
 	/**
@@ -101,7 +106,7 @@ public final class RetryOperator<T> implements UnaryOperator<Publisher<T>> {
 	 * @return a new operator
 	 */
 	public RetryOperator<T> allOrNothing() {
-		return new RetryOperator<>(this.template, true, this.recovery);
+		return new RetryOperator<>(this.template, true, this.recovery, this.describer);
 	}
 
 	/**
@@ -119,7 +124,20 @@ public final class RetryOperator<T> implements UnaryOperator<Publisher<T>> {
 	public RetryOperator<T> withRecovery(
 			Function<? super @Nullable Throwable, ? extends Publisher<? extends T>> recovery) {
 		return new RetryOperator<>(this.template, this.allOrNothing,
-				Objects.requireNonNull(recovery, "recovery must not be null"));
+				Objects.requireNonNull(recovery, "recovery must not be null"), this.describer);
+	}
+
+	/**
+	 * This operator, with a describer that tells the listeners of each call (each subscription) what it is
+	 * about before they hear of it, as a {@link RetryCallDescriber} operation of {@link RetryTemplate#executeAsync}
+	 * does: for instance the intercepted method call of a {@code @Retryable} method returning a {@code Mono}.
+	 * @param describer describes each call; called once per subscription, on the subscribing thread
+	 * @return a new operator
+	 * @throws NullPointerException if {@code describer} is {@code null}
+	 */
+	public RetryOperator<T> describedBy(RetryCallDescriber describer) {
+		return new RetryOperator<>(this.template, this.allOrNothing, this.recovery,
+				Objects.requireNonNull(describer, "describer must not be null"));
 	}
 
 	/**
@@ -150,6 +168,10 @@ public final class RetryOperator<T> implements UnaryOperator<Publisher<T>> {
 
 	RetryTemplate template() {
 		return this.template;
+	}
+
+	@Nullable RetryCallDescriber describer() {
+		return this.describer;
 	}
 
 	boolean isAllOrNothing() {

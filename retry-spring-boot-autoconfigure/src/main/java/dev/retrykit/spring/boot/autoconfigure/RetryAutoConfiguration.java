@@ -132,10 +132,8 @@ public final class RetryAutoConfiguration {
 			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, ConfigurableListableBeanFactory beanFactory) {
 		RetryRegistryBuilder builder = RetryRegistry.builder().sleeper(sleeper).timeSource(timeSource)
 			.scheduler(scheduler);
-		if (listeners.hasGlobalListeners()) {
-			// One listener that tells each call to its method's listeners; none at all keeps the calls' fast path.
-			builder.listener(listeners.listener());
-		}
+		// A method that names its own listeners runs on a variant of its instance with those instead.
+		listeners.global().forEach(builder::listener);
 		failbackListeners.orderedStream().forEach(builder::failbackListener);
 		customizers.orderedStream().forEach(builder::customizer);
 		new RetryPropertiesMapper(beanFactory, beanFactory.getBeanClassLoader(), statusExtractors.orderedStream().toList(),

@@ -1,5 +1,7 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
+import dev.retrykit.RetryCallDescriber;
+import dev.retrykit.RetryContext;
 import dev.retrykit.failback.FailbackExecutor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -11,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * attempt runs the rest of the interceptor chain again. Every failure, checked ones included, reaches
  * the executor unchanged, so the policy, the listeners, the events and the endpoint see the method's own
  * exception. Background attempts run in the caller's {@link CallerContext} (trace, MDC, security
- * context). A call that the executor refuses because it is full (its capacity of pending tasks, none of
+ * context); its listeners learn the invocation ({@link MethodListeners}). A call that the executor refuses because it is full (its capacity of pending tasks, none of
  * them with this key) throws the executor's {@link java.util.concurrent.RejectedExecutionException} to the
  * caller, and the method does not run: returning as if accepted would lose the call silently. Thread-safe.
  */
@@ -30,16 +32,41 @@ final class FailbackMethodRetry implements MethodRetry {
 	public @Nullable Object invoke(MethodInvocation invocation) {
 		int mark = AttemptInvoker.mark(invocation);
 		CallerContext caller = CallerContext.capture();
-		this.executor.submit(this.key.of(invocation), () -> {
-			try (CallerContext.Scope scope = caller.restore()) {
-				AttemptInvoker.proceed(invocation, mark);
+		this.executor.submit(this.key.of(invocation), new Task(invocation, mark, caller));
+		return null;
+	}
+
+	/** The call's task, run once per attempt; tells the call's listeners its invocation. */
+	private static final class Task implements Runnable, RetryCallDescriber {
+
+		private final MethodInvocation invocation;
+
+		private final int mark;
+
+		private final CallerContext caller;
+
+		Task(MethodInvocation invocation, int mark, CallerContext caller) {
+			this.invocation = invocation;
+			this.mark = mark;
+			this.caller = caller;
+		}
+
+		@Override
+		public void run() {
+			try (CallerContext.Scope scope = this.caller.restore()) {
+				AttemptInvoker.proceed(this.invocation, this.mark);
 			}
 			catch (Throwable ex) {
 				// The executor catches any Throwable from the task; wrapping a checked one would hide it.
 				throw FailbackMethodRetry.<RuntimeException>rethrow(ex);
 			}
-		});
-		return null;
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			MethodListeners.describe(context, this.invocation);
+		}
+
 	}
 
 	/**

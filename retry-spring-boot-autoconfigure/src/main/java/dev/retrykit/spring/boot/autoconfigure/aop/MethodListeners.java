@@ -1,192 +1,72 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.function.Consumer;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
+import dev.retrykit.RetryTemplate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The retry listeners of the application, as one {@link RetryListener} registered on every instance: a
- * call of a {@code @Retryable} method is told to the listeners the method names
- * ({@code @Retryable(listeners = ...)}), every other call to the application's global {@code RetryListener}
- * beans. It also puts the intercepted {@link MethodInvocation} (method, arguments, target) into the call's
- * context under {@link #INVOCATION}, where any listener can read it with {@link #invocation(RetryContext)}.
+ * The retry listeners of the application and what they learn of a {@code @Retryable} method's call. The
+ * global {@link RetryListener} beans are registered on every instance; a method that names its own
+ * ({@code @Retryable(listeners = ...)}) runs on a {@linkplain RetryTemplate#withListeners variant} of its
+ * instance told to those instead. Either way the core calls them, one after the other, so a listener that
+ * throws is counted and logged on its own and the others are still told.
  *
- * <p>The interceptor announces a call on its thread just before the call starts ({@link #announce}); the
- * call's {@code open}, which runs on that thread, takes the announcement and keeps it in the context, so
- * later callbacks (on any thread, for asynchronous calls) find it there. A failing listener does not keep the
- * others from being told: the first failure is rethrown once all are called, and the core counts and logs it
- * as any listener failure. Thread-safe.
+ * <p>Each call of a {@code @Retryable} or {@code @Failback} method carries its intercepted
+ * {@link MethodInvocation} (method, arguments, target): its operation is a
+ * {@link dev.retrykit.RetryCallDescriber} that puts the invocation into the call's context under
+ * {@link #INVOCATION} before the listeners hear of the call, on whatever thread the call starts (a
+ * {@code Mono}'s or a suspend function's starts at subscription). Any listener reads it with
+ * {@link #invocation(RetryContext)}. Immutable and thread-safe.
  */
 public final class MethodListeners {
 
 	/**
-	 * The context attribute that holds the intercepted {@link MethodInvocation} of a {@code @Retryable}
-	 * method's call (not set for calls through a template, {@code retry.targets}, or {@code Mono}/{@code Flux}
-	 * methods, whose calls start at subscription).
+	 * The context attribute that holds the intercepted {@link MethodInvocation} of a {@code @Retryable} or
+	 * {@code @Failback} method's call (not set for calls through a template or {@code retry.targets}).
 	 */
 	public static final String INVOCATION = "retrykit.method-invocation";
 
-	/** The context attribute that holds the listeners chosen by the method, when it chose. */
-	private static final String CHOSEN = "retrykit.method-listeners";
-
-	private final RetryListener[] global;
-
-	private final RetryListener listener = new Dispatcher();
-
-	/** The call about to start on this thread; a reused holder, so that announcing allocates nothing. */
-	private final ThreadLocal<Announcement> announced = ThreadLocal.withInitial(Announcement::new);
+	private final List<RetryListener> global;
 
 	/**
+	 * Makes the application's listeners.
 	 * @param global the application's global listeners, in order
 	 */
 	public MethodListeners(List<? extends RetryListener> global) {
-		this.global = global.toArray(new RetryListener[0]);
+		this.global = List.copyOf(global);
 	}
 
 	/**
+	 * Reads the intercepted method call of a call's context.
 	 * @param context a call's context
 	 * @return the intercepted method call, with its method, arguments and target, or {@code null} when the call
-	 * is not a {@code @Retryable} method's
+	 * is not a {@code @Retryable} or {@code @Failback} method's
 	 */
 	public static @Nullable MethodInvocation invocation(RetryContext context) {
 		return (context.getAttribute(INVOCATION) instanceof MethodInvocation invocation) ? invocation : null;
 	}
 
-	/** @return the listener to register on every instance */
-	public RetryListener listener() {
-		return this.listener;
+	/** {@return the global listeners, in order, to register on every instance} */
+	public List<RetryListener> global() {
+		return this.global;
 	}
 
-	/** @return whether the application has listeners: only then is {@link #listener()} registered */
+	/** {@return whether the application has global listeners} */
 	public boolean hasGlobalListeners() {
-		return this.global.length > 0;
+		return !this.global.isEmpty();
 	}
 
 	/**
-	 * Announces the call that is about to start on this thread; {@link #clear} must follow once it started.
+	 * Tells a call's listeners which method call it is.
+	 * @param context the call's context
 	 * @param invocation the intercepted call
-	 * @param chosen the listeners the method names, or {@code null} for the global ones
 	 */
-	void announce(MethodInvocation invocation, RetryListener @Nullable [] chosen) {
-		Announcement announcement = this.announced.get();
-		announcement.invocation = invocation;
-		announcement.chosen = chosen;
-	}
-
-	/** Forgets an announcement that no call took (e.g. the call was rejected before it opened). */
-	void clear() {
-		Announcement announcement = this.announced.get();
-		announcement.invocation = null;
-		announcement.chosen = null;
-	}
-
-	private RetryListener[] listeners(RetryContext context) {
-		return (context.getAttribute(CHOSEN) instanceof RetryListener[] chosen) ? chosen : this.global;
-	}
-
-	private static final class Announcement {
-
-		@Nullable MethodInvocation invocation;
-
-		RetryListener @Nullable [] chosen;
-
-	}
-
-	private final class Dispatcher implements RetryListener {
-
-		@Override
-		public boolean open(RetryContext context) {
-			Announcement announcement = MethodListeners.this.announced.get();
-			if (announcement.invocation != null) {
-				context.setAttribute(INVOCATION, announcement.invocation);
-				context.setAttribute(CHOSEN, announcement.chosen);
-				clear();
-			}
-			Throwable failed = null;
-			for (RetryListener listener : listeners(context)) {
-				try {
-					if (!listener.open(context)) {
-						return false;
-					}
-				}
-				catch (Throwable ex) {
-					failed = (failed != null) ? failed : ex;
-				}
-			}
-			rethrow(failed);
-			return true;
-		}
-
-		@Override
-		public void beforeAttempt(RetryContext context) {
-			tell(context, false, listener -> listener.beforeAttempt(context));
-		}
-
-		@Override
-		public void attemptReturned(RetryContext context) {
-			tell(context, true, listener -> listener.attemptReturned(context));
-		}
-
-		@Override
-		public void onSuccess(RetryContext context, @Nullable Object result) {
-			tell(context, false, listener -> listener.onSuccess(context, result));
-		}
-
-		@Override
-		public void onError(RetryContext context, @Nullable Throwable failure) {
-			tell(context, false, listener -> listener.onError(context, failure));
-		}
-
-		@Override
-		public void onRetry(RetryContext context, Duration delay) {
-			tell(context, false, listener -> listener.onRetry(context, delay));
-		}
-
-		@Override
-		public void close(RetryContext context, @Nullable Throwable failure) {
-			tell(context, true, listener -> listener.close(context, failure));
-		}
-
-		/**
-		 * Tells every listener of the call, in order or in reverse; one that throws does not keep the
-		 * others from being told, and the first failure is rethrown once all were.
-		 */
-		private void tell(RetryContext context, boolean reverse, Consumer<RetryListener> callback) {
-			RetryListener[] listeners = listeners(context);
-			Throwable failed = null;
-			for (int i = 0; i < listeners.length; i++) {
-				try {
-					callback.accept(listeners[reverse ? listeners.length - 1 - i : i]);
-				}
-				catch (Throwable ex) {
-					failed = (failed != null) ? failed : ex;
-				}
-			}
-			rethrow(failed);
-		}
-
-		private static void rethrow(@Nullable Throwable failed) {
-			if (failed instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (failed instanceof Error error) {
-				throw error;
-			}
-			if (failed != null) {
-				throw new java.lang.reflect.UndeclaredThrowableException(failed);
-			}
-		}
-
-		@Override
-		public String toString() {
-			return "MethodListeners" + java.util.Arrays.toString(MethodListeners.this.global);
-		}
-
+	static void describe(RetryContext context, MethodInvocation invocation) {
+		context.setAttribute(INVOCATION, invocation);
 	}
 
 }

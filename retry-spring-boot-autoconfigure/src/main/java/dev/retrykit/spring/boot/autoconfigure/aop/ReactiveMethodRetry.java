@@ -14,7 +14,8 @@ import reactor.core.publisher.Mono;
  * a new request per subscription), with the subscriber's {@code Context}. A {@code Flux} streams its
  * elements (those emitted before a failure are emitted again by the retry); cancelling the subscription
  * cancels the pending retry and the attempt in flight. A {@code @Recover} method's {@code Mono}/{@code Flux}
- * is subscribed like an attempt. Loaded only when Reactor is on the classpath. Thread-safe.
+ * is subscribed like an attempt. The listeners of each call (each subscription) learn the invocation
+ * ({@link MethodListeners}). Loaded only when Reactor is on the classpath. Thread-safe.
  */
 final class ReactiveMethodRetry implements MethodRetry {
 
@@ -37,6 +38,8 @@ final class ReactiveMethodRetry implements MethodRetry {
 		RecoverMethods recoverMethods = this.recover;
 		RetryOperator<Object> retry = (recoverMethods != null)
 				? this.operator.withRecovery(failure -> recovered(recoverMethods, invocation, failure)) : this.operator;
+		// Each subscription is a call, started after this method returned: the invocation travels with it.
+		retry = retry.describedBy(context -> MethodListeners.describe(context, invocation));
 		// A Mono stays a Mono, a Flux a Flux.
 		return retry.apply((Publisher<Object>) publisher);
 	}

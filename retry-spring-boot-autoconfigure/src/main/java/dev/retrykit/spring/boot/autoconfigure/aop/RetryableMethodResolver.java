@@ -126,33 +126,43 @@ public final class RetryableMethodResolver {
 		}
 		String name = instanceName(retryable, specific, userClass);
 		RetryTemplate instance = this.registry.template(name);
-		RetryTemplate template = template(instance, retryable, specific);
+		RetryTemplate template = listening(template(instance, retryable, specific), specific, retryable.listeners());
 		RecoverMethods recover = RecoverMethods.resolve(specific, userClass, retryable.recover());
 		boolean stateful = retryable.stateful() || instance.getConfig().isStateful();
 		if (stateful && this.sharedKeys && retryable.key().isEmpty()) {
 			SharedKeyArguments.check(specific);
 		}
-		MethodRetry retry = variant(specific, template, recover,
-				stateful ? new StatefulKey(specific, key(retryable.key(), specific), this.beans) : null);
-		return listening(retry, specific, retryable.listeners());
+		return variant(specific, template, recover,
+				stateful ? new StatefulKey(specific, key(retryable.key(), specific), this.beans) : null,
+				isHeard(retryable.listeners()));
 	}
 
-	/** Announces the method's calls to the listeners when it names some or the application has global ones. */
-	private MethodRetry listening(MethodRetry retry, Method method, String[] names) {
-		boolean reactive = REACTOR_PRESENT && ReactiveTypes.isReactive(method.getReturnType());
-		if (names.length > 0 && (this.listeners == null || reactive)) {
+	/**
+	 * The template whose listeners hear the method's calls: its instance's (the global listeners), or a
+	 * variant told to the listeners the method names instead.
+	 */
+	private RetryTemplate listening(RetryTemplate template, Method method, String[] names) {
+		if (names.length == 0) {
+			return template;
+		}
+		if (this.listeners == null) {
 			throw new RetryableMethodException(method, "it names listeners " + Arrays.toString(names) + ", but "
-					+ (reactive ? "a Mono or Flux call starts at subscription, where its listeners cannot be chosen"
-							: "the retry registry is the application's own, which does not use the RetryListener beans"),
-					"Remove listeners from this @Retryable" + (reactive ? "; its calls are told to the global listeners."
-							: ", or let the starter define the RetryRegistry bean."), null);
+					+ "the retry registry is the application's own, which does not use the RetryListener beans",
+					"Remove listeners from this @Retryable, or let the starter define the RetryRegistry bean.", null);
 		}
-		if (this.listeners == null || reactive) {
-			return retry;
+		return template.withListeners(Arrays.asList(chosenListeners(method, names)));
+	}
+
+	/**
+	 * Whether a method's calls may have listeners, which then learn its invocation (a synchronous call pays
+	 * for that with an object per call, so methods that nobody listens to do not); unknown, so true, with
+	 * the application's own registry.
+	 */
+	private boolean isHeard(String[] names) {
+		if (names.length > 0) {
+			return !(names.length == 1 && names[0].isEmpty());
 		}
-		RetryListener[] chosen = (names.length > 0) ? chosenListeners(method, names) : null;
-		return (chosen != null || this.listeners.hasGlobalListeners()) ? new ListeningMethodRetry(retry, this.listeners, chosen)
-				: retry;
+		return this.listeners == null || this.listeners.hasGlobalListeners();
 	}
 
 	private RetryListener[] chosenListeners(Method method, String[] names) {
@@ -207,11 +217,11 @@ public final class RetryableMethodResolver {
 		if (RetryableAnnotations.isAnnotated(specific, userClass)) {
 			return MethodRetry.PROCEED;
 		}
-		return variant(specific, this.registry.template(instance), null, null);
+		return variant(specific, this.registry.template(instance), null, null, isHeard(new String[0]));
 	}
 
 	private MethodRetry variant(Method method, RetryTemplate template, @Nullable RecoverMethods recover,
-			@Nullable StatefulKey key) {
+			@Nullable StatefulKey key, boolean heard) {
 		MethodRetry kotlin = KotlinMethodRetries.resolve(method, template, recover, key);
 		if (kotlin != null) {
 			return kotlin;
@@ -236,7 +246,7 @@ public final class RetryableMethodResolver {
 		if (reactive) {
 			return new ReactiveMethodRetry(template, recover);
 		}
-		return new SyncMethodRetry(template, recover, key);
+		return new SyncMethodRetry(template, recover, key, heard);
 	}
 
 	/**

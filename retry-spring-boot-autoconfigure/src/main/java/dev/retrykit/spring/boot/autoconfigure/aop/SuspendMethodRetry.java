@@ -5,6 +5,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.RetryCallDescriber;
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -46,15 +48,8 @@ final class SuspendMethodRetry implements MethodRetry {
 
 	@Override
 	public Object invoke(MethodInvocation invocation) {
-		Supplier<CompletionStage<@Nullable Object>> attempt;
-		if (HedgedInvocation.hedgesAsync(this.template)) {
-			HedgedInvocation copies = new HedgedInvocation(invocation);
-			attempt = () -> attempt(copies::proceed);
-		}
-		else {
-			int mark = AttemptInvoker.mark(invocation);
-			attempt = () -> attempt(() -> AttemptInvoker.proceed(invocation, mark));
-		}
+		HedgedInvocation copies = HedgedInvocation.hedgesAsync(this.template) ? new HedgedInvocation(invocation) : null;
+		Supplier<CompletionStage<@Nullable Object>> attempt = new Attempt(invocation, AttemptInvoker.mark(invocation), copies);
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
 			return Mono.fromFuture(() -> this.template.executeAsync(attempt));
@@ -71,6 +66,41 @@ final class SuspendMethodRetry implements MethodRetry {
 		catch (Throwable ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	/**
+	 * Starts one attempt of a call; tells the call's listeners its invocation, when the call starts at
+	 * subscription, after this interceptor returned.
+	 */
+	private static final class Attempt implements Supplier<CompletionStage<@Nullable Object>>, RetryCallDescriber {
+
+		private final MethodInvocation invocation;
+
+		private final int mark;
+
+		/** A hedged call's copies, each on its own invocation; {@code null} when the instance does not hedge. */
+		private final @Nullable HedgedInvocation copies;
+
+		Attempt(MethodInvocation invocation, int mark, @Nullable HedgedInvocation copies) {
+			this.invocation = invocation;
+			this.mark = mark;
+			this.copies = copies;
+		}
+
+		@Override
+		public CompletionStage<@Nullable Object> get() {
+			HedgedInvocation hedged = this.copies;
+			if (hedged != null) {
+				return attempt(hedged::proceed);
+			}
+			return attempt(() -> AttemptInvoker.proceed(this.invocation, this.mark));
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			MethodListeners.describe(context, this.invocation);
+		}
+
 	}
 
 	private static CompletableFuture<@Nullable Object> recovered(RecoverMethods recoverMethods,

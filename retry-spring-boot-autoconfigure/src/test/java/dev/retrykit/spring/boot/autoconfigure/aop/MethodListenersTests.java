@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryListener;
@@ -15,7 +18,6 @@ import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -114,13 +116,6 @@ class MethodListenersTests {
 	}
 
 	@Test
-	void aMonoMethodThatNamesListenersFailsStartup() {
-		this.runner.withBean(ReactiveClient.class, ReactiveClient::new).run(context -> assertThat(
-				new RetryFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
-			.contains("ReactiveClient.call()", "subscription"));
-	}
-
-	@Test
 	void aThrowingListenerNeitherChangesTheOutcomeNorKeepsTheOthersFromBeingTold() {
 		this.runner.withBean("brokenListener", Broken.class, Broken::new).withBean(Fragile.class, Fragile::new).run(context -> {
 			assertThat(context.getBean(Fragile.class).both("a")).isEqualTo("both a");
@@ -129,6 +124,54 @@ class MethodListenersTests {
 			assertThat(context.getBean(dev.retrykit.RetryRegistry.class).template("Fragile.both").getMetrics()
 				.getListenerFailures()).isEqualTo(3);
 		});
+	}
+
+	@Test
+	void everyThrowingListenerIsCountedAndLoggedOnceNamingIt() {
+		// The log is the behaviour under test: captured here, kept off the console.
+		Logger logger = Logger.getLogger("dev.retrykit.RetryListener");
+		List<String> logged = new CopyOnWriteArrayList<>();
+		Handler capture = new Handler() {
+			@Override
+			public void publish(LogRecord log) {
+				logged.add(log.getMessage());
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+		};
+		logger.setUseParentHandlers(false);
+		logger.addHandler(capture);
+		try {
+			this.runner.withBean("brokenListener", Broken.class, Broken::new)
+				.withBean("alsoBrokenListener", AlsoBroken.class, AlsoBroken::new)
+				.withBean(VeryFragile.class, VeryFragile::new)
+				.run(context -> {
+					assertThat(context.getBean(VeryFragile.class).allBroken("a")).isEqualTo("all broken a");
+					assertThat(context.getBean("auditListener", Recording.class).events).containsExactly(
+							"open allBroken[a]", "success allBroken[a]", "close allBroken[a]");
+					// open, onSuccess and close of each of the two.
+					assertThat(context.getBean(dev.retrykit.RetryRegistry.class).template("VeryFragile.allBroken")
+						.getMetrics()
+						.getListenerFailures()).isEqualTo(6);
+				});
+		}
+		finally {
+			logger.removeHandler(capture);
+			logger.setUseParentHandlers(true);
+		}
+		assertThat(logged).hasSize(6);
+		for (String callback : List.of("open", "onSuccess", "close")) {
+			assertThat(logged).filteredOn(line -> line.startsWith("Retry listener broken." + callback + " threw"))
+				.hasSize(1);
+			assertThat(logged).filteredOn(line -> line.startsWith("Retry listener also broken." + callback + " threw"))
+				.hasSize(1);
+		}
 	}
 
 	@Test
@@ -190,6 +233,20 @@ class MethodListenersTests {
 		@Override
 		public void close(RetryContext context, @Nullable Throwable failure) {
 			throw new IllegalStateException("broken close");
+		}
+
+		@Override
+		public String toString() {
+			return "broken";
+		}
+
+	}
+
+	public static class AlsoBroken extends Broken {
+
+		@Override
+		public String toString() {
+			return "also broken";
 		}
 
 	}
@@ -319,20 +376,20 @@ class MethodListenersTests {
 
 	}
 
+	public static class VeryFragile {
+
+		@Retryable(listeners = { "brokenListener", "auditListener", "alsoBrokenListener" })
+		public String allBroken(String id) {
+			return "all broken " + id;
+		}
+
+	}
+
 	public static class Misnamed {
 
 		@Retryable(listeners = "auditListner")
 		public String call(String id) {
 			return id;
-		}
-
-	}
-
-	public static class ReactiveClient {
-
-		@Retryable(listeners = "auditListener")
-		public Mono<String> call() {
-			return Mono.just("x");
 		}
 
 	}
