@@ -169,7 +169,7 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime variant(RetryConfig config, RetryListener[] listeners) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, null, listeners, this.counters,
-				this.cache, this.circuitBreaker, this.budget, this.scheduler, this.hedges);
+				this.cache, this.circuit, this.budget, this.scheduler, this.hedges);
 	}
 
 	/**
