@@ -88,13 +88,13 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	}
 
 	private static <T> AsyncRetry<T> create(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
 		return (recovery != null) ? new AsyncRetryWithRecovery<>(runtime, supplier, recovery, context)
 				: new AsyncRetry<>(runtime, supplier, context);
 	}
 
 	/** @return the fallback, or {@code null} */
-	@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery() {
+	@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery() {
 		return null;
 	}
 
@@ -109,7 +109,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	 * @return the future of the call
 	 */
 	public static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
 		if (!runtime.plain) {
 			if (runtime.hedges != null) {
 				return HedgedCall.start(runtime, runtime.hedges, supplier, recovery);
@@ -140,7 +140,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 
 	private static <T> CompletableFuture<T> startGuarded(RetryRuntime runtime,
 			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext pooled = stack.pushPooled(runtime.name);
 		CompletionStage<T> stage = null;
@@ -189,7 +189,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	/** Continues a call whose first attempt did not complete at once, or failed. */
 	private static <T> CompletableFuture<T> continueAfterFirstAttempt(RetryRuntime runtime,
 			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
 			MutableRetryContext pooled, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
 		AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 1);
 		call.started(stage, thrown, 1);
@@ -201,7 +201,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T>
 	 * {@code phase} is 1 while that attempt runs, 2 once its outcome was taken.
 	 */
 	private static <T> AsyncRetry<T> takeOver(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
 			MutableRetryContext pooled, int phase) {
 		try {
 			AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());

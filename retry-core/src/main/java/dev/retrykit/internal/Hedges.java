@@ -180,7 +180,7 @@ final class Hedges implements AbandonableTask {
 			call.nextWatched = null;
 			long due = call.timerPassed(now);
 			if (due != HedgedCall.UNWATCHED) {
-				if (keptFirst == null) {
+				if (keptLast == null) {
 					keptFirst = call;
 				}
 				else {
@@ -191,7 +191,7 @@ final class Hedges implements AbandonableTask {
 			}
 			call = next;
 		}
-		if (keptFirst != null) {
+		if (keptFirst != null && keptLast != null) {
 			HedgedCall<?> current;
 			do {
 				current = this.head;
