@@ -41,7 +41,7 @@ final class Attempt<T> extends CompletableFuture<Object> implements CoreSubscrib
 		.newUpdater(Attempt.class, "state");
 
 	@SuppressWarnings("rawtypes")
-	private static final AtomicReferenceFieldUpdater<Attempt, Subscription> UPSTREAM = AtomicReferenceFieldUpdater
+	private static final AtomicReferenceFieldUpdater<Attempt, @Nullable Subscription> UPSTREAM = AtomicReferenceFieldUpdater
 		.newUpdater(Attempt.class, Subscription.class, "upstream");
 
 	private final RetryCall<T> call;

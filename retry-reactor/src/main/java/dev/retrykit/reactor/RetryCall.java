@@ -1,6 +1,7 @@
 package dev.retrykit.reactor;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -130,10 +131,14 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 	}
 
 	/** The recovery: subscribes to the fallback's publisher as to one more attempt. */
+	// The recovery is a Function<? super @Nullable Throwable, ...>: null is a valid argument, but NullAway does not
+	// read the nullness of a wildcard's bound yet.
+	@SuppressWarnings("NullAway")
 	private CompletionStage<Object> recover(@Nullable Throwable ended) {
 		Publisher<? extends T> fallback;
 		try {
-			fallback = this.operator.recovery().apply(ended);
+			// The template is given this recovery only when the operator has one.
+			fallback = Objects.requireNonNull(this.operator.recovery(), "no recovery").apply(ended);
 			if (fallback == null) {
 				throw new NullPointerException("The recovery of retry '" + this.operator.template().getName()
 						+ "' returned null instead of a publisher");
@@ -316,7 +321,8 @@ final class RetryCall<T> extends SubscriptionArbiter implements Subscription, Su
 
 	@SuppressWarnings("unchecked")
 	private T element(int index) {
-		Object value = this.outcome;
+		// Read below size(), which is 0 while there is no outcome.
+		Object value = Objects.requireNonNull(this.outcome, "no outcome");
 		return (this.mode == SINGLE) ? (T) value : ((List<T>) value).get(index);
 	}
 
