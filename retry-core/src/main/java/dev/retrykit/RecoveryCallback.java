@@ -1,5 +1,7 @@
 package dev.retrykit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Supplies the result of a call whose attempts have all failed: a fallback.
  *
@@ -7,10 +9,10 @@ package dev.retrykit;
  * that is not retryable, an open circuit, a refused retry budget, or the deadline. The context tells
  * why through {@link RetryContext#getLastThrowable()}.
  *
- * @param <T> the type of the result
+ * @param <T> the type of the result; may be a {@code @Nullable} type
  */
 @FunctionalInterface
-public interface RecoveryCallback<T> {
+public interface RecoveryCallback<T extends @Nullable Object> {
 
 	/**
 	 * Computes the fallback result.

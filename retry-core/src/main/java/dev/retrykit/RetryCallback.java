@@ -1,13 +1,15 @@
 package dev.retrykit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One attempt of an operation that may be retried.
  *
- * @param <T> the type of the result
+ * @param <T> the type of the result; may be a {@code @Nullable} type
  * @param <E> the type of the checked exception the operation may throw
  */
 @FunctionalInterface
-public interface RetryCallback<T, E extends Throwable> {
+public interface RetryCallback<T extends @Nullable Object, E extends Throwable> {
 
 	/**
 	 * Runs one attempt.

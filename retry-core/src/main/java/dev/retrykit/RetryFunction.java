@@ -1,16 +1,18 @@
 package dev.retrykit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One attempt of an operation that takes an argument: the form of {@link RetryCallback} for hot paths
  * that would otherwise allocate a capturing lambda per call (see
  * {@link RetryTemplate#execute(RetryFunction, Object)}).
  *
  * @param <A> the type of the argument
- * @param <T> the type of the result
+ * @param <T> the type of the result; may be a {@code @Nullable} type
  * @param <E> the type of the checked exception the operation may throw
  */
 @FunctionalInterface
-public interface RetryFunction<A, T, E extends Throwable> {
+public interface RetryFunction<A, T extends @Nullable Object, E extends Throwable> {
 
 	/**
 	 * Runs one attempt.

@@ -183,7 +183,8 @@ public final class RetryRegistry {
 	public RetryTemplate replace(String name, RetryConfig config) {
 		Objects.requireNonNull(name, "name must not be null");
 		Objects.requireNonNull(config, "config must not be null");
-		return replaceAll(Map.of(name, config)).get(name);
+		RetryTemplate replaced = replaceAll(Map.of(name, config)).get(name);
+		return Objects.requireNonNull(replaced, "replaceAll returns every instance it is given");
 	}
 
 	/**

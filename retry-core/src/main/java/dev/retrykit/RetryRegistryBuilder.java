@@ -264,7 +264,8 @@ public final class RetryRegistryBuilder {
 			throw new IllegalArgumentException("Retry configs inherit from each other in a cycle: "
 					+ String.join(" -> ", visiting) + " -> " + name);
 		}
-		Definition definition = this.configs.get(name);
+		// Called for declared names only: build() walks them, and a base is checked to be declared first.
+		Definition definition = Objects.requireNonNull(this.configs.get(name), "config '" + name + "' is not declared");
 		RetryConfig base = this.defaults;
 		if (definition.baseConfig != null) {
 			if (!this.configs.containsKey(definition.baseConfig)) {

@@ -95,7 +95,7 @@ public final class RetryTemplate {
 	 * @return the operation's result
 	 * @throws E the last failure, unchanged, when the call ends without success
 	 */
-	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback) throws E {
+	public <T extends @Nullable Object, E extends Throwable> T execute(RetryCallback<T, E> callback) throws E {
 		return SyncRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"), null);
 	}
 
@@ -108,7 +108,8 @@ public final class RetryTemplate {
 	 * @return the operation's or the recovery's result
 	 * @throws E if the recovery throws
 	 */
-	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, RecoveryCallback<T> recovery) throws E {
+	public <T extends @Nullable Object, E extends Throwable> T execute(RetryCallback<T, E> callback,
+			RecoveryCallback<T> recovery) throws E {
 		return SyncRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
 				Objects.requireNonNull(recovery, "recovery must not be null"));
 	}
@@ -127,7 +128,8 @@ public final class RetryTemplate {
 	 * @return the operation's result
 	 * @throws E the last failure, unchanged, when the call ends without success
 	 */
-	public <A, T, E extends Throwable> T execute(RetryFunction<? super A, T, E> function, A argument) throws E {
+	public <A, T extends @Nullable Object, E extends Throwable> T execute(RetryFunction<? super A, T, E> function,
+			A argument) throws E {
 		return SyncRetry.execute(this.runtime, Objects.requireNonNull(function, "function must not be null"), argument,
 				null);
 	}
@@ -141,7 +143,8 @@ public final class RetryTemplate {
 	 * @return the operation's result
 	 * @throws E the attempt's failure; {@link ExhaustedRetryException} once the retries are exhausted
 	 */
-	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, RetryState state) throws E {
+	public <T extends @Nullable Object, E extends Throwable> T execute(RetryCallback<T, E> callback, RetryState state)
+			throws E {
 		return StatefulRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
 				null, Objects.requireNonNull(state, "state must not be null"));
 	}
@@ -156,8 +159,8 @@ public final class RetryTemplate {
 	 * @return the operation's or the recovery's result
 	 * @throws E the attempt's failure, while retries remain
 	 */
-	public <T, E extends Throwable> T execute(RetryCallback<T, E> callback, @Nullable RecoveryCallback<T> recovery,
-			RetryState state) throws E {
+	public <T extends @Nullable Object, E extends Throwable> T execute(RetryCallback<T, E> callback,
+			@Nullable RecoveryCallback<T> recovery, RetryState state) throws E {
 		return StatefulRetry.execute(this.runtime, Objects.requireNonNull(callback, "callback must not be null"),
 				recovery, Objects.requireNonNull(state, "state must not be null"));
 	}
@@ -195,7 +198,7 @@ public final class RetryTemplate {
 	 * @return a future of the result or the fallback's result
 	 */
 	public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> supplier,
-			Function<Throwable, ? extends CompletionStage<T>> recovery) {
+			Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
 		return AsyncRetry.start(this.runtime,
 				Objects.requireNonNull(supplier, "supplier must not be null"),
 				Objects.requireNonNull(recovery, "recovery must not be null"));

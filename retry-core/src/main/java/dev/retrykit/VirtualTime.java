@@ -14,6 +14,7 @@ import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A virtual clock for tests: it is a {@link Sleeper} that advances time instead of waiting and records
@@ -138,7 +139,7 @@ public final class VirtualTime implements Sleeper, TimeSource, RetryScheduler {
 	}
 
 	/** {@return how long until the next pending task is due, or {@code null} when none is pending} */
-	public Duration untilNextTask() {
+	public @Nullable Duration untilNextTask() {
 		synchronized (this.lock) {
 			return this.tasks.stream().filter(task -> !task.cancelled).map(task -> task.deadline).min(Long::compare)
 				.map(deadline -> Duration.ofNanos(Math.max(0, deadline - this.nanos))).orElse(null);

@@ -2,6 +2,7 @@ package dev.retrykit.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.LongUnaryOperator;
 
@@ -103,7 +104,7 @@ public final class ClusterBudgetSimulation {
 		LongUnaryOperator exchange = delta -> clusterMilliTokens[0] = Math.max(0,
 				Math.min(RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L, clusterMilliTokens[0] + delta));
 		if (budgets == Budgets.CLUSTER) {
-			templates.forEach(template -> template.getBudget().synchronise(exchange, replicas, draws));
+			templates.forEach(template -> budgetOf(template).synchronise(exchange, replicas, draws));
 		}
 		int interval = 1000 / CALLS_PER_SECOND;
 		for (int millis = 0; millis < PHASES.length * PHASE_MILLIS; millis++) {
@@ -118,7 +119,7 @@ public final class ClusterBudgetSimulation {
 						// the call failed after its attempts
 					}
 				}
-				RetryBudget budget = templates.get(replica).getBudget();
+				RetryBudget budget = budgetOf(templates.get(replica));
 				if (budgets == Budgets.CLUSTER && (millis + replica * SYNC_MILLIS / replicas) % SYNC_MILLIS == 0) {
 					budget.synchronise(exchange, replicas, draws);
 				}
@@ -134,6 +135,11 @@ public final class ClusterBudgetSimulation {
 		long attempts = counts[1];
 		System.out.printf("| %s | %d | %s | %,d | %,d | %,d | %.4f | %.3f %% |%n", budgets.name().toLowerCase().replace('_', '-'),
 				replicas, phase, calls, attempts - calls, counts[2], attempts / (double) calls, 100.0 * (attempts - calls) / calls);
+	}
+
+	/** {@return the budget of a template built above, every one of which has one} */
+	private static RetryBudget budgetOf(RetryTemplate template) {
+		return Objects.requireNonNull(template.getBudget(), "a template without a budget");
 	}
 
 }

@@ -4,6 +4,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -126,10 +127,11 @@ public class ClusterScopeBenchmark {
 			this.clusterBudget = registry.template("cluster-budget");
 			this.localBreaker = registry.template("local-breaker");
 			this.clusterBreaker = registry.template("cluster-breaker");
-			this.cluster.attach(this.clusterBudget.getBudget());
-			this.cluster.attach(this.clusterBreaker.getCircuitBreaker(), 1);
+			// Both instances are built with a budget and a breaker just above.
+			this.cluster.attach(Objects.requireNonNull(this.clusterBudget.getBudget()));
+			this.cluster.attach(Objects.requireNonNull(this.clusterBreaker.getCircuitBreaker()), 1);
 			this.cluster.synchronise();
-			if (!this.cluster.isShared(this.clusterBudget.getBudget()) || !this.cluster.status().reachable()) {
+			if (!this.cluster.isShared(Objects.requireNonNull(this.clusterBudget.getBudget())) || !this.cluster.status().reachable()) {
 				stop();
 				throw new IllegalStateException("The benchmark's budget is not shared through a reachable member: "
 						+ this.cluster);
@@ -182,10 +184,11 @@ public class ClusterScopeBenchmark {
 				.build();
 			this.clusterBudget = registry.template("cluster-budget");
 			this.clusterBreaker = registry.template("cluster-breaker");
-			this.cluster.attach(this.clusterBudget.getBudget());
-			this.cluster.attach(this.clusterBreaker.getCircuitBreaker(), 1);
+			// Both instances are built with a budget and a breaker just above.
+			this.cluster.attach(Objects.requireNonNull(this.clusterBudget.getBudget()));
+			this.cluster.attach(Objects.requireNonNull(this.clusterBreaker.getCircuitBreaker()), 1);
 			this.cluster.synchronise();
-			if (!this.cluster.isShared(this.clusterBudget.getBudget()) || !this.cluster.status().reachable()) {
+			if (!this.cluster.isShared(Objects.requireNonNull(this.clusterBudget.getBudget())) || !this.cluster.status().reachable()) {
 				stop();
 				throw new IllegalStateException("The benchmark's budget is not shared through a reachable Redis: "
 						+ this.cluster);

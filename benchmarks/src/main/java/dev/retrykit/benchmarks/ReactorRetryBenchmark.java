@@ -12,6 +12,7 @@ import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.reactor.RetryOperator;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -221,11 +222,11 @@ public class ReactorRetryBenchmark {
 	@State(Scope.Thread)
 	public static class ValueSubscriber implements CoreSubscriber<String> {
 
-		private String value;
+		private @Nullable String value;
 
 		private boolean completed;
 
-		String valueOf(Mono<String> mono) {
+		@Nullable String valueOf(Mono<String> mono) {
 			this.value = null;
 			this.completed = false;
 			mono.subscribe(this);

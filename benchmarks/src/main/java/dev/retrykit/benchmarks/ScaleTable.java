@@ -53,10 +53,18 @@ final class ScaleTable {
 
 	private static String medianOfRounds(List<Map<String, String>> runs, String key) {
 		double[] rounds = runs.stream()
-			.flatMap(run -> Arrays.stream(run.get(key).split("/")))
+			.flatMap(run -> Arrays.stream(column(run, key).split("/")))
 			.mapToDouble(Double::parseDouble)
 			.toArray();
 		return format(median(rounds));
+	}
+
+	private static String column(Map<String, String> run, String key) {
+		String value = run.get(key);
+		if (value == null) {
+			throw new IllegalArgumentException("A result has no '" + key + "' column: " + run);
+		}
+		return value;
 	}
 
 	private static double median(double[] values) {
@@ -67,13 +75,13 @@ final class ScaleTable {
 	}
 
 	private static double[] values(List<Map<String, String>> runs, String key) {
-		return runs.stream().mapToDouble(run -> Double.parseDouble(run.get(key))).toArray();
+		return runs.stream().mapToDouble(run -> Double.parseDouble(column(run, key))).toArray();
 	}
 
 	static void print(List<Map<String, String>> rows, int count, int forks) {
 		int nameWidth = "contender".length();
 		for (Map<String, String> row : rows) {
-			nameWidth = Math.max(nameWidth, row.get("contender").length());
+			nameWidth = Math.max(nameWidth, column(row, "contender").length());
 		}
 		StringBuilder header = new StringBuilder(String.format("%-" + nameWidth + "s", "contender"));
 		for (String[] column : COLUMNS) {

@@ -110,7 +110,8 @@ final class EngineCalls implements AutoCloseable {
 					interrupted = true;
 				}
 				catch (ExecutionException ex) {
-					failed(ex.getCause());
+					Throwable cause = ex.getCause();
+					failed((cause != null) ? cause : ex);
 					return fallback.get();
 				}
 				catch (TimeoutException ex) {

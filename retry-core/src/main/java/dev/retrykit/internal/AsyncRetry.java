@@ -93,13 +93,13 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	}
 
 	private static <T> AsyncRetry<T> create(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
 		return (recovery != null) ? new AsyncRetryWithRecovery<>(runtime, supplier, recovery, context)
 				: new AsyncRetry<>(runtime, supplier, context);
 	}
 
 	/** @return the fallback, or {@code null} */
-	@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery() {
+	@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery() {
 		return null;
 	}
 
@@ -114,7 +114,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	 * @return the future of the call
 	 */
 	public static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
 		if (!runtime.plain) {
 			if (runtime.hedges != null) {
 				return HedgedCall.start(runtime, runtime.hedges, supplier, recovery);
@@ -145,7 +145,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 
 	private static <T> CompletableFuture<T> startGuarded(RetryRuntime runtime,
 			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext pooled = stack.pushPooled(runtime.name);
 		CompletionStage<T> stage = null;
@@ -194,7 +194,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	/** Continues a call whose first attempt did not complete at once, or failed. */
 	private static <T> CompletableFuture<T> continueAfterFirstAttempt(RetryRuntime runtime,
 			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
 			MutableRetryContext pooled, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
 		AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 1);
 		call.started(stage, thrown, 1);
@@ -206,7 +206,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	 * {@code phase} is 1 while that attempt runs, 2 once its outcome was taken.
 	 */
 	private static <T> AsyncRetry<T> takeOver(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
 			MutableRetryContext pooled, int phase) {
 		try {
 			AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());

@@ -41,7 +41,7 @@ final class AsyncRetryEnding implements CallEnding.Ending<@Nullable Void, AsyncR
 	 * one and {@link HedgeEnding}).
 	 */
 	static <T> void recoverInto(RetryRuntime runtime, MutableRetryContext context,
-			Function<Throwable, ? extends CompletionStage<T>> fallback, @Nullable Throwable failure,
+			Function<@Nullable Throwable, ? extends CompletionStage<T>> fallback, @Nullable Throwable failure,
 			CompletableFuture<T> caller) {
 		CompletionStage<T> stage;
 		try {

@@ -4,6 +4,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An async call with a fallback: only calls that have one pay for its field.
  *
@@ -11,16 +13,16 @@ import java.util.function.Supplier;
  */
 final class AsyncRetryWithRecovery<T> extends AsyncRetry<T> {
 
-	private final Function<Throwable, ? extends CompletionStage<T>> recovery;
+	private final Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery;
 
 	AsyncRetryWithRecovery(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+			Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
 		super(runtime, supplier, context);
 		this.recovery = recovery;
 	}
 
 	@Override
-	Function<Throwable, ? extends CompletionStage<T>> recovery() {
+	Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery() {
 		return this.recovery;
 	}
 

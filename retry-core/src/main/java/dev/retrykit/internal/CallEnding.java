@@ -143,7 +143,7 @@ final class CallEnding {
 	 * @param <R> what the engine's {@code finish} returns
 	 * @param <X> what the engine hands to it
 	 */
-	interface Ending<R, X> {
+	interface Ending<R extends @Nullable Object, X> {
 
 		/** @return whether the call has a recovery */
 		boolean hasRecovery(X call);
@@ -178,9 +178,9 @@ final class CallEnding {
 	 * @param onCallerThread whether the attempts ran, and the waits happened, on this thread, so that an
 	 * interrupt they met is this thread's
 	 */
-	static <R, X> R finish(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block, long reason,
-			@Nullable RejectedExecutionException refusal, boolean onCallerThread, Ending<R, X> ending, X call)
-			throws Throwable {
+	static <R extends @Nullable Object, X> R finish(RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal, boolean onCallerThread,
+			Ending<R, X> ending, X call) throws Throwable {
 		Throwable last = end(runtime, context, block, reason, refusal);
 		if (onCallerThread && (reason == CallLifecycle.STOP_INTERRUPTED || reason == CallLifecycle.STOP_WAIT_INTERRUPTED)) {
 			Thread.currentThread().interrupt();
@@ -198,8 +198,8 @@ final class CallEnding {
 	 * @return the recovery's result
 	 * @throws Throwable what the recovery threw, after the listeners are closed with it
 	 */
-	static <T> T recoverHere(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			RecoveryCallback<T> recovery) throws Throwable {
+	static <T extends @Nullable Object> T recoverHere(RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block, RecoveryCallback<T> recovery) throws Throwable {
 		T result;
 		try {
 			result = recovery.recover(context);

@@ -45,7 +45,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 
 	private final Supplier<? extends CompletionStage<T>> supplier;
 
-	private final @Nullable Function<Throwable, ? extends CompletionStage<T>> recovery;
+	private final @Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery;
 
 	private final MutableRetryContext context;
 
@@ -80,7 +80,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	@Nullable HedgedCall<?> nextWatched;
 
 	private HedgedCall(RetryRuntime runtime, Hedges hedges, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
 		this.runtime = runtime;
 		this.hedges = hedges;
 		this.supplier = supplier;
@@ -92,7 +92,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	/** Starts a hedged call, its first copy on this thread; returns that copy's future if it already succeeded. */
 	static <T> CompletableFuture<T> start(RetryRuntime runtime, Hedges hedges,
 			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
+			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
 		ContextStack stack = ContextStack.get();
 		MutableRetryContext pooled = stack.pushPooled(runtime.name);
 		ThreadCounters block;
@@ -464,7 +464,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		}
 	}
 
-	@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery() {
+	@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery() {
 		return this.recovery;
 	}
 

@@ -185,7 +185,7 @@ final class Hedges implements AbandonableTask {
 			call.nextWatched = null;
 			long due = call.timerPassed(now);
 			if (due != HedgedCall.UNWATCHED) {
-				if (keptFirst == null) {
+				if (keptLast == null) {
 					keptFirst = call;
 				}
 				else {
@@ -196,7 +196,7 @@ final class Hedges implements AbandonableTask {
 			}
 			call = next;
 		}
-		if (keptFirst != null) {
+		if (keptFirst != null && keptLast != null) {
 			HedgedCall<?> current;
 			do {
 				current = this.head;

@@ -4,6 +4,8 @@ import java.lang.System.Logger.Level;
 import java.util.Arrays;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Calls the listeners of one instance, of one kind, so that a failing listener never changes what it
  * listens to: whatever it throws, an {@link Error} included, is caught, counted as the instance's
@@ -31,7 +33,7 @@ abstract class ListenerCalls<L> {
 
 	/** One callback of a listener, with its two arguments. */
 	@FunctionalInterface
-	interface Callback<L, A, B> {
+	interface Callback<L, A, B extends @Nullable Object> {
 
 		void call(L listener, A first, B second) throws Throwable;
 
@@ -60,7 +62,8 @@ abstract class ListenerCalls<L> {
 	 * Tells every listener, in the order they were given or in reverse.
 	 * @param method the callback's name, for the log
 	 */
-	final <A, B> void tell(String method, Callback<? super L, A, B> callback, A first, B second, boolean reverse) {
+	final <A, B extends @Nullable Object> void tell(String method, Callback<? super L, A, B> callback, A first, B second,
+			boolean reverse) {
 		L[] all = this.listeners;
 		for (int i = 0; i < all.length; i++) {
 			L listener = all[reverse ? all.length - 1 - i : i];

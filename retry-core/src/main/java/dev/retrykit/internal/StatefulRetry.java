@@ -41,13 +41,14 @@ public final class StatefulRetry {
 	 * @throws E the attempt's failure when the caller is to roll back, or
 	 * {@link ExhaustedRetryException} when the context can no longer retry and there is no recovery
 	 */
-	public static <T, E extends Throwable> T execute(RetryRuntime runtime, RetryCallback<T, E> callback,
-			@Nullable RecoveryCallback<T> recovery, RetryState state) throws E {
+	public static <T extends @Nullable Object, E extends Throwable> T execute(RetryRuntime runtime,
+			RetryCallback<T, E> callback, @Nullable RecoveryCallback<T> recovery, RetryState state) throws E {
 		ContextStack stack = ContextStack.get();
 		RetryContext parent = stack.top();
 		MutableRetryContext.Stateful cached = cachedCopy(runtime, state, parent);
 		boolean fresh = cached == null;
-		MutableRetryContext.Stateful context = fresh ? new MutableRetryContext.Stateful(runtime.name, parent) : cached;
+		MutableRetryContext.Stateful context = (cached != null) ? cached
+				: new MutableRetryContext.Stateful(runtime.name, parent);
 		int startCount = context.getRetryCount();
 		stack.push(context);
 		try {
@@ -81,7 +82,7 @@ public final class StatefulRetry {
 				decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result);
 				if (decision == CallLifecycle.ACCEPTED) {
 					runtime.cache.remove(state.key());
-					return result;
+					return SyncRetry.returned(result);
 				}
 				if (failure != null && decision != CallLifecycle.STOP_BROKEN && decision != CallLifecycle.STOP_INTERRUPTED) {
 					long rollback = CallLifecycle.rollback(runtime, context, state.rollbackFor(), failure);
@@ -181,8 +182,8 @@ public final class StatefulRetry {
 		return next;
 	}
 
-	private static <T> T exhausted(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
-			@Nullable RecoveryCallback<T> recovery) throws Throwable {
+	private static <T extends @Nullable Object> T exhausted(RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block, @Nullable RecoveryCallback<T> recovery) throws Throwable {
 		return CallEnding.finish(runtime, context, block, CallLifecycle.STOP_EXHAUSTED, null, true,
 				ExhaustedEnding.<T>instance(), recovery);
 	}
@@ -191,12 +192,12 @@ public final class StatefulRetry {
 	 * The end of a call that finds its context exhausted: recovers here, else fails with
 	 * {@link ExhaustedRetryException} whose cause is the last failure.
 	 */
-	private static final class ExhaustedEnding<T> extends SyncRetry.SyncEnding<T> {
+	private static final class ExhaustedEnding<T extends @Nullable Object> extends SyncRetry.SyncEnding<T> {
 
 		private static final ExhaustedEnding<?> INSTANCE = new ExhaustedEnding<>();
 
 		@SuppressWarnings("unchecked")
-		static <T> ExhaustedEnding<T> instance() {
+		static <T extends @Nullable Object> ExhaustedEnding<T> instance() {
 			return (ExhaustedEnding<T>) INSTANCE;
 		}
 

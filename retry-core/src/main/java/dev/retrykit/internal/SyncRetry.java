@@ -33,8 +33,8 @@ public final class SyncRetry {
 	 * @throws E the last failure, unchanged, when the call fails without recovery
 	 */
 	@SuppressWarnings("unchecked")
-	public static <T, E extends Throwable> T execute(RetryRuntime runtime, RetryCallback<T, E> callback,
-			@Nullable RecoveryCallback<T> recovery) throws E {
+	public static <T extends @Nullable Object, E extends Throwable> T execute(RetryRuntime runtime,
+			RetryCallback<T, E> callback, @Nullable RecoveryCallback<T> recovery) throws E {
 		return execute(runtime, (RetryFunction<RetryCallback<T, E>, T, E>) (RetryFunction<?, ?, ?>) CALLBACK, callback,
 				recovery);
 	}
@@ -56,8 +56,8 @@ public final class SyncRetry {
 	 * @return the result
 	 * @throws E the last failure, unchanged, when the call fails without recovery
 	 */
-	public static <A, T, E extends Throwable> T execute(RetryRuntime runtime, RetryFunction<? super A, T, E> attempt,
-			A argument, @Nullable RecoveryCallback<T> recovery) throws E {
+	public static <A, T extends @Nullable Object, E extends Throwable> T execute(RetryRuntime runtime,
+			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery) throws E {
 		if (!runtime.plain) {
 			return executeGuarded(runtime, attempt, argument, recovery);
 		}
@@ -76,7 +76,7 @@ public final class SyncRetry {
 		return result;
 	}
 
-	private static <A, T, E extends Throwable> T executeGuarded(RetryRuntime runtime,
+	private static <A, T extends @Nullable Object, E extends Throwable> T executeGuarded(RetryRuntime runtime,
 			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery) throws E {
 		Hedges hedges = runtime.hedges;
 		if (hedges != null && hedges.executor != null) {
@@ -104,7 +104,7 @@ public final class SyncRetry {
 		}
 	}
 
-	private static <A, T, E extends Throwable> T retryAfterFirstFailure(RetryRuntime runtime,
+	private static <A, T extends @Nullable Object, E extends Throwable> T retryAfterFirstFailure(RetryRuntime runtime,
 			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
 			ContextStack stack, MutableRetryContext context, Throwable firstFailure) throws E {
 		try {
@@ -125,9 +125,9 @@ public final class SyncRetry {
 	 * Waits as {@code decision} says and runs attempts until the lifecycle accepts one or stops.
 	 * @param decision the delay before the next attempt (0 for the first), or a {@code STOP_*} reason
 	 */
-	private static <A, T> T attempts(RetryRuntime runtime, RetryFunction<? super A, T, ?> attempt, A argument,
-			@Nullable RecoveryCallback<T> recovery, MutableRetryContext context, ThreadCounters block, long decision)
-			throws Throwable {
+	private static <A, T extends @Nullable Object> T attempts(RetryRuntime runtime,
+			RetryFunction<? super A, T, ?> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
+			MutableRetryContext context, ThreadCounters block, long decision) throws Throwable {
 		for (;;) {
 			if (decision < 0) {
 				return finish(runtime, context, block, decision, recovery);
@@ -149,7 +149,7 @@ public final class SyncRetry {
 			CallLifecycle.attemptReturned(runtime, context);
 			decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result);
 			if (decision == CallLifecycle.ACCEPTED) {
-				return result;
+				return returned(result);
 			}
 		}
 	}
@@ -159,21 +159,31 @@ public final class SyncRetry {
 	 * else throws what the call ends with (the last failure, unchanged) or returns the last rejected
 	 * result.
 	 */
-	static <T> T finish(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block, long reason,
-			@Nullable RecoveryCallback<T> recovery) throws Throwable {
+	static <T extends @Nullable Object> T finish(RetryRuntime runtime, MutableRetryContext context,
+			ThreadCounters block, long reason, @Nullable RecoveryCallback<T> recovery) throws Throwable {
 		return CallEnding.finish(runtime, context, block, reason, null, true, SyncEnding.<T>instance(), recovery);
+	}
+
+	/**
+	 * {@return what an attempt returned}, read from a variable that holds {@code null} until an attempt
+	 * returns: a {@code T}, so {@code null} only where {@code T} is a nullable type.
+	 */
+	@SuppressWarnings("NullAway") // read only once an attempt returned (accepted, or the last rejected result)
+	static <T extends @Nullable Object> T returned(@Nullable T result) {
+		return result;
 	}
 
 	/**
 	 * A synchronous call's end: the recovery runs here, the failure is thrown (or the last result
 	 * returned). Open for the stateful engine's end, which fails otherwise.
 	 */
-	static class SyncEnding<T> implements CallEnding.Ending<T, @Nullable RecoveryCallback<T>> {
+	static class SyncEnding<T extends @Nullable Object>
+			implements CallEnding.Ending<T, @Nullable RecoveryCallback<T>> {
 
 		private static final SyncEnding<?> INSTANCE = new SyncEnding<>();
 
 		@SuppressWarnings("unchecked")
-		static <T> SyncEnding<T> instance() {
+		static <T extends @Nullable Object> SyncEnding<T> instance() {
 			return (SyncEnding<T>) INSTANCE;
 		}
 
@@ -193,7 +203,7 @@ public final class SyncRetry {
 		public T fail(@Nullable RecoveryCallback<T> recovery, MutableRetryContext context, @Nullable Throwable failure)
 				throws Throwable {
 			if (failure == null) {
-				return (T) context.getLastResult();
+				return returned((T) context.getLastResult());
 			}
 			throw failure;
 		}

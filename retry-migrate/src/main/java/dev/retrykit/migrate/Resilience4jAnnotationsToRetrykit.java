@@ -5,10 +5,12 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
 import org.openrewrite.ExecutionContext;
 import org.openrewrite.Recipe;
 import org.openrewrite.TreeVisitor;
@@ -158,7 +160,7 @@ public final class Resilience4jAnnotationsToRetrykit extends Recipe {
 				return replaced;
 			}
 
-			private Resilience4jClassPlan plan() {
+			private @Nullable Resilience4jClassPlan plan() {
 				J.ClassDeclaration owner = getCursor().firstEnclosing(J.ClassDeclaration.class);
 				return (owner != null) ? this.plans.get(owner.getId()) : null;
 			}
@@ -176,10 +178,12 @@ public final class Resilience4jAnnotationsToRetrykit extends Recipe {
 		}
 		String whitespace = before.getPrefix().getWhitespace();
 		Space lineStart = Space.format("\n" + whitespace.substring(whitespace.lastIndexOf('\n') + 1));
-		J.MethodDeclaration result = after.withPrefix(before.getPrefix())
-			.withLeadingAnnotations(ListUtils.mapFirst(after.getLeadingAnnotations(), (a) -> a.withPrefix(Space.EMPTY)));
+		// ListUtils.mapFirst returns null only for a null list.
+		J.MethodDeclaration result = after.withPrefix(before.getPrefix()).withLeadingAnnotations(Objects.requireNonNull(
+				ListUtils.mapFirst(after.getLeadingAnnotations(), (a) -> a.withPrefix(Space.EMPTY))));
 		if (!result.getModifiers().isEmpty()) {
-			return result.withModifiers(ListUtils.mapFirst(result.getModifiers(), (m) -> m.withPrefix(lineStart)));
+			return result.withModifiers(
+					Objects.requireNonNull(ListUtils.mapFirst(result.getModifiers(), (m) -> m.withPrefix(lineStart))));
 		}
 		if (result.getTypeParameters() != null) {
 			return result;

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
@@ -116,7 +117,8 @@ final class Resilience4jClassPlan {
 		if (fallback != null) {
 			attributes.add("recover = " + SpringRetryAnnotationMapping.quote(fallback));
 		}
-		J.Annotation primary = (retry != null) ? retry : breaker;
+		// One of the two is there: checked at the top.
+		J.Annotation primary = (retry != null) ? retry : Objects.requireNonNull(breaker);
 		this.replacements.put(primary.getId(), "@" + SpringRetryAnnotationMapping.RETRYABLE + "(" + String.join(", ", attributes) + ")");
 		if (retry != null && breaker != null) {
 			this.removals.add(breaker.getId());

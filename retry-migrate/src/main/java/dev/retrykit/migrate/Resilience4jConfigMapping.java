@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -177,8 +178,10 @@ final class Resilience4jConfigMapping {
 		if ("TIME_BASED".equalsIgnoreCase(String.valueOf(settings.get("sliding-window-type")))) {
 			tree.put(with(breaker, "interval"), window + "s");
 		}
-		tree.put(with(breaker, "timeout"), settings.get("wait-duration-in-open-state"));
-		tree.put(with(breaker, "max-requests"), settings.get("permitted-number-of-calls-in-half-open-state"));
+		// resolveBreaker fills in every setting Resilience4j has a default for.
+		tree.put(with(breaker, "timeout"), Objects.requireNonNull(settings.get("wait-duration-in-open-state")));
+		tree.put(with(breaker, "max-requests"),
+				Objects.requireNonNull(settings.get("permitted-number-of-calls-in-half-open-state")));
 	}
 
 	private static List<String> with(List<String> path, String last) {

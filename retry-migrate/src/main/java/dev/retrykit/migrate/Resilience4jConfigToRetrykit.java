@@ -97,8 +97,11 @@ public final class Resilience4jConfigToRetrykit extends Recipe {
 		}
 		String path = documents.getSourcePath().toString();
 		Yaml.Documents changed = (Yaml.Documents) new YamlIsoVisitor<ExecutionContext>() {
+			// Null removes the entry (OpenRewrite's visit() returns @Nullable and the mapping drops a null entry),
+			// which YamlIsoVisitor's non-null signature for this method does not say.
 			@Override
-			public Yaml.Mapping.Entry visitMappingEntry(Yaml.Mapping.Entry entry, ExecutionContext p) {
+			@SuppressWarnings("NullAway")
+			public Yaml.Mapping.@Nullable Entry visitMappingEntry(Yaml.Mapping.Entry entry, ExecutionContext p) {
 				String key = normalizedKey(getCursor());
 				if (key != null && result.consumed().contains(key)) {
 					return null;

@@ -22,7 +22,7 @@ import reactor.util.context.Context;
 abstract class Attempt<T> extends CompletableFuture<Object> implements CoreSubscriber<T> {
 
 	@SuppressWarnings("rawtypes")
-	private static final AtomicReferenceFieldUpdater<Attempt, Subscription> UPSTREAM = AtomicReferenceFieldUpdater
+	private static final AtomicReferenceFieldUpdater<Attempt, @Nullable Subscription> UPSTREAM = AtomicReferenceFieldUpdater
 		.newUpdater(Attempt.class, Subscription.class, "upstream");
 
 	private volatile @Nullable Subscription upstream;

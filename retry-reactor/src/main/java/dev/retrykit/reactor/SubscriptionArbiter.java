@@ -33,7 +33,7 @@ final class SubscriptionArbiter {
 		.newUpdater(SubscriptionArbiter.class, "missedProduced");
 
 	@SuppressWarnings("rawtypes")
-	private static final AtomicReferenceFieldUpdater<SubscriptionArbiter, Subscription> MISSED_SUBSCRIPTION = AtomicReferenceFieldUpdater
+	private static final AtomicReferenceFieldUpdater<SubscriptionArbiter, @Nullable Subscription> MISSED_SUBSCRIPTION = AtomicReferenceFieldUpdater
 		.newUpdater(SubscriptionArbiter.class, Subscription.class, "missedSubscription");
 
 	private volatile int wip;

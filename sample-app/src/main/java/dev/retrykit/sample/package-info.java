@@ -1,4 +1,7 @@
 /**
  * A Spring Boot service that calls a scripted flaky downstream through retrykit.
  */
+@NullMarked
 package dev.retrykit.sample;
+
+import org.jspecify.annotations.NullMarked;

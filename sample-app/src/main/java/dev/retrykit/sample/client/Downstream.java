@@ -3,6 +3,7 @@ package dev.retrykit.sample.client;
 import java.net.http.HttpClient;
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
@@ -21,7 +22,7 @@ public class Downstream {
 
 	private final RestClient.Builder builder;
 
-	private volatile RestClient client;
+	private volatile @Nullable RestClient client;
 
 	Downstream(Environment environment, RestClient.Builder builder) {
 		this.environment = environment;
@@ -42,6 +43,21 @@ public class Downstream {
 			this.client = current;
 		}
 		return current;
+	}
+
+	/**
+	 * @param response a response of the downstream, which always answers with a body
+	 * @param type the body's type
+	 * @param <T> the body's type
+	 * @return the body
+	 * @throws IllegalStateException if the response has no body
+	 */
+	static <T> T body(RestClient.ResponseSpec response, Class<T> type) {
+		T body = response.body(type);
+		if (body == null) {
+			throw new IllegalStateException("The downstream answered without a " + type.getSimpleName());
+		}
+		return body;
 	}
 
 }

@@ -24,7 +24,7 @@ public class InventoryClient {
 	 */
 	@Retryable("inventory")
 	public Stock stock(String sku) {
-		return this.downstream.client().get().uri("/inventory/{sku}", sku).retrieve().body(Stock.class);
+		return Downstream.body(this.downstream.client().get().uri("/inventory/{sku}", sku).retrieve(), Stock.class);
 	}
 
 }

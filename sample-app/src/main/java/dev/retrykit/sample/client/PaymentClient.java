@@ -25,8 +25,8 @@ public class PaymentClient {
 	 */
 	@Retryable(value = "payments", stateful = true, key = "#orderId")
 	public PaymentReceipt pay(String orderId) {
-		return this.downstream.client().post().uri("/payments/{orderId}", orderId).retrieve()
-			.body(PaymentReceipt.class);
+		return Downstream.body(this.downstream.client().post().uri("/payments/{orderId}", orderId).retrieve(),
+				PaymentReceipt.class);
 	}
 
 }

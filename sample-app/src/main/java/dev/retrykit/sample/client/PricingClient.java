@@ -25,7 +25,7 @@ public class PricingClient {
 	 */
 	@Retryable("pricing")
 	public Price price(String sku) {
-		return this.downstream.client().get().uri("/pricing/{sku}", sku).retrieve().body(Price.class);
+		return Downstream.body(this.downstream.client().get().uri("/pricing/{sku}", sku).retrieve(), Price.class);
 	}
 
 	/**

@@ -22,8 +22,8 @@ public class RecommendationsApi {
 	 * @return products bought with it
 	 */
 	public Recommendations forSku(String sku) {
-		return this.downstream.client().get().uri("/recommendations/{sku}", sku).retrieve()
-			.body(Recommendations.class);
+		return Downstream.body(this.downstream.client().get().uri("/recommendations/{sku}", sku).retrieve(),
+				Recommendations.class);
 	}
 
 }

@@ -32,8 +32,8 @@ public class ShippingClient implements DisposableBean {
 	 */
 	@Retryable("shipping")
 	public CompletableFuture<ShippingQuote> quote(String orderId) {
-		return CompletableFuture.supplyAsync(() -> this.downstream.client().get().uri("/shipping/{orderId}", orderId)
-			.retrieve().body(ShippingQuote.class), this.io);
+		return CompletableFuture.supplyAsync(() -> Downstream.body(this.downstream.client().get()
+			.uri("/shipping/{orderId}", orderId).retrieve(), ShippingQuote.class), this.io);
 	}
 
 	@Override

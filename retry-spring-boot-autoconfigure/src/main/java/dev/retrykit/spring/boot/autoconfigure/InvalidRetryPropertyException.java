@@ -50,7 +50,11 @@ public class InvalidRetryPropertyException extends FailureAnalyzedException {
 
 	private InvalidRetryPropertyException(String property, @Nullable Object value, String reason, String action,
 			@Nullable Throwable cause, @Nullable Origin origin) {
-		super(description(property, value, reason, origin), action, cause);
+		// Boot's constructor with a cause takes a non-null one.
+		super(description(property, value, reason, origin), action);
+		if (cause != null) {
+			initCause(cause);
+		}
 		this.property = property;
 		this.value = value;
 		this.reason = reason;

@@ -306,7 +306,9 @@ public final class RetryPropertiesMapper {
 	private static void checkCycles(Map<String, RetryInstanceProperties> configs) {
 		for (String start : configs.keySet()) {
 			List<String> chain = new ArrayList<>(List.of(start));
-			for (String next = configs.get(start).getBaseConfig(); next != null; next = configs.get(next).getBaseConfig()) {
+			// Every base config is declared: checkBase ran first.
+			for (String next = configs.get(start).getBaseConfig(); next != null;
+					next = Objects.requireNonNull(configs.get(next), "undeclared base config").getBaseConfig()) {
 				chain.add(next);
 				if (next.equals(start)) {
 					String path = PREFIX + ".configs." + start + ".base-config";

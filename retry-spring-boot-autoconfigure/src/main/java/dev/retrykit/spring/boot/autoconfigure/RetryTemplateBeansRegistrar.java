@@ -32,6 +32,7 @@ final class RetryTemplateBeansRegistrar implements ImportBeanDefinitionRegistrar
 	/** The suffix of the template bean names. */
 	static final String BEAN_NAME_SUFFIX = "RetryTemplate";
 
+	@SuppressWarnings("NullAway.Init") // set by the container (EnvironmentAware) before it registers the beans
 	private Environment environment;
 
 	@Override

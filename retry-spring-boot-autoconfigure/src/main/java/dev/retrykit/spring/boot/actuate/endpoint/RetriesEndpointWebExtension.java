@@ -80,7 +80,8 @@ public class RetriesEndpointWebExtension {
 			return new WebEndpointResponse<>(this.delegate.perform(name, action));
 		}
 		catch (InvalidEndpointRequestException ex) {
-			return new WebEndpointResponse<>(new ErrorDescriptor(ex.getReason()), WebEndpointResponse.STATUS_BAD_REQUEST);
+			String reason = (ex.getReason() != null) ? ex.getReason() : String.valueOf(ex.getMessage());
+			return new WebEndpointResponse<>(new ErrorDescriptor(reason), WebEndpointResponse.STATUS_BAD_REQUEST);
 		}
 		catch (ContextCacheNotClearedException ex) {
 			return new WebEndpointResponse<>(new ErrorDescriptor(String.valueOf(ex.getMessage())),

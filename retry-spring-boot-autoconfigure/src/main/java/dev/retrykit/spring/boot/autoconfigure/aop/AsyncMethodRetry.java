@@ -40,7 +40,7 @@ final class AsyncMethodRetry implements MethodRetry {
 		if (recoverMethods == null) {
 			return this.template.executeAsync(attempt);
 		}
-		Function<Throwable, CompletionStage<Object>> recovery = failure -> stage(caller, () -> recoverMethods
+		Function<@Nullable Throwable, CompletionStage<Object>> recovery = failure -> stage(caller, () -> recoverMethods
 			.recover(invocation, failure));
 		return this.template.executeAsync(attempt, recovery);
 	}

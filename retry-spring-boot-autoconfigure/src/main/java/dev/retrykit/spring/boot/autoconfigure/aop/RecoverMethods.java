@@ -221,7 +221,7 @@ final class RecoverMethods {
 		boolean suspending = DeclaredSignature.isSuspending(method);
 		int count = suspending ? method.getParameterCount() - 1 : method.getParameterCount();
 		boolean withFailure = failureType(method) != null;
-		Object[] values = new Object[count];
+		@Nullable Object[] values = new Object[count];
 		int offset = withFailure ? 1 : 0;
 		if (withFailure) {
 			values[0] = failure;

@@ -41,7 +41,11 @@ public class RetryableMethodException extends FailureAnalyzedException {
 	 */
 	public RetryableMethodException(String annotation, Method method, String problem, String action,
 			@Nullable Throwable cause) {
-		super("Invalid " + annotation + " method " + describe(method) + ": " + problem, action, cause);
+		// Boot's constructor with a cause takes a non-null one.
+		super("Invalid " + annotation + " method " + describe(method) + ": " + problem, action);
+		if (cause != null) {
+			initCause(cause);
+		}
 		this.method = method;
 		this.methodDescription = describe(method);
 	}

@@ -46,7 +46,7 @@ final class StatefulKey {
 	}
 
 	Object of(MethodInvocation invocation) {
-		Object[] arguments = invocation.getArguments();
+		@Nullable Object[] arguments = invocation.getArguments();
 		Object key;
 		if (this.expression != null) {
 			MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(arguments, this.method, arguments,

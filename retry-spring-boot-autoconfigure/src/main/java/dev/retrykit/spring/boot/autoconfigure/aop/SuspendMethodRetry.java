@@ -54,7 +54,7 @@ final class SuspendMethodRetry implements MethodRetry {
 		if (recoverMethods == null) {
 			return Mono.fromFuture(() -> this.template.executeAsync(attempt));
 		}
-		Function<Throwable, CompletionStage<@Nullable Object>> recovery = failure -> recovered(recoverMethods,
+		Function<@Nullable Throwable, CompletionStage<@Nullable Object>> recovery = failure -> recovered(recoverMethods,
 				invocation, failure);
 		return Mono.fromFuture(() -> this.template.executeAsync(attempt, recovery));
 	}

@@ -29,6 +29,17 @@ class RetryableMethodExceptionTests {
 		assertThat(copy.analysis().getAction()).isEqualTo("Name an existing @Recover method.");
 	}
 
+	@Test
+	void withoutACauseHasNoneAndKeepsItsAction() throws Exception {
+		Method method = Sample.class.getDeclaredMethod("fetch", String.class, int.class);
+		RetryableMethodException failure = new RetryableMethodException(method, "no @Recover method named 'x' exists",
+				"Name an existing @Recover method.", null);
+
+		assertThat(failure).hasNoCause();
+		assertThat(failure.analysis().getAction()).isEqualTo("Name an existing @Recover method.");
+		assertThat(roundTrip(failure)).hasMessage(failure.getMessage()).hasNoCause();
+	}
+
 	private static RetryableMethodException roundTrip(RetryableMethodException failure)
 			throws IOException, ClassNotFoundException {
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
