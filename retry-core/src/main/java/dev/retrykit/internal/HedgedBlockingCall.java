@@ -91,7 +91,7 @@ final class HedgedBlockingCall {
 	}
 
 	/** The recovery as the engine runs it: with the call's context as {@link RetryContext#current()} (see {@link HedgeEnding}). */
-	private static <T> Function<Throwable, CompletionStage<T>> recovering(RecoveryCallback<T> recovery) {
+	private static <T> Function<@Nullable Throwable, CompletionStage<T>> recovering(RecoveryCallback<T> recovery) {
 		return failure -> {
 			try {
 				return CompletableFuture.completedFuture(recovery.recover(Objects.requireNonNull(RetryContext.current())));

@@ -97,6 +97,9 @@ abstract class RetryCall<T, A extends Attempt<T>> implements Supplier<Completion
 	}
 
 	/** The recovery: subscribes to the fallback's publisher as to one more attempt. */
+	// The recovery is a Function<? super @Nullable Throwable, ...>: null is a valid argument, but NullAway does not
+	// read the nullness of a wildcard's bound yet.
+	@SuppressWarnings("NullAway")
 	private CompletionStage<Object> recover(@Nullable Throwable ended) {
 		Publisher<? extends T> fallback;
 		try {

@@ -6,6 +6,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
@@ -31,7 +33,7 @@ public class FlakyDownstream {
 	private final Map<String, Stragglers> stragglers = new ConcurrentHashMap<>();
 
 	/** The stragglers of {@link #SEARCH} as configured, which {@link #reset()} restores; or {@code null}. */
-	private final Stragglers configuredStragglers;
+	private final @Nullable Stragglers configuredStragglers;
 
 	/** A downstream without stragglers. */
 	public FlakyDownstream() {
