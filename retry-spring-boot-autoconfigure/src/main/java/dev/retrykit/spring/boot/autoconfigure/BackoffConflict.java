@@ -6,6 +6,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.retrykit.backoff.BackoffType;
+import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
 
 /**

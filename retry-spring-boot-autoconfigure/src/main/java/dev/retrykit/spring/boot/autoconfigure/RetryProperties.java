@@ -1,5 +1,6 @@
 package dev.retrykit.spring.boot.autoconfigure;
 
+import dev.retrykit.spring.boot.convert.CompoundDuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

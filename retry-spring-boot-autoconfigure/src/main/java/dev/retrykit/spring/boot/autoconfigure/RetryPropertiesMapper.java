@@ -27,6 +27,7 @@ import dev.retrykit.hedging.HedgingConfigBuilder;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spi.StatusExtractor;
+import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -9,7 +9,7 @@ import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.async.TimingWheelSchedulerBuilder;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spring.boot.autoconfigure.cluster.ClusterSettings;
-import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
+import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;

@@ -22,7 +22,7 @@ class ArchitectureTest {
 
 	@Test
 	void onlyTheHttpPackageTouchesSpringWebAndOnlyTheReactiveVariantTouchesReactor() {
-		noClasses().that().resideOutsideOfPackage("dev.retrykit.spring.boot.autoconfigure.http..")
+		noClasses().that().resideOutsideOfPackage("dev.retrykit.spring.boot.http..")
 			// The endpoint's answer to an unreadable body on Spring MVC: created only when Spring MVC is present.
 			.and().doNotHaveSimpleName("RetriesEndpointUnreadableBodyResolver")
 			.should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..")

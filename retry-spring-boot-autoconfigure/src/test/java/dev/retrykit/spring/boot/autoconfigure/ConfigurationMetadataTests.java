@@ -15,6 +15,7 @@ import dev.retrykit.RetryConfig;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

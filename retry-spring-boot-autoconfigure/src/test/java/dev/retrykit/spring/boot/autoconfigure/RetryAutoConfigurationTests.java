@@ -26,8 +26,9 @@ import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.spi.RetryScheduler;
 import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.TimeSource;
-import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
-import dev.retrykit.spring.boot.autoconfigure.http.SpringHttpStatusExtractor;
+import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
+import dev.retrykit.spring.boot.http.SpringHttpStatusExtractor;
+import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -15,7 +15,7 @@ import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spi.StatusExtractor;
-import dev.retrykit.spring.boot.autoconfigure.http.RetryAfterDelayHintExtractor;
+import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -3,7 +3,7 @@ package dev.retrykit.spring.boot.actuate.endpoint;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerMetrics;
 import dev.retrykit.circuit.CircuitState;
-import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
+import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -18,7 +18,7 @@ import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
 import dev.retrykit.spi.RetryContextSnapshot;
 import dev.retrykit.spi.TimeSource;
-import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
+import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
 
 /**

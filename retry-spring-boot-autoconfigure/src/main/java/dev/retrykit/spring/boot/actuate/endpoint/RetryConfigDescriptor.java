@@ -11,7 +11,7 @@ import dev.retrykit.backoff.BackoffType;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.spi.BackoffStrategy;
-import dev.retrykit.spring.boot.autoconfigure.CompoundDurationConverter;
+import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
 import org.jspecify.annotations.Nullable;
 
 /**

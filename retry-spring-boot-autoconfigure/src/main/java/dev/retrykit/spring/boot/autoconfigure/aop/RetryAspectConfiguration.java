@@ -5,6 +5,12 @@ import java.util.List;
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
+import dev.retrykit.spring.boot.aop.MethodListeners;
+import dev.retrykit.spring.boot.aop.RetryAdvisor;
+import dev.retrykit.spring.boot.aop.RetryAspectRuntimeHints;
+import dev.retrykit.spring.boot.aop.RetryTargetsAdvisor;
+import dev.retrykit.spring.boot.aop.RetryableBeansValidator;
+import dev.retrykit.spring.boot.aop.RetryableMethodResolver;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;

@@ -1,7 +1,6 @@
 /**
- * The {@code @Retryable} aspect: a pointcut advisor and method interceptor (no AspectJ weaving needed
- * for annotations), recover-method resolution, startup validation, and the advisor of
- * {@code retry.targets} (AspectJ expression pointcuts).
+ * Auto-configuration of the {@code @Retryable} and {@code @Failback} aspect and of
+ * {@code retry.targets}: the advisors, the method resolver and the application's listeners as beans.
  */
 @NullMarked
 package dev.retrykit.spring.boot.autoconfigure.aop;

@@ -9,6 +9,7 @@ import dev.retrykit.spi.TimeSource;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
+import dev.retrykit.spring.boot.cluster.RetryClusterLifecycle;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;

@@ -31,6 +31,7 @@ import dev.retrykit.spring.boot.health.RetriesHealthIndicator;
 import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
 import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
 import dev.retrykit.testing.redis.RedisTestServer;
+import dev.retrykit.spring.boot.cluster.RetryClusterLifecycle;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

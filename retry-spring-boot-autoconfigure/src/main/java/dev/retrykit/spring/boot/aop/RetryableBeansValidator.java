@@ -1,0 +1,55 @@
+package dev.retrykit.spring.boot.aop;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Resolves every {@code @Retryable} method of every bean once the singletons exist, so that a recover
+ * method that is missing, does not fit or is ambiguous, a {@code @Recover} method that fits no method of its class, an invalid inline attribute or an unsupported
+ * return type fails startup (naming the method) instead of the first call. It also creates the
+ * instances named after methods, so that they are visible before their first call.
+ */
+final class RetryableBeansValidator implements SmartInitializingSingleton {
+
+	private final ConfigurableListableBeanFactory beanFactory;
+
+	private final RetryAdvisor advisor;
+
+	RetryableBeansValidator(ConfigurableListableBeanFactory beanFactory, RetryAdvisor advisor) {
+		this.beanFactory = beanFactory;
+		this.advisor = advisor;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		for (String name : this.beanFactory.getBeanDefinitionNames()) {
+			BeanDefinition definition = this.beanFactory.getMergedBeanDefinition(name);
+			if (definition.getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
+				continue;
+			}
+			Class<?> type = this.beanFactory.getType(name, false);
+			if (type == null) {
+				continue;
+			}
+			Class<?> userClass = ClassUtils.getUserClass(type);
+			List<Method> retryables = new ArrayList<>();
+			for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+				if (RetryableAnnotations.isAnnotated(method, userClass)) {
+					this.advisor.getInterceptor().prepare(method, userClass);
+					if (RetryableAnnotations.findFailback(method) == null) {
+						retryables.add(method);
+					}
+				}
+			}
+			RecoverMethods.checkEveryRecoverFits(userClass, retryables);
+		}
+	}
+
+}

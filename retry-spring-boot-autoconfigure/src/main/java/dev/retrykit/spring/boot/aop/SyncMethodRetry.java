@@ -1,0 +1,130 @@
+package dev.retrykit.spring.boot.aop;
+
+import dev.retrykit.RecoveryCallback;
+import dev.retrykit.RetryCallDescriber;
+import dev.retrykit.RetryCallback;
+import dev.retrykit.RetryContext;
+import dev.retrykit.RetryFunction;
+import dev.retrykit.RetryState;
+import dev.retrykit.RetryTemplate;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
+ * (so an inner {@code @Transactional} starts a fresh transaction) inside
+ * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
+ * method. Every failed attempt puts the chain's index back
+ * ({@link AttemptInvoker#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
+ * the attempt is a constant function of the invocation; a method whose calls have listeners makes an
+ * attempt object per call, which tells them the invocation ({@link MethodListeners}). When the instance
+ * hedges on an executor ({@code hedging.executor}), the copies run on that executor's threads at the same
+ * time, each through the whole chain ({@link HedgedInvocation}), while the caller waits. Thread-safe.
+ */
+final class SyncMethodRetry implements MethodRetry {
+
+	private static final RetryFunction<MethodInvocation, @Nullable Object, Throwable> PROCEED = (invocation,
+			context) -> AttemptInvoker.proceedAndRewind(invocation);
+
+	private final RetryTemplate template;
+
+	private final @Nullable RecoverMethods recover;
+
+	private final @Nullable StatefulKey key;
+
+	/** Whether the calls may have listeners, which are then told the invocation. */
+	private final boolean heard;
+
+	SyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover, @Nullable StatefulKey key,
+			boolean heard) {
+		this.template = template;
+		this.recover = recover;
+		this.key = key;
+		this.heard = heard;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		RecoverMethods recoverMethods = this.recover;
+		if (this.key == null && HedgedInvocation.hedgesBlocking(this.template)) {
+			return hedged(invocation, recoverMethods);
+		}
+		if (this.key == null && recoverMethods == null && !this.heard) {
+			return this.template.execute(PROCEED, invocation);
+		}
+		RetryCallback<@Nullable Object, Throwable> attempt = new Attempt(invocation);
+		if (this.key == null && recoverMethods == null) {
+			return this.template.execute(attempt);
+		}
+		if (this.key != null) {
+			return this.template.execute(attempt, (recoverMethods != null) ? recovery(recoverMethods, invocation) : null,
+					RetryState.of(this.key.of(invocation)));
+		}
+		return this.template.execute(attempt, recovery(java.util.Objects.requireNonNull(recoverMethods), invocation));
+	}
+
+	/**
+	 * A call of an instance that hedges on an executor: each copy runs on an executor thread, in the
+	 * caller's {@link CallerContext}, through the whole rest of the chain ({@link HedgedInvocation}).
+	 */
+	private @Nullable Object hedged(MethodInvocation invocation, @Nullable RecoverMethods recoverMethods) throws Throwable {
+		HedgedCopy copy = new HedgedCopy(invocation, new HedgedInvocation(invocation), CallerContext.capture());
+		return (recoverMethods != null) ? this.template.execute(copy, recovery(recoverMethods, invocation))
+				: this.template.execute(copy);
+	}
+
+	/** A copy of a hedged call, run on the executor; tells the call's listeners its invocation. */
+	private static final class HedgedCopy implements RetryCallback<@Nullable Object, Throwable>, RetryCallDescriber {
+
+		private final MethodInvocation invocation;
+
+		private final HedgedInvocation copies;
+
+		private final CallerContext caller;
+
+		HedgedCopy(MethodInvocation invocation, HedgedInvocation copies, CallerContext caller) {
+			this.invocation = invocation;
+			this.copies = copies;
+			this.caller = caller;
+		}
+
+		@Override
+		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
+			try (CallerContext.Scope scope = this.caller.restore()) {
+				return this.copies.proceed();
+			}
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			MethodListeners.describe(context, this.invocation);
+		}
+
+	}
+
+	/** One call's attempt, which tells the call's listeners its invocation. */
+	private static final class Attempt implements RetryCallback<@Nullable Object, Throwable>, RetryCallDescriber {
+
+		private final MethodInvocation invocation;
+
+		Attempt(MethodInvocation invocation) {
+			this.invocation = invocation;
+		}
+
+		@Override
+		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
+			return AttemptInvoker.proceedAndRewind(this.invocation);
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			MethodListeners.describe(context, this.invocation);
+		}
+
+	}
+
+	private static RecoveryCallback<@Nullable Object> recovery(RecoverMethods recoverMethods, MethodInvocation invocation) {
+		return context -> recoverMethods.recover(invocation, context.getLastThrowable());
+	}
+
+}
