@@ -14,7 +14,11 @@ import org.springframework.util.ReflectionUtils;
  * {@link ReflectiveMethodInvocation} that {@link AttemptInvoker} rewinds (without the hint the image
  * still works, each attempt then runs on an invocable clone). Stateless and thread-safe.
  */
-final class RetryAspectRuntimeHints implements RuntimeHintsRegistrar {
+public final class RetryAspectRuntimeHints implements RuntimeHintsRegistrar {
+
+	/** Makes the registrar; Spring does, for {@code @ImportRuntimeHints}. */
+	public RetryAspectRuntimeHints() {
+	}
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {

@@ -14,15 +14,20 @@ import org.springframework.util.ReflectionUtils;
  * Resolves every {@code @Retryable} method of every bean once the singletons exist, so that a recover
  * method that is missing, does not fit or is ambiguous, a {@code @Recover} method that fits no method of its class, an invalid inline attribute or an unsupported
  * return type fails startup (naming the method) instead of the first call. It also creates the
- * instances named after methods, so that they are visible before their first call.
+ * instances named after methods, so that they are visible before their first call. Used once, at startup.
  */
-final class RetryableBeansValidator implements SmartInitializingSingleton {
+public final class RetryableBeansValidator implements SmartInitializingSingleton {
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
 	private final RetryAdvisor advisor;
 
-	RetryableBeansValidator(ConfigurableListableBeanFactory beanFactory, RetryAdvisor advisor) {
+	/**
+	 * Makes the validator of the beans of a context.
+	 * @param beanFactory the context's beans
+	 * @param advisor the advisor whose methods are resolved
+	 */
+	public RetryableBeansValidator(ConfigurableListableBeanFactory beanFactory, RetryAdvisor advisor) {
 		this.beanFactory = beanFactory;
 		this.advisor = advisor;
 	}

@@ -49,7 +49,7 @@ public final class RetryAspectConfiguration {
 		List<RetryProperties.Target> targets = Binder.get(environment)
 			.bind("retry.targets", Bindable.listOf(RetryProperties.Target.class))
 			.orElse(List.of());
-		return new RetryTargetsAdvisor(targets, resolver::getObject, aspectOrder(environment));
+		return new RetryTargetsAdvisor(RetryTargets.parse(targets), resolver::getObject, aspectOrder(environment));
 	}
 
 	@Bean
