@@ -14,7 +14,6 @@ import dev.retrykit.spi.Sleeper;
 import dev.retrykit.spi.StatusExtractor;
 import dev.retrykit.spi.TimeSource;
 import dev.retrykit.spring.boot.aop.MethodListeners;
-import dev.retrykit.spring.boot.autoconfigure.aop.RetryAspectConfiguration;
 import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.http.SpringHttpStatusExtractor;
 import dev.retrykit.spring.boot.convert.CompoundDurationConverter;

@@ -1,6 +1,7 @@
 /**
- * Auto-configuration of the {@code @Retryable} and {@code @Failback} aspect and of
- * {@code retry.targets}: the advisors, the method resolver and the application's listeners as beans.
+ * The former package of the aspect's runtime, now {@code dev.retrykit.spring.boot.aop}: only a deprecated
+ * alias of {@code MethodListeners} is left here (the aspect's auto-configuration is
+ * {@code dev.retrykit.spring.boot.autoconfigure.RetryAspectConfiguration}).
  */
 @NullMarked
 package dev.retrykit.spring.boot.autoconfigure.aop;

@@ -1,11 +1,9 @@
-package dev.retrykit.spring.boot.autoconfigure.aop;
+package dev.retrykit.spring.boot.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import dev.retrykit.spring.boot.aop.RetryTargetsAdvisor;
-import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
-import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 
 import org.springframework.aop.aspectj.AspectJExpressionPointcut;
 import org.springframework.util.ClassUtils;

@@ -1,10 +1,9 @@
-package dev.retrykit.spring.boot.autoconfigure.aop;
+package dev.retrykit.spring.boot.autoconfigure;
 
 import java.util.List;
 
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
-import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 import dev.retrykit.spring.boot.aop.MethodListeners;
 import dev.retrykit.spring.boot.aop.RetryAdvisor;
 import dev.retrykit.spring.boot.aop.RetryAspectRuntimeHints;
