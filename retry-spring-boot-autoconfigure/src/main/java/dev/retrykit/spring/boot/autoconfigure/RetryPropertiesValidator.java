@@ -8,7 +8,6 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.async.TimingWheelSchedulerBuilder;
 import dev.retrykit.spi.DelayHintExtractor;
-import dev.retrykit.spring.boot.autoconfigure.cluster.ClusterSettings;
 import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;

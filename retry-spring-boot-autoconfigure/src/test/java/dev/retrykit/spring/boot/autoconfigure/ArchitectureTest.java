@@ -3,7 +3,6 @@ package dev.retrykit.spring.boot.autoconfigure;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import dev.retrykit.spring.boot.autoconfigure.cluster.ClusterSettings;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -18,12 +17,9 @@ class ArchitectureTest {
 	@Test
 	void theSpringModulesPackagesHaveNoCycle() {
 		// "(**)" after "spring." makes every package its own slice, the root package dev.retrykit.spring.boot
-		// ("boot") included. One known cycle is left, named here so that no other can join it: the early
-		// validation of retry.* (root) checks retry.cluster.* through autoconfigure.cluster, which reads the
-		// root's properties; it goes once that check moves to the root package.
+		// ("boot") included.
 		slices().matching("dev.retrykit.spring.(**)")
 			.should().beFreeOfCycles()
-			.ignoreDependency(RetryPropertiesValidator.class, ClusterSettings.class)
 			.because("auto-configurations depend on the runtime packages, never the other way round")
 			.check(this.spring);
 	}

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import dev.retrykit.spring.boot.autoconfigure.ClusterSettings;
 import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
 import org.jspecify.annotations.Nullable;
 
@@ -99,11 +100,7 @@ final class ClusterEngineChoice {
 	 * @throws InvalidRetryPropertyException if it is neither empty nor an engine's name
 	 */
 	static void requireKnown(String engine) {
-		if (!normalized(engine).isEmpty() && Engine.named(normalized(engine)).isEmpty()) {
-			throw new InvalidRetryPropertyException("retry.cluster.engine", engine,
-					"it must be hazelcast or redis, or empty to use the one whose module and connection are present",
-					"Update 'retry.cluster.engine' to hazelcast or redis.", null);
-		}
+		ClusterSettings.requireKnownEngine(engine);
 	}
 
 	/**

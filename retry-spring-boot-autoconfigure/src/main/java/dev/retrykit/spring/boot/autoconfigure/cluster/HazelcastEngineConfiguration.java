@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.autoconfigure.cluster;
 import com.hazelcast.core.HazelcastInstance;
 import dev.retrykit.hazelcast.HazelcastClusterEngine;
 import dev.retrykit.hazelcast.HazelcastClusterEngineBuilder;
+import dev.retrykit.spring.boot.autoconfigure.ClusterSettings;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.retrykit.redis.RedisClusterEngine;
 import dev.retrykit.redis.RedisClusterEngineBuilder;
+import dev.retrykit.spring.boot.autoconfigure.ClusterSettings;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;

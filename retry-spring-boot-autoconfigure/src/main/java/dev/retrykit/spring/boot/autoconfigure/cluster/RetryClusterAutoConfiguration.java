@@ -6,6 +6,8 @@ import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.cluster.RetryClusterBuilder;
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.autoconfigure.ClusterSettings;
+import dev.retrykit.spring.boot.autoconfigure.ClusterScopes;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;

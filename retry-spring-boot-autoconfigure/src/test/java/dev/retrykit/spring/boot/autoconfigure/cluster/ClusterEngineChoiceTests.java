@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.autoconfigure.cluster;
 import java.util.List;
 
 import dev.retrykit.spi.ClusterEngine;
+import dev.retrykit.spring.boot.autoconfigure.ClusterSettings;
 import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,14 @@ class ClusterEngineChoiceTests {
 		return new ClusterEngineCandidate(name, missing, () -> {
 			throw new AssertionError("an engine without its connection is never built");
 		});
+	}
+
+	@Test
+	void theEngineNamesThePropertiesAcceptAreTheEnginesModules() {
+		assertThat(ClusterSettings.ENGINES)
+			.containsExactlyInAnyOrderElementsOf(java.util.Arrays.stream(ClusterEngineChoice.Engine.values())
+				.map(engine -> engine.id)
+				.toList());
 	}
 
 	@Test

@@ -1,12 +1,11 @@
-package dev.retrykit.spring.boot.autoconfigure.cluster;
+package dev.retrykit.spring.boot.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 
-import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
-import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties;
 import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties.Scope;
-import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,17 +19,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ClusterSettings {
 
+	/** The names {@code retry.cluster.engine} accepts (besides empty): those of the engine modules. */
+	public static final List<String> ENGINES = List.of("hazelcast", "redis");
+
 	private ClusterSettings() {
 	}
 
 	/**
+	 * Checks the cluster's part of {@code retry.*}.
 	 * @param properties the bound {@code retry.*} properties
 	 * @throws InvalidRetryPropertyException naming the first invalid property
 	 */
 	public static void validate(RetryProperties properties) {
 		new ClusterScopes(properties);
 		RetryProperties.Cluster cluster = properties.getCluster();
-		ClusterEngineChoice.requireKnown(cluster.getEngine());
+		requireKnownEngine(cluster.getEngine());
 		if (!cluster.isEnabled()) {
 			refuseClusterScopes(properties);
 			return;
@@ -49,10 +52,29 @@ public final class ClusterSettings {
 	}
 
 	/**
+	 * Checks {@code retry.cluster.engine}: empty, or the name of an engine.
+	 * @param engine the value
+	 * @throws InvalidRetryPropertyException if it names no engine
+	 */
+	public static void requireKnownEngine(String engine) {
+		String name = engine.trim().toLowerCase(Locale.ROOT);
+		if (!name.isEmpty() && !ENGINES.contains(name)) {
+			throw new InvalidRetryPropertyException("retry.cluster.engine", engine,
+					"it must be hazelcast or redis, or empty to use the one whose module and connection are present",
+					"Update 'retry.cluster.engine' to hazelcast or redis.", null);
+		}
+	}
+
+	/**
 	 * Applies a setting to an engine's or the cluster's builder, turning the builder's refusal into a
 	 * startup failure that names the property.
+	 * @param property the property's path
+	 * @param value its value
+	 * @param setter the builder's setter
+	 * @param <T> the value's type
+	 * @throws InvalidRetryPropertyException if the builder refuses the value
 	 */
-	static <T> void apply(String property, T value, Consumer<T> setter) {
+	public static <T> void apply(String property, T value, Consumer<T> setter) {
 		try {
 			setter.accept(value);
 		}

@@ -1,4 +1,4 @@
-package dev.retrykit.spring.boot.autoconfigure.cluster;
+package dev.retrykit.spring.boot.autoconfigure;
 
 import java.util.HashSet;
 import java.util.Map;
@@ -9,30 +9,36 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.cluster.RetryCluster;
-import dev.retrykit.spring.boot.autoconfigure.InvalidRetryPropertyException;
-import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties;
 import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties.Scope;
-import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Decides which instances share their budget and circuit breaker with the other replicas, from
  * {@code budget.scope}, {@code circuit-breaker.scope} and {@code circuit-breaker.quorum} as the instance
  * inherits them (itself, its base configs, then {@code retry.defaults}; an undeclared instance has the
- * defaults'), and attaches them to the cluster. Immutable; validated on construction.
+ * defaults'), and attaches them to the cluster. Immutable and thread-safe; validated on construction.
  */
-final class ClusterScopes {
+public final class ClusterScopes {
 
 	private final RetryProperties properties;
 
-	ClusterScopes(RetryProperties properties) {
+	/**
+	 * Reads the scopes of the instances and checks their quorums.
+	 * @param properties the bound {@code retry.*} properties
+	 * @throws InvalidRetryPropertyException if a quorum is below 1
+	 */
+	public ClusterScopes(RetryProperties properties) {
 		this.properties = properties;
 		this.properties.getInstances().keySet().forEach(this::quorum);
 		quorum(null);
 	}
 
-	/** Shares the instance's budget and breaker if their scope is {@code cluster}. */
-	void attach(RetryTemplate template, RetryCluster cluster) {
+	/**
+	 * Shares the instance's budget and breaker if their scope is {@code cluster}.
+	 * @param template the instance
+	 * @param cluster the cluster to share them through
+	 */
+	public void attach(RetryTemplate template, RetryCluster cluster) {
 		String name = template.getName();
 		RetryBudget budget = template.getBudget();
 		if (budget != null && nearest(name, p -> p.getBudget().getScope()) == Scope.CLUSTER) {
