@@ -19,7 +19,7 @@ import org.springframework.context.SmartLifecycle;
  * flight still share their state). A context that fails to start closes them when it is destroyed. A
  * stopped cluster is not started again: its synchronisation thread is gone. Thread-safe.
  */
-final class RetryClusterLifecycle implements SmartLifecycle, DisposableBean {
+public final class RetryClusterLifecycle implements SmartLifecycle, DisposableBean {
 
 	/** After the connection factories (phase 0), before the web server (from {@code DEFAULT_PHASE - 2048}). */
 	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
@@ -35,10 +35,11 @@ final class RetryClusterLifecycle implements SmartLifecycle, DisposableBean {
 	private volatile boolean running;
 
 	/**
+	 * Makes the lifecycle of a cluster.
 	 * @param cluster the cluster
 	 * @param engine the engine to close after the cluster, or {@code null} when it is the application's
 	 */
-	RetryClusterLifecycle(RetryCluster cluster, @Nullable AutoCloseable engine) {
+	public RetryClusterLifecycle(RetryCluster cluster, @Nullable AutoCloseable engine) {
 		this.cluster = cluster;
 		this.engine = engine;
 	}
