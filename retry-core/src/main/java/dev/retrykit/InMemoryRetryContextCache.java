@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.spi.RetryContextCache;
@@ -55,32 +56,21 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 
 	@Override
 	public @Nullable RetryContext get(Object key) {
-		this.lock.lock();
-		try {
+		return locked(() -> {
 			RetryContextCacheEntry entry = this.entries.get(key);
 			return (entry != null) ? entry.context() : null;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
 	public void put(Object key, RetryContext context) {
-		this.lock.lock();
-		try {
-			store(key, context);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		locked(() -> store(key, context));
 	}
 
 	/** Atomic under the cache's lock; {@code update} runs while the lock is held, so it must be quick. */
 	@Override
 	public @Nullable RetryContext update(Object key, UnaryOperator<@Nullable RetryContext> update) {
-		this.lock.lock();
-		try {
+		return locked(() -> {
 			RetryContextCacheEntry existing = this.entries.get(key);
 			RetryContext next = update.apply((existing != null) ? existing.context() : null);
 			if (next == null) {
@@ -90,10 +80,7 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 				store(key, next);
 			}
 			return next;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	/** Stores an entry, keeping its creation time, and evicts the eldest when full; the caller holds the lock. */
@@ -114,24 +101,12 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 
 	@Override
 	public void remove(Object key) {
-		this.lock.lock();
-		try {
-			this.entries.remove(key);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		locked(() -> this.entries.remove(key));
 	}
 
 	@Override
 	public int size() {
-		this.lock.lock();
-		try {
-			return this.entries.size();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return locked(() -> this.entries.size());
 	}
 
 	@Override
@@ -141,13 +116,7 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 
 	@Override
 	public long evictions() {
-		this.lock.lock();
-		try {
-			return this.evictions;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return locked(() -> this.evictions);
 	}
 
 	@Override
@@ -157,19 +126,12 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 
 	@Override
 	public void clear() {
-		this.lock.lock();
-		try {
-			this.entries.clear();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		locked(() -> this.entries.clear());
 	}
 
 	@Override
 	public List<RetryContextCacheEntry> entries(int limit) {
-		this.lock.lock();
-		try {
+		return locked(() -> {
 			List<RetryContextCacheEntry> snapshot = new ArrayList<>(Math.min(limit, this.entries.size()));
 			for (RetryContextCacheEntry entry : this.entries.values()) {
 				if (snapshot.size() == limit) {
@@ -178,10 +140,26 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 				snapshot.add(entry);
 			}
 			return snapshot;
+		});
+	}
+
+	/** {@return what {@code action} returns, run under the cache's lock} */
+	private <T extends @Nullable Object> T locked(Supplier<T> action) {
+		this.lock.lock();
+		try {
+			return action.get();
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** Runs {@code action} under the cache's lock. */
+	private void locked(Runnable action) {
+		locked(() -> {
+			action.run();
+			return null;
+		});
 	}
 
 	@Override

@@ -236,50 +236,53 @@ public final class CircuitBreaker {
 	}
 
 	private void recordSuccess(long permit) {
-		CircuitWindow window = this.current;
-		for (;;) {
-			if (permit != UNTRACKED && window.permit != permit) {
-				return;
-			}
-			if (window.state == CircuitState.CLOSED) {
-				CircuitWindow live = rollover(window);
-				if (live == window) {
-					window.recordSuccess();
-					return;
-				}
-				window = live;
-			}
-			else {
-				if (window.state == CircuitState.HALF_OPEN && window.completeTrialWithSuccess() >= this.maxRequests) {
-					transition(window, CircuitState.CLOSED, false);
-				}
-				return;
-			}
+		CircuitWindow window = windowToRecord(permit);
+		if (window == null) {
+			return;
+		}
+		if (window.state == CircuitState.CLOSED) {
+			window.recordSuccess();
+		}
+		else if (window.state == CircuitState.HALF_OPEN && window.completeTrialWithSuccess() >= this.maxRequests) {
+			transition(window, CircuitState.CLOSED, false);
 		}
 	}
 
 	private void recordFailure(long permit) {
+		CircuitWindow window = windowToRecord(permit);
+		if (window == null) {
+			return;
+		}
+		if (window.state == CircuitState.CLOSED) {
+			if (window.recordFailure(this.trip)) {
+				transition(window, CircuitState.OPEN, false);
+			}
+		}
+		else if (window.state == CircuitState.HALF_OPEN && (permit != UNTRACKED || window.hasTrialInFlight())) {
+			transition(window, CircuitState.OPEN, false);
+		}
+	}
+
+	/**
+	 * The window an outcome of the call admitted with {@code permit} counts in: the current one, a
+	 * closed one rolled over first if its interval has passed.
+	 * @return {@code null} if the window that admitted the call is no longer the current one (the
+	 * outcome is ignored)
+	 */
+	private @Nullable CircuitWindow windowToRecord(long permit) {
 		CircuitWindow window = this.current;
 		for (;;) {
 			if (permit != UNTRACKED && window.permit != permit) {
-				return;
+				return null;
 			}
-			if (window.state == CircuitState.CLOSED) {
-				CircuitWindow live = rollover(window);
-				if (live == window) {
-					if (window.recordFailure(this.trip)) {
-						transition(window, CircuitState.OPEN, false);
-					}
-					return;
-				}
-				window = live;
+			if (window.state != CircuitState.CLOSED) {
+				return window;
 			}
-			else {
-				if (window.state == CircuitState.HALF_OPEN && (permit != UNTRACKED || window.hasTrialInFlight())) {
-					transition(window, CircuitState.OPEN, false);
-				}
-				return;
+			CircuitWindow live = rollover(window);
+			if (live == window) {
+				return window;
 			}
+			window = live;
 		}
 	}
 

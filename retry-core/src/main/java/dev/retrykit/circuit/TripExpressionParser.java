@@ -3,6 +3,7 @@ package dev.retrykit.circuit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -66,31 +67,30 @@ final class TripExpressionParser {
 	}
 
 	private TripNode expression() {
-		TripNode first = and();
-		if (this.token != Token.OR) {
-			return first;
-		}
-		List<TripNode> terms = new ArrayList<>();
-		terms.add(first);
-		while (this.token == Token.OR) {
-			advance();
-			terms.add(and());
-		}
-		return new TripNode.Or(terms.toArray(TripNode[]::new));
+		return chain(Token.OR, this::and, true);
 	}
 
 	private TripNode and() {
-		TripNode first = condition();
-		if (this.token != Token.AND) {
+		return chain(Token.AND, this::condition, false);
+	}
+
+	/**
+	 * One operand, or a chain of operands joined by {@code operator}, as one {@link TripNode.Chain}.
+	 * @param shortCircuit the result that ends the chain: {@code true} for {@code ||}, {@code false}
+	 * for {@code &&}
+	 */
+	private TripNode chain(Token operator, Supplier<TripNode> operand, boolean shortCircuit) {
+		TripNode first = operand.get();
+		if (this.token != operator) {
 			return first;
 		}
 		List<TripNode> terms = new ArrayList<>();
 		terms.add(first);
-		while (this.token == Token.AND) {
+		while (this.token == operator) {
 			advance();
-			terms.add(condition());
+			terms.add(operand.get());
 		}
-		return new TripNode.And(terms.toArray(TripNode[]::new));
+		return new TripNode.Chain(terms.toArray(TripNode[]::new), shortCircuit);
 	}
 
 	private TripNode condition() {

@@ -78,44 +78,30 @@ abstract class TripNode {
 	abstract boolean test(long consecutiveFailures, long totalFailures, long totalSuccesses, long requests);
 
 	/**
-	 * {@code t1 || t2 || ...}, left to right, short-circuiting. One node for the whole chain, evaluated
-	 * in a loop: a chain of binary nodes would recurse once per term, and an expression of a few
-	 * thousand terms would overflow the stack on every failure.
+	 * {@code t1 || t2 || ...} or {@code t1 && t2 && ...}, left to right, short-circuiting: the chain
+	 * ends, with that result, at the first term that gives {@code shortCircuit} ({@code true} for
+	 * {@code ||}, {@code false} for {@code &&}). One node for the whole chain, evaluated in a loop: a
+	 * chain of binary nodes would recurse once per term, and an expression of a few thousand terms
+	 * would overflow the stack on every failure.
 	 */
-	static final class Or extends TripNode {
+	static final class Chain extends TripNode {
 		private final TripNode[] terms;
 
-		Or(TripNode[] terms) {
+		private final boolean shortCircuit;
+
+		Chain(TripNode[] terms, boolean shortCircuit) {
 			this.terms = terms;
+			this.shortCircuit = shortCircuit;
 		}
 
 		@Override
 		boolean test(long consecutiveFailures, long totalFailures, long totalSuccesses, long requests) {
 			for (TripNode term : this.terms) {
-				if (term.test(consecutiveFailures, totalFailures, totalSuccesses, requests)) {
-					return true;
+				if (term.test(consecutiveFailures, totalFailures, totalSuccesses, requests) == this.shortCircuit) {
+					return this.shortCircuit;
 				}
 			}
-			return false;
-		}
-	}
-
-	/** {@code t1 && t2 && ...}, left to right, short-circuiting; one node per chain, as {@link Or}. */
-	static final class And extends TripNode {
-		private final TripNode[] terms;
-
-		And(TripNode[] terms) {
-			this.terms = terms;
-		}
-
-		@Override
-		boolean test(long consecutiveFailures, long totalFailures, long totalSuccesses, long requests) {
-			for (TripNode term : this.terms) {
-				if (!term.test(consecutiveFailures, totalFailures, totalSuccesses, requests)) {
-					return false;
-				}
-			}
-			return true;
+			return !this.shortCircuit;
 		}
 	}
 

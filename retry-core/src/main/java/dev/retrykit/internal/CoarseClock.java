@@ -38,20 +38,9 @@ final class CoarseClock {
 	/** The thread could not be started: every reading reads the source. */
 	private static final int EXACT = 2;
 
-	private static final VarHandle STATE;
+	private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", int.class);
 
-	private static final VarHandle NOW;
-
-	static {
-		try {
-			MethodHandles.Lookup lookup = MethodHandles.lookup();
-			STATE = lookup.findVarHandle(CoarseClock.class, "state", int.class);
-			NOW = lookup.findVarHandle(CoarseClock.class, "now", long.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	private static final VarHandle NOW = VarHandles.field(MethodHandles.lookup(), "now", long.class);
 
 	private final LongSupplier source;
 

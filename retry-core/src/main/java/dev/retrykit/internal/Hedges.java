@@ -30,20 +30,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class Hedges implements AbandonableTask {
 
-	private static final VarHandle HEAD;
+	private static final VarHandle HEAD = VarHandles.field(MethodHandles.lookup(), "head", HedgedCall.class);
 
-	private static final VarHandle ARMED_FOR;
-
-	static {
-		try {
-			MethodHandles.Lookup lookup = MethodHandles.lookup();
-			HEAD = lookup.findVarHandle(Hedges.class, "head", HedgedCall.class);
-			ARMED_FOR = lookup.findVarHandle(Hedges.class, "armedFor", long.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	private static final VarHandle ARMED_FOR = VarHandles.field(MethodHandles.lookup(), "armedFor", long.class);
 
 	/** {@link #armedFor} when no pass is armed. */
 	private static final long NOT_ARMED = Long.MAX_VALUE;

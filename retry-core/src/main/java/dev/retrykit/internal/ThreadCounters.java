@@ -83,14 +83,9 @@ public final class ThreadCounters {
 	}
 
 	private static VarHandle slot(int slot, String field) {
-		try {
-			VarHandle handle = MethodHandles.lookup().findVarHandle(ThreadCounters.class, field, long.class);
-			SLOTS[slot] = handle;
-			return handle;
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
+		VarHandle handle = VarHandles.field(MethodHandles.lookup(), field, long.class);
+		SLOTS[slot] = handle;
+		return handle;
 	}
 
 	/** Counts an attempt. */

@@ -9,29 +9,9 @@ import org.jspecify.annotations.Nullable;
 /** Optimistic (any) or pessimistic (all) combination of policies. Immutable; equal when its kind and policies are. */
 final class CompositeRetryPolicy implements RetryPolicy {
 
-	static final RetryPolicy ALWAYS = new RetryPolicy() {
-		@Override
-		public boolean canRetry(RetryContext context) {
-			return true;
-		}
+	static final RetryPolicy ALWAYS = new Constant(true, "always");
 
-		@Override
-		public String toString() {
-			return "always";
-		}
-	};
-
-	static final RetryPolicy NEVER = new RetryPolicy() {
-		@Override
-		public boolean canRetry(RetryContext context) {
-			return false;
-		}
-
-		@Override
-		public String toString() {
-			return "never";
-		}
-	};
+	static final RetryPolicy NEVER = new Constant(false, "never");
 
 	private final RetryPolicy[] policies;
 
@@ -69,6 +49,30 @@ final class CompositeRetryPolicy implements RetryPolicy {
 	@Override
 	public String toString() {
 		return (this.optimistic ? "anyOf" : "allOf") + List.of(this.policies);
+	}
+
+	/** A policy that gives the same answer for every context. */
+	private static final class Constant implements RetryPolicy {
+
+		private final boolean canRetry;
+
+		private final String text;
+
+		Constant(boolean canRetry, String text) {
+			this.canRetry = canRetry;
+			this.text = text;
+		}
+
+		@Override
+		public boolean canRetry(RetryContext context) {
+			return this.canRetry;
+		}
+
+		@Override
+		public String toString() {
+			return this.text;
+		}
+
 	}
 
 }

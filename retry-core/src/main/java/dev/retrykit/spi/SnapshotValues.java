@@ -66,6 +66,11 @@ final class SnapshotValues {
 	/** Java serialization of a class the codec allows. */
 	static final byte SERIALIZED = 30;
 
+	/** The tags of the types whose value is written as is, by their class. */
+	private static final Map<Class<?>, Byte> SCALAR_TAGS = Map.of(String.class, STRING, Boolean.class, BOOLEAN,
+			Byte.class, BYTE, Short.class, SHORT, Integer.class, INT, Long.class, LONG, Float.class, FLOAT,
+			Double.class, DOUBLE, Character.class, CHAR, byte[].class, BYTES);
+
 	/** The longest text of a {@link #TEXT_VALUE}. */
 	private static final int MAX_TEXT_VALUE = 256;
 
@@ -105,48 +110,13 @@ final class SnapshotValues {
 	 * another type or nested too deep
 	 */
 	static boolean write(Writer out, @Nullable Object value, int depth) {
+		Byte scalar = (value != null) ? SCALAR_TAGS.get(value.getClass()) : null;
 		if (value == null) {
 			out.writeByte(NULL);
 		}
-		else if (value instanceof String text) {
-			out.writeByte(STRING);
-			out.writeString(text);
-		}
-		else if (value instanceof Boolean flag) {
-			out.writeByte(BOOLEAN);
-			out.writeByte(flag ? 1 : 0);
-		}
-		else if (value instanceof Byte number) {
-			out.writeByte(BYTE);
-			out.writeByte(number);
-		}
-		else if (value instanceof Short number) {
-			out.writeByte(SHORT);
-			out.writeInt(number);
-		}
-		else if (value instanceof Integer number) {
-			out.writeByte(INT);
-			out.writeInt(number);
-		}
-		else if (value instanceof Long number) {
-			out.writeByte(LONG);
-			out.writeLong(number);
-		}
-		else if (value instanceof Float number) {
-			out.writeByte(FLOAT);
-			out.writeInt(Float.floatToRawIntBits(number));
-		}
-		else if (value instanceof Double number) {
-			out.writeByte(DOUBLE);
-			out.writeLong(Double.doubleToRawLongBits(number));
-		}
-		else if (value instanceof Character character) {
-			out.writeByte(CHAR);
-			out.writeInt(character);
-		}
-		else if (value instanceof byte[] bytes) {
-			out.writeByte(BYTES);
-			out.writeBytes(bytes);
+		else if (scalar != null) {
+			out.writeByte(scalar);
+			writeScalar(out, scalar, value);
 		}
 		else if (TEXT_TYPES.contains(value.getClass())) {
 			out.writeByte(TEXT_VALUE);
@@ -181,6 +151,22 @@ final class SnapshotValues {
 			return false;
 		}
 		return true;
+	}
+
+	/** Writes the value of a type in {@link #SCALAR_TAGS}, after its tag; the mirror of {@link #read}. */
+	private static void writeScalar(Writer out, byte tag, Object value) {
+		switch (tag) {
+			case STRING -> out.writeString((String) value);
+			case BOOLEAN -> out.writeByte((Boolean) value ? 1 : 0);
+			case BYTE -> out.writeByte((Byte) value);
+			case SHORT -> out.writeInt((Short) value);
+			case INT -> out.writeInt((Integer) value);
+			case LONG -> out.writeLong((Long) value);
+			case FLOAT -> out.writeInt(Float.floatToRawIntBits((Float) value));
+			case DOUBLE -> out.writeLong(Double.doubleToRawLongBits((Double) value));
+			case CHAR -> out.writeInt((Character) value);
+			default -> out.writeBytes((byte[]) value);
+		}
 	}
 
 	/** Reads a value {@link #write} wrote. */
