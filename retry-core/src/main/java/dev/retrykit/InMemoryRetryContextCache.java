@@ -47,10 +47,7 @@ public final class InMemoryRetryContextCache implements RetryContextCache {
 	 * @throws IllegalArgumentException if {@code capacity} is less than 1
 	 */
 	public InMemoryRetryContextCache(int capacity, TimeSource timeSource) {
-		if (capacity < 1) {
-			throw new IllegalArgumentException("Invalid context cache capacity (" + capacity + "): must be 1 or greater");
-		}
-		this.capacity = capacity;
+		this.capacity = RetryConfigBuilder.atLeastOne("context cache capacity", capacity);
 		this.timeSource = timeSource;
 	}
 

@@ -394,10 +394,7 @@ public final class RetryConfigBuilder {
 	 * @throws IllegalArgumentException if {@code capacity} is less than 1
 	 */
 	public RetryConfigBuilder failbackCapacity(int capacity) {
-		if (capacity < 1) {
-			throw new IllegalArgumentException("Invalid failbackCapacity (" + capacity + "): must be 1 or greater");
-		}
-		this.failbackCapacity = capacity;
+		this.failbackCapacity = atLeastOne("failbackCapacity", capacity);
 		return this;
 	}
 
@@ -413,6 +410,19 @@ public final class RetryConfigBuilder {
 					+ " the copies of a hedged call in all");
 		}
 		return new RetryConfig(this);
+	}
+
+	/**
+	 * {@return {@code value}, checked to be 1 or more}
+	 * @param name how the message names the value
+	 * @param value the value
+	 * @throws IllegalArgumentException if {@code value} is less than 1
+	 */
+	static int atLeastOne(String name, int value) {
+		if (value < 1) {
+			throw new IllegalArgumentException("Invalid " + name + " (" + value + "): must be 1 or greater");
+		}
+		return value;
 	}
 
 	private static @Nullable Duration positiveOrNone(String name, @Nullable Duration value) {

@@ -168,10 +168,7 @@ public final class RetryRegistryBuilder {
 	 * @return this builder
 	 */
 	public RetryRegistryBuilder contextCacheCapacity(int capacity) {
-		if (capacity < 1) {
-			throw new IllegalArgumentException("Invalid context cache capacity (" + capacity + "): must be 1 or greater");
-		}
-		this.contextCacheCapacity = capacity;
+		this.contextCacheCapacity = RetryConfigBuilder.atLeastOne("context cache capacity", capacity);
 		this.contextCacheFactory = null;
 		return this;
 	}
@@ -217,10 +214,7 @@ public final class RetryRegistryBuilder {
 	 * @return this builder
 	 */
 	public RetryRegistryBuilder failbackExhaustedCapacity(int capacity) {
-		if (capacity < 1) {
-			throw new IllegalArgumentException("Invalid failbackExhaustedCapacity (" + capacity + "): must be 1 or greater");
-		}
-		this.failbackExhaustedCapacity = capacity;
+		this.failbackExhaustedCapacity = RetryConfigBuilder.atLeastOne("failbackExhaustedCapacity", capacity);
 		return this;
 	}
 

@@ -206,9 +206,7 @@ public final class RetryCluster implements AutoCloseable {
 	 * @throws IllegalArgumentException if {@code quorum} is less than 1
 	 */
 	public void attach(CircuitBreaker breaker, int quorum) {
-		if (quorum < 1) {
-			throw new IllegalArgumentException("Invalid quorum (" + quorum + "): must be 1 or greater");
-		}
+		RetryClusterBuilder.atLeastOne("quorum", quorum);
 		synchronized (this.circuits) {
 			if (this.circuits.containsKey(breaker)) {
 				return;

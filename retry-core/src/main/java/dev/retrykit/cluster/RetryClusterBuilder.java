@@ -103,10 +103,7 @@ public final class RetryClusterBuilder {
 	 * @return this builder
 	 */
 	public RetryClusterBuilder contextCacheCapacity(int capacity) {
-		if (capacity < 1) {
-			throw new IllegalArgumentException("Invalid context cache capacity (" + capacity + "): must be 1 or greater");
-		}
-		this.contextCacheCapacity = capacity;
+		this.contextCacheCapacity = atLeastOne("context cache capacity", capacity);
 		return this;
 	}
 
@@ -171,6 +168,19 @@ public final class RetryClusterBuilder {
 	 */
 	public RetryCluster build() {
 		return new RetryCluster(this);
+	}
+
+	/**
+	 * {@return {@code value}, checked to be 1 or more}
+	 * @param name how the message names the value
+	 * @param value the value
+	 * @throws IllegalArgumentException if {@code value} is less than 1
+	 */
+	static int atLeastOne(String name, int value) {
+		if (value < 1) {
+			throw new IllegalArgumentException("Invalid " + name + " (" + value + "): must be 1 or greater");
+		}
+		return value;
 	}
 
 	private static Duration positive(String name, Duration value) {
