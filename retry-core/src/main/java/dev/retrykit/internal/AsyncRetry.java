@@ -473,15 +473,13 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		started(stage, thrown, id);
 	}
 
-	/** Moves the phase to {@code 2id - 1} for the attempt after the one last taken, and returns {@code id}. */
+	/**
+	 * Moves the phase from {@code 2n}, the outcome of attempt {@code n} taken, to {@code 2n + 1}, and
+	 * returns {@code n + 1}. One atomic add: only the trampoline's loop starts attempts, one at a time,
+	 * each after the outcome of the one before was taken, and nothing else moves an even phase.
+	 */
 	private int startAttempt() {
-		for (;;) {
-			int state = this.state;
-			int id = (state >>> 3) + 1; // (phase >>> 1) + 1
-			if (STATE.compareAndSet(this, state, (state & WIP_MASK) | ((2 * id - 1) * PHASE_UNIT))) {
-				return id;
-			}
-		}
+		return ((int) STATE.getAndAdd(this, PHASE_UNIT) >>> 3) + 1; // (phase >>> 1) + 1
 	}
 
 	/** Takes over attempt {@code id} once its supplier returned {@code stage} or threw {@code thrown}. */
