@@ -104,21 +104,15 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		this.context = context;
 	}
 
-	private static <T> AsyncRetry<T> create(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
-		return (recovery != null) ? new AsyncRetryWithRecovery<>(runtime, supplier, recovery, context)
-				: new AsyncRetry<>(runtime, supplier, context);
-	}
-
 	/** @return the fallback, or {@code null} */
 	@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery() {
 		return null;
 	}
 
 	/**
-	 * Starts an asynchronous call. The first attempt runs on the calling thread; when it returns an
-	 * already successful {@link CompletableFuture} whose result is accepted, that future itself is
-	 * returned and nothing is allocated.
+	 * Starts an asynchronous call ({@link AsyncCallStart}). The first attempt runs on the calling thread;
+	 * when it returns an already successful {@link CompletableFuture} whose result is accepted, that
+	 * future itself is returned and nothing is allocated.
 	 * @param runtime the instance
 	 * @param supplier starts one attempt
 	 * @param recovery the fallback, or {@code null}
@@ -127,107 +121,12 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	 */
 	public static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
-		if (!runtime.plain) {
-			if (runtime.hedges != null) {
-				return HedgedCall.start(runtime, runtime.hedges, supplier, recovery);
-			}
-			return startGuarded(runtime, supplier, recovery);
-		}
-		// Nothing watches a successful attempt (see RetryRuntime.plain): push, run, count, pop.
-		ContextStack stack = ContextStack.get();
-		MutableRetryContext pooled = stack.pushPooled(runtime.name);
-		CompletionStage<T> stage = null;
-		Throwable thrown = null;
-		try {
-			stage = supplier.get();
-		}
-		catch (Throwable ex) {
-			thrown = ex;
-		}
-		ThreadCounters block = stack.counters(runtime);
-		CompletableFuture<T> future = AttemptStages.readable(stage);
-		if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
-			block.plainSuccess();
-			stack.popPooled(pooled);
-			return future;
-		}
-		block.attempt();
-		return continueAfterFirstAttempt(runtime, supplier, recovery, stack, pooled, stage, thrown);
+		return AsyncCallStart.start(runtime, supplier, recovery);
 	}
 
-	private static <T> CompletableFuture<T> startGuarded(RetryRuntime runtime,
-			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery) {
-		ContextStack stack = ContextStack.get();
-		MutableRetryContext pooled = stack.pushPooled(runtime.name);
-		CompletionStage<T> stage = null;
-		Throwable thrown = null;
-		boolean continues = false;
-		try {
-			ThreadCounters block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, pooled)) {
-				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
-			}
-			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {
-				AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());
-				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
-				return call;
-			}
-			try {
-				stage = supplier.get();
-			}
-			catch (Throwable ex) {
-				thrown = ex;
-			}
-			CallLifecycle.attemptReturned(runtime, pooled);
-			CompletableFuture<T> future = AttemptStages.readable(stage);
-			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
-				T value = future.getNow(null);
-				long decision = CallLifecycle.afterAttempt(runtime, pooled, block, null, value);
-				if (decision == CallLifecycle.ACCEPTED) {
-					return future;
-				}
-				// The predicate runs once per result: a rejected one goes straight to what the decision says.
-				continues = true;
-				AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 2);
-				call.proceed(block, decision, value);
-				return call;
-			}
-			continues = true;
-		}
-		finally {
-			if (!continues) {
-				stack.popPooled(pooled);
-			}
-		}
-		return continueAfterFirstAttempt(runtime, supplier, recovery, stack, pooled, stage, thrown);
-	}
-
-	/** Continues a call whose first attempt did not complete at once, or failed. */
-	private static <T> CompletableFuture<T> continueAfterFirstAttempt(RetryRuntime runtime,
-			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
-			MutableRetryContext pooled, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
-		AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 1);
-		call.started(stage, thrown, 1);
-		return call;
-	}
-
-	/**
-	 * The call that carries on after the first attempt, on a copy of the pooled context (popped here);
-	 * {@code phase} is 1 while that attempt runs, 2 once its outcome was taken.
-	 */
-	private static <T> AsyncRetry<T> takeOver(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
-			MutableRetryContext pooled, int phase) {
-		try {
-			AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());
-			STATE.set(call, phase * PHASE_UNIT); // plain: published with the call
-			return call;
-		}
-		finally {
-			stack.popPooled(pooled);
-		}
+	/** Sets the phase of a call that takes over after its first attempt (plain: published with the call). */
+	void tookOver(int phase) {
+		STATE.set(this, phase * PHASE_UNIT);
 	}
 
 	private void await(CompletionStage<T> stage, int id) {
@@ -364,7 +263,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	 * retry. On retrykit's timing wheel the retry is scheduled without a clock read on this thread: its
 	 * delay counts from the timer's next pass ({@link TimingWheelScheduler#scheduleFromNextPass}).
 	 */
-	private void proceed(ThreadCounters block, long decision, @Nullable T value) {
+	void proceed(ThreadCounters block, long decision, @Nullable T value) {
 		if (decision == CallLifecycle.ACCEPTED) {
 			complete(value);
 		}
@@ -483,7 +382,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	}
 
 	/** Takes over attempt {@code id} once its supplier returned {@code stage} or threw {@code thrown}. */
-	private void started(@Nullable CompletionStage<T> stage, @Nullable Throwable thrown, int id) {
+	void started(@Nullable CompletionStage<T> stage, @Nullable Throwable thrown, int id) {
 		if (thrown != null || stage == null) {
 			settle(id, null, (thrown != null) ? thrown : AttemptStages.nullStage(this.runtime.name));
 		}
@@ -493,7 +392,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	}
 
 	/** Ends a call that did not succeed, as {@link CallLifecycle#finish} says. */
-	private void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
+	void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
 		try {
 			CallEnding.finish(this.runtime, this.context, block, reason, refusal, false, AsyncRetryEnding.INSTANCE, this);
 		}
