@@ -37,9 +37,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>This object is the future the caller holds, and offers nothing but {@link CompletableFuture}'s API:
  * the scheduler runs a retry through a {@link NextAttempt}, and an attempt's stage reports to an
- * {@link AttemptOutcome}, each made when needed. A pending retry holds this object (48 bytes with
- * compressed oops; 56 with a recovery function, {@link AsyncRetryWithRecovery}), its
- * {@link MutableRetryContext} (64), its {@code NextAttempt} (16) and the scheduler's node.
+ * {@link AttemptOutcome}, each made when needed. A pending retry holds this object (40 bytes with
+ * compressed oops; 48 with a recovery function, {@link AsyncRetryWithRecovery}), its
+ * {@link MutableRetryContext} (64), its {@code NextAttempt} (16) and the scheduler's node (the
+ * {@code PendingRetriesScale} benchmark: hence {@link #state} and {@link #waiting}, two fields each
+ * doing the work of two).
  *
  * @param <T> the result type
  */
@@ -48,15 +50,20 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	/** Reads an already failed stage's failure; the stage it returns holds it as its value. */
 	private static final BiFunction<Object, @Nullable Throwable, @Nullable Throwable> FAILURE = (value, failure) -> failure;
 
-	private static final VarHandle WIP;
+	private static final VarHandle STATE;
 
-	private static final VarHandle PHASE;
+	private static final VarHandle WAITING;
+
+	/** A phase step in {@link #state}, whose low two bits are the trampoline's work in progress. */
+	private static final int PHASE_UNIT = 4;
+
+	private static final int WIP_MASK = PHASE_UNIT - 1;
 
 	static {
 		try {
 			MethodHandles.Lookup lookup = MethodHandles.lookup();
-			WIP = lookup.findVarHandle(AsyncRetry.class, "wip", int.class);
-			PHASE = lookup.findVarHandle(AsyncRetry.class, "phase", int.class);
+			STATE = lookup.findVarHandle(AsyncRetry.class, "state", int.class);
+			WAITING = lookup.findVarHandle(AsyncRetry.class, "waiting", Object.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -69,33 +76,32 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 
 	final MutableRetryContext context;
 
-	/** Work in progress: attempts requested and not yet run, for the trampoline (via {@link #WIP}). */
-	private volatile int wip;
+	/**
+	 * Where the call is, and who runs its attempts (via {@link #STATE}). The upper 30 bits are the
+	 * phase: {@code 2n - 1} while attempt {@code n} runs, {@code 2n} once its outcome was taken, by its
+	 * completion, its timeout or {@code cancel}, whichever came first; a phase step adds
+	 * {@link #PHASE_UNIT}, and every change of the phase is a compare-and-set of the whole int that keeps
+	 * the low bits. The low two bits are the trampoline's work in progress, attempts requested and not
+	 * yet run, changed only by atomic adds of one: at most 2, the attempt of the loop that runs and the
+	 * one that its outcome asked for (an attempt's successor is asked for only once its outcome was
+	 * taken, which it cannot be before it started). The phase counts modulo 2^30, so after 536,870,911
+	 * attempts the numbers start again at 1; the comparisons hold all the same.
+	 */
+	private volatile int state;
 
 	/**
-	 * Where the call is (via {@link #PHASE}): {@code 2n - 1} while attempt {@code n} runs, {@code 2n}
-	 * once its outcome was taken, by its completion or its timeout, whichever came first.
+	 * What the call waits on (via {@link #WAITING}): the {@link AttemptOutcome} of the attempt in
+	 * flight (its stage, and its timer when it has an {@link AttemptTimeout}), or between attempts the
+	 * {@link ScheduledTask} of the pending retry, or {@code null}. Never both at once, so one field.
+	 * Written by the attempt that starts (it is the newest then), emptied by the one whose outcome was
+	 * taken, and given the retry's handle only while no later attempt has started ({@link #publishRetry}).
 	 */
-	private volatile int phase;
-
-	/**
-	 * The task waiting on the scheduler: the attempt timeout while an attempt runs, the next attempt
-	 * between attempts (never both at once).
-	 */
-	private volatile @Nullable ScheduledTask pending;
-
-	private volatile @Nullable CompletionStage<?> inFlight;
+	private volatile @Nullable Object waiting;
 
 	AsyncRetry(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier, MutableRetryContext context) {
 		this.runtime = runtime;
 		this.supplier = supplier;
 		this.context = context;
-	}
-
-	private static <T> AsyncRetry<T> create(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
-		return (recovery != null) ? new AsyncRetryWithRecovery<>(runtime, supplier, recovery, context)
-				: new AsyncRetry<>(runtime, supplier, context);
 	}
 
 	/** @return the fallback, or {@code null} */
@@ -104,9 +110,9 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	}
 
 	/**
-	 * Starts an asynchronous call. The first attempt runs on the calling thread; when it returns an
-	 * already successful {@link CompletableFuture} whose result is accepted, that future itself is
-	 * returned and nothing is allocated.
+	 * Starts an asynchronous call ({@link AsyncCallStart}). The first attempt runs on the calling thread;
+	 * when it returns an already successful {@link CompletableFuture} whose result is accepted, that
+	 * future itself is returned and nothing is allocated.
 	 * @param runtime the instance
 	 * @param supplier starts one attempt
 	 * @param recovery the fallback, or {@code null}
@@ -115,107 +121,12 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	 */
 	public static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
-		if (!runtime.plain) {
-			if (runtime.hedges != null) {
-				return HedgedCall.start(runtime, runtime.hedges, supplier, recovery);
-			}
-			return startGuarded(runtime, supplier, recovery);
-		}
-		// Nothing watches a successful attempt (see RetryRuntime.plain): push, run, count, pop.
-		ContextStack stack = ContextStack.get();
-		MutableRetryContext pooled = stack.pushPooled(runtime.name);
-		CompletionStage<T> stage = null;
-		Throwable thrown = null;
-		try {
-			stage = supplier.get();
-		}
-		catch (Throwable ex) {
-			thrown = ex;
-		}
-		ThreadCounters block = stack.counters(runtime);
-		CompletableFuture<T> future = AttemptStages.readable(stage);
-		if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
-			block.plainSuccess();
-			stack.popPooled(pooled);
-			return future;
-		}
-		block.attempt();
-		return continueAfterFirstAttempt(runtime, supplier, recovery, stack, pooled, stage, thrown);
+		return AsyncCallStart.start(runtime, supplier, recovery);
 	}
 
-	private static <T> CompletableFuture<T> startGuarded(RetryRuntime runtime,
-			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
-		ContextStack stack = ContextStack.get();
-		MutableRetryContext pooled = stack.pushPooled(runtime.name);
-		CompletionStage<T> stage = null;
-		Throwable thrown = null;
-		boolean continues = false;
-		try {
-			ThreadCounters block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, pooled, supplier)) {
-				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
-			}
-			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {
-				AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());
-				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
-				return call;
-			}
-			try {
-				stage = supplier.get();
-			}
-			catch (Throwable ex) {
-				thrown = ex;
-			}
-			CallLifecycle.attemptReturned(runtime, pooled);
-			CompletableFuture<T> future = AttemptStages.readable(stage);
-			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
-				T value = future.getNow(null);
-				long decision = CallLifecycle.afterAttempt(runtime, pooled, block, null, value);
-				if (decision == CallLifecycle.ACCEPTED) {
-					return future;
-				}
-				// The predicate runs once per result: a rejected one goes straight to what the decision says.
-				continues = true;
-				AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 2);
-				call.proceed(block, decision, value);
-				return call;
-			}
-			continues = true;
-		}
-		finally {
-			if (!continues) {
-				stack.popPooled(pooled);
-			}
-		}
-		return continueAfterFirstAttempt(runtime, supplier, recovery, stack, pooled, stage, thrown);
-	}
-
-	/** Continues a call whose first attempt did not complete at once, or failed. */
-	private static <T> CompletableFuture<T> continueAfterFirstAttempt(RetryRuntime runtime,
-			Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
-			MutableRetryContext pooled, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
-		AsyncRetry<T> call = takeOver(runtime, supplier, recovery, stack, pooled, 1);
-		call.started(stage, thrown, 1);
-		return call;
-	}
-
-	/**
-	 * The call that carries on after the first attempt, on a copy of the pooled context (popped here);
-	 * {@code phase} is 1 while that attempt runs, 2 once its outcome was taken.
-	 */
-	private static <T> AsyncRetry<T> takeOver(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
-			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, ContextStack stack,
-			MutableRetryContext pooled, int phase) {
-		try {
-			AsyncRetry<T> call = create(runtime, supplier, recovery, pooled.copy());
-			PHASE.set(call, phase); // plain: published with the call
-			return call;
-		}
-		finally {
-			stack.popPooled(pooled);
-		}
+	/** Sets the phase of a call that takes over after its first attempt (plain: published with the call). */
+	void tookOver(int phase) {
+		STATE.set(this, phase * PHASE_UNIT);
 	}
 
 	private void await(CompletionStage<T> stage, int id) {
@@ -232,32 +143,30 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 				}
 				return;
 			}
-			this.inFlight = stage;
+			AttemptOutcome<T> attempt = new AttemptOutcome<>(this, stage, id);
+			this.waiting = attempt;
 			cancelIfCancelled(stage);
 			// handle, not whenComplete: on a failed stage whenComplete completes its (unused) dependent with
 			// a new CompletionException, whose stack trace costs about a microsecond and a kilobyte.
-			stage.handle(new AttemptOutcome<>(this));
+			stage.handle(attempt);
 			return;
 		}
-		this.inFlight = stage;
+		// With a timeout the next attempt may start while this one runs: its completion names it.
+		AttemptTimeout<T> attempt = new AttemptTimeout<>(this, stage, id, timeoutNanos);
+		this.waiting = attempt;
 		cancelIfCancelled(stage);
 		try {
-			this.pending = this.runtime.scheduler.schedule(new AttemptTimeout(this, id, timeoutNanos), timeoutNanos,
-					TimeUnit.NANOSECONDS);
+			attempt.timer(this.runtime.scheduler.schedule(attempt, timeoutNanos, TimeUnit.NANOSECONDS));
 		}
 		catch (RejectedExecutionException ex) {
 			// The scheduler is stopped: nothing would end an attempt that never completes.
-			abandonAttempt(id, ex);
+			abandonAttempt(id, stage, ex);
 			return;
 		}
-		// With a timeout the next attempt may start while this one runs: its completion must name it.
-		stage.handle((value, failure) -> {
-			settle(id, value, failure);
-			return null;
-		});
+		stage.handle(attempt);
 	}
 
-	/** {@link #cancel} completes, then reads {@link #inFlight}; this runs after setting it: one of them cancels. */
+	/** {@link #cancel} completes, then reads {@link #waiting}; this runs after setting it: one of them cancels. */
 	private void cancelIfCancelled(CompletionStage<?> stage) {
 		if (isCancelled()) {
 			AttemptStages.cancel(stage, false, this.runtime.name);
@@ -273,20 +182,20 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		return Objects.requireNonNull(((CompletableFuture<Object>) failed).handle(FAILURE).getNow(null));
 	}
 
-	/** Takes the outcome of the attempt in flight when there is no attempt timeout (attempts never overlap). */
-	void attemptCompleted(@Nullable T value, @Nullable Throwable failure) {
-		settle((this.phase + 1) >>> 1, value, failure);
+	/** Takes the outcome of attempt {@code id}, which its stage completed with. */
+	void attemptCompleted(int id, @Nullable T value, @Nullable Throwable failure) {
+		settle(id, value, failure);
 	}
 
-	void timedOut(int id, long timeoutNanos) {
-		CompletionStage<?> stage = this.inFlight;
+	void timedOut(AttemptTimeout<T> attempt) {
+		int id = attempt.id;
 		TimeoutException timeout = new TimeoutException("Attempt " + id + " of retry '" + this.runtime.name
-				+ "' timed out after " + Durations.formatNanos(timeoutNanos));
-		if (this.phase == 2 * id - 1) {
+				+ "' timed out after " + Durations.formatNanos(attempt.timeoutNanos));
+		if ((this.state & ~WIP_MASK) == (2 * id - 1) * PHASE_UNIT) {
 			this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, id, timeout, 0);
 		}
 		if (settle(id, null, timeout)) {
-			AttemptStages.cancel(stage, true, this.runtime.name);
+			AttemptStages.cancel(attempt.stage, true, this.runtime.name);
 		}
 	}
 
@@ -295,12 +204,11 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	 * attempt's outcome was already taken, the call ends now, {@link CallLifecycle#STOP_ATTEMPT_ABANDONED},
 	 * and the attempt is cancelled, so that an attempt that never completes leaves no call waiting.
 	 */
-	void abandonAttempt(int id, RejectedExecutionException refusal) {
-		CompletionStage<?> stage = this.inFlight;
-		if (!PHASE.compareAndSet(this, 2 * id - 1, 2 * id)) {
+	void abandonAttempt(int id, CompletionStage<?> stage, RejectedExecutionException refusal) {
+		if (!takeOutcome(id)) {
 			return;
 		}
-		this.inFlight = null;
+		this.waiting = null;
 		CallLifecycle.releaseAttempt(this.runtime, this.context);
 		if (!isDone()) {
 			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_ATTEMPT_ABANDONED, refusal);
@@ -308,17 +216,36 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		AttemptStages.cancel(stage, true, this.runtime.name);
 	}
 
+	/**
+	 * Moves the phase from {@code 2id - 1} to {@code 2id}, whatever the trampoline's bits do meanwhile;
+	 * returns {@code false} if the phase was not {@code 2id - 1} (the outcome was taken already).
+	 */
+	private boolean takeOutcome(int id) {
+		int running = (2 * id - 1) * PHASE_UNIT;
+		for (;;) {
+			int state = this.state;
+			if ((state & ~WIP_MASK) != running) {
+				return false;
+			}
+			if (STATE.compareAndSet(this, state, state + PHASE_UNIT)) {
+				return true;
+			}
+		}
+	}
+
 	/** Takes the outcome of attempt {@code id}; returns {@code false} if it had already been taken. */
 	private boolean settle(int id, @Nullable T value, @Nullable Throwable failure) {
-		if (!PHASE.compareAndSet(this, 2 * id - 1, 2 * id)) {
+		if (!takeOutcome(id)) {
 			return false;
 		}
-		if (this.inFlight != null) {
-			this.inFlight = null;
-		}
-		ScheduledTask timeout = this.pending;
-		if (timeout != null) {
-			timeout.cancel();
+		// This attempt's AttemptOutcome, or (when its stage was read at once) the handle of the retry that
+		// started it, which has run.
+		Object waiting = this.waiting;
+		if (waiting != null) {
+			if (waiting instanceof AttemptOutcome<?> attempt) {
+				attempt.stopTimer();
+			}
+			this.waiting = null;
 		}
 		if (isDone()) {
 			CallLifecycle.releaseAttempt(this.runtime, this.context);
@@ -336,7 +263,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	 * retry. On retrykit's timing wheel the retry is scheduled without a clock read on this thread: its
 	 * delay counts from the timer's next pass ({@link TimingWheelScheduler#scheduleFromNextPass}).
 	 */
-	private void proceed(ThreadCounters block, long decision, @Nullable T value) {
+	void proceed(ThreadCounters block, long decision, @Nullable T value) {
 		if (decision == CallLifecycle.ACCEPTED) {
 			complete(value);
 		}
@@ -348,17 +275,40 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		}
 		else {
 			TimingWheelScheduler wheel = this.runtime.wheel;
+			int settled = this.state & ~WIP_MASK; // the retry's task is the only one to change it now
+			ScheduledTask retry;
 			try {
-				NextAttempt retry = new NextAttempt(this);
-				this.pending = (wheel != null) ? wheel.scheduleFromNextPass(retry, decision)
-						: this.runtime.scheduler.schedule(retry, decision, TimeUnit.NANOSECONDS);
+				NextAttempt next = new NextAttempt(this);
+				retry = (wheel != null) ? wheel.scheduleFromNextPass(next, decision)
+						: this.runtime.scheduler.schedule(next, decision, TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException ex) {
 				end(block, CallLifecycle.STOP_SCHEDULER_STOPPED, ex);
 				return;
 			}
+			publishRetry(retry, settled);
+			// cancel() completes, then reads waiting: one of the two cancels the retry.
 			if (isDone()) {
-				cancelPending();
+				retry.cancel();
+			}
+		}
+	}
+
+	/**
+	 * Makes the pending retry's handle what the call waits on, unless the retry has run already and
+	 * started the next attempt (the phase moved on from {@code settled}): {@link #waiting} is then that
+	 * attempt's. A thread late with an older handle finds the phase moved on, or replaces only a value
+	 * that the newest attempt has still to overwrite, as it does with its {@code AttemptOutcome} and
+	 * with this method.
+	 */
+	private void publishRetry(ScheduledTask retry, int settled) {
+		for (;;) {
+			Object current = this.waiting;
+			if ((this.state & ~WIP_MASK) != settled) {
+				return;
+			}
+			if (WAITING.compareAndSet(this, current, retry)) {
+				return;
 			}
 		}
 	}
@@ -376,13 +326,13 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	}
 
 	private void trampoline() {
-		if ((int) WIP.getAndAdd(this, 1) != 0) {
+		if (((int) STATE.getAndAdd(this, 1) & WIP_MASK) != 0) {
 			return;
 		}
 		do {
 			runAttempt();
 		}
-		while ((int) WIP.getAndAdd(this, -1) != 1);
+		while (((int) STATE.getAndAdd(this, -1) & WIP_MASK) != 1);
 	}
 
 	private void runAttempt() {
@@ -395,12 +345,11 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 			end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
 			return;
 		}
-		int id = (this.phase >>> 1) + 1;
-		this.phase = 2 * id - 1;
+		int id = startAttempt();
 		if (isDone()) {
 			// Cancelled meanwhile: once cancel() has returned no attempt starts. cancel() reads the phase
 			// after completing, this reads completion after the phase: one of them takes the permit back.
-			if (PHASE.compareAndSet(this, 2 * id - 1, 2 * id)) {
+			if (takeOutcome(id)) {
 				CallLifecycle.releaseAttempt(this.runtime, this.context);
 			}
 			CallLifecycle.attemptReturned(this.runtime, this.context);
@@ -423,8 +372,17 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		started(stage, thrown, id);
 	}
 
+	/**
+	 * Moves the phase from {@code 2n}, the outcome of attempt {@code n} taken, to {@code 2n + 1}, and
+	 * returns {@code n + 1}. One atomic add: only the trampoline's loop starts attempts, one at a time,
+	 * each after the outcome of the one before was taken, and nothing else moves an even phase.
+	 */
+	private int startAttempt() {
+		return ((int) STATE.getAndAdd(this, PHASE_UNIT) >>> 3) + 1; // (phase >>> 1) + 1
+	}
+
 	/** Takes over attempt {@code id} once its supplier returned {@code stage} or threw {@code thrown}. */
-	private void started(@Nullable CompletionStage<T> stage, @Nullable Throwable thrown, int id) {
+	void started(@Nullable CompletionStage<T> stage, @Nullable Throwable thrown, int id) {
 		if (thrown != null || stage == null) {
 			settle(id, null, (thrown != null) ? thrown : AttemptStages.nullStage(this.runtime.name));
 		}
@@ -434,7 +392,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	}
 
 	/** Ends a call that did not succeed, as {@link CallLifecycle#finish} says. */
-	private void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
+	void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
 		try {
 			CallEnding.finish(this.runtime, this.context, block, reason, refusal, false, AsyncRetryEnding.INSTANCE, this);
 		}
@@ -455,27 +413,28 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		if (!completeExceptionally(cancellation)) {
 			return isCancelled();
 		}
-		cancelPending();
-		int phase = this.phase;
-		if ((phase & 1) == 1 && PHASE.compareAndSet(this, phase, phase + 1)) {
+		Object waiting = this.waiting;
+		CompletionStage<?> inFlight = null;
+		if (waiting instanceof AttemptOutcome<?> attempt) {
+			attempt.stopTimer();
+			inFlight = attempt.stage;
+		}
+		else if (waiting instanceof ScheduledTask retry) {
+			retry.cancel();
+		}
+		int phase = this.state >>> 2;
+		if ((phase & 1) == 1 && takeOutcome((phase + 1) >>> 1)) {
 			CallLifecycle.releaseAttempt(this.runtime, this.context);
 		}
-		AttemptStages.cancel(this.inFlight, mayInterruptIfRunning, this.runtime.name);
+		AttemptStages.cancel(inFlight, mayInterruptIfRunning, this.runtime.name);
 		this.context.outcome(CallOutcome.failed(this.context.getRetryCount() >= 1));
 		this.runtime.close(this.context, cancellation);
 		return true;
 	}
 
-	private void cancelPending() {
-		ScheduledTask task = this.pending;
-		if (task != null) {
-			task.cancel();
-		}
-	}
-
 	@Override
 	public String toString() {
-		return "AsyncRetry[name=" + this.runtime.name + ", attempt=" + ((this.phase + 1) >>> 1) + ", "
+		return "AsyncRetry[name=" + this.runtime.name + ", attempt=" + (((this.state >>> 2) + 1) >>> 1) + ", "
 				+ super.toString() + "]";
 	}
 

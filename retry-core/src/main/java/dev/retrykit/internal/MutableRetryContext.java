@@ -12,9 +12,9 @@ import org.jspecify.annotations.Nullable;
  * The engine's {@link RetryContext}: the public view plus the per-call bookkeeping of the engine
  * (deadline, backoff cursor, previous delay). Not thread-safe; one call uses it at a time.
  *
- * <p>Every pending async retry holds one, so it is kept to 64 bytes with compressed oops: the
- * exhausted-only and touched flags share an int with the retry count, and what only stateful calls
- * need lives in {@link Stateful}.
+ * <p>Every pending async retry holds one, so it is kept to 64 bytes with compressed oops (the
+ * {@code PendingRetriesScale} benchmark): the exhausted-only and touched flags and the outcome share an
+ * int with the retry count, and what only stateful calls need lives in {@link Stateful}.
  */
 public sealed class MutableRetryContext implements RetryContext permits MutableRetryContext.Stateful {
 
@@ -29,15 +29,22 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	 */
 	private static final int TOUCHED = 1 << 30;
 
-	private static final int COUNT_MASK = TOUCHED - 1;
+	private static final int OUTCOME_SHIFT = 27;
+
+	/** How the call ended, as {@link CallOutcome#ordinal()} + 1, or 0 while it runs (three bits). */
+	private static final int OUTCOME_MASK = 7 << OUTCOME_SHIFT;
+
+	/** The failed attempts: 27 bits, so the count saturates at 134,217,727. */
+	private static final int COUNT_MASK = (1 << OUTCOME_SHIFT) - 1;
 
 	private String name = "";
 
 	private @Nullable RetryContext parent;
 
 	/**
-	 * The failed attempts in the low 30 bits (saturating); bit 30 is {@link #TOUCHED}, the sign bit the
-	 * exhausted-only flag.
+	 * The failed attempts in the low 27 bits (saturating); bits 27 to 29 the outcome
+	 * ({@link #OUTCOME_MASK}), bit 30 {@link #TOUCHED}, the sign bit the exhausted-only flag. The outcome
+	 * is not a field of its own: a byte would make the context 72 bytes instead of 64.
 	 */
 	private int countAndFlag;
 
@@ -52,9 +59,6 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 
 	/** The backoff cursor of the call, started on its first failure. */
 	public @Nullable BackoffCursor cursor;
-
-	/** How the call ended, as {@link CallOutcome#ordinal()} + 1, or 0 while it runs: a byte, so setting it costs no write barrier. */
-	private byte outcome;
 
 	/** The previous backoff delay, for cursors that depend on it. */
 	public long previousDelayNanos;
@@ -83,7 +87,9 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		if (this.parent != parent) {
 			this.parent = parent;
 		}
-		this.outcome = 0;
+		if ((this.countAndFlag & OUTCOME_MASK) != 0) {
+			this.countAndFlag &= ~OUTCOME_MASK;
+		}
 	}
 
 	/**
@@ -91,22 +97,23 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	 * @param outcome the outcome
 	 */
 	public void outcome(CallOutcome outcome) {
-		this.outcome = (byte) (outcome.ordinal() + 1);
+		this.countAndFlag = (this.countAndFlag & ~OUTCOME_MASK) | ((outcome.ordinal() + 1) << OUTCOME_SHIFT);
 	}
 
 	@Override
 	public @Nullable CallOutcome getOutcome() {
-		return (this.outcome == 0) ? null : OUTCOMES[this.outcome - 1];
+		int code = (this.countAndFlag & OUTCOME_MASK) >>> OUTCOME_SHIFT;
+		return (code == 0) ? null : OUTCOMES[code - 1];
 	}
 
 	/**
 	 * Clears what a call left in a pooled context as the call ends, so that an idle (or dead) thread's
 	 * context holds no failure, result or attribute. A call that succeeded at once left nothing: that
-	 * path reads one field and writes none.
+	 * path reads one field and writes none. The outcome stays until the next {@link #reset}.
 	 */
 	void release() {
-		if (this.countAndFlag != 0) {
-			this.countAndFlag = 0;
+		if ((this.countAndFlag & ~OUTCOME_MASK) != 0) {
+			this.countAndFlag &= OUTCOME_MASK;
 			this.lastThrowable = null;
 			this.lastResult = null;
 			this.cursor = null;
@@ -147,12 +154,13 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 
 	/**
 	 * Restores the count of a context read back from a foreign cache implementation.
-	 * @param retryCount the failed attempts so far
+	 * @param retryCount the failed attempts so far (counts above 134,217,727 are kept as that)
 	 * @param lastThrowable the last failure
 	 * @param exhaustedOnly whether the context was marked exhausted
 	 */
 	public void restore(int retryCount, @Nullable Throwable lastThrowable, boolean exhaustedOnly) {
-		this.countAndFlag = Math.min(Math.max(0, retryCount), COUNT_MASK) | (exhaustedOnly ? EXHAUSTED_ONLY : 0);
+		this.countAndFlag = (this.countAndFlag & OUTCOME_MASK) | Math.min(Math.max(0, retryCount), COUNT_MASK)
+				| (exhaustedOnly ? EXHAUSTED_ONLY : 0);
 		this.lastThrowable = lastThrowable;
 	}
 
@@ -166,7 +174,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 
 	/** Copies this context's state into {@code copy}, a fresh context, and returns it. */
 	final MutableRetryContext copyInto(MutableRetryContext copy) {
-		copy.countAndFlag = this.countAndFlag;
+		copy.countAndFlag = this.countAndFlag & ~OUTCOME_MASK; // a fresh context: no outcome yet
 		copy.lastThrowable = this.lastThrowable;
 		copy.lastResult = this.lastResult;
 		copy.startNanos = this.startNanos;
