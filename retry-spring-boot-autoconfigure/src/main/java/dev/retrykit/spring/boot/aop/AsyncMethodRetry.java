@@ -5,8 +5,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.retrykit.RetryCallDescriber;
-import dev.retrykit.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * the recovery run in the caller's {@link CallerContext} (trace, MDC, security context), also on the
  * executor thread that runs a retry; the call's listeners learn the invocation ({@link MethodListeners}).
  * The copies of a hedged call, which may run at the same time, each run the whole chain
- * ({@link HedgedInvocation}). Thread-safe.
+ * ({@link HedgedInvocation}). {@link SuspendMethodRetry} starts its calls through {@link #call} with a
+ * conversion of its own. Thread-safe.
  */
 final class AsyncMethodRetry implements MethodRetry {
 
@@ -26,71 +25,82 @@ final class AsyncMethodRetry implements MethodRetry {
 
 	private final @Nullable RecoverMethods recover;
 
+	/** Turns what an attempt or the recovery returned into the stage the template awaits; may throw. */
+	private final Function<@Nullable Object, CompletionStage<@Nullable Object>> toStage;
+
+	/** Whether the attempts and the recovery run in the caller's context. */
+	private final boolean inCallerContext;
+
 	AsyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover) {
+		this(template, recover, AsyncMethodRetry::returnedStage, true);
+	}
+
+	/**
+	 * @param template the method's template
+	 * @param recover the method's recover methods, or {@code null}
+	 * @param toStage turns what an attempt or the recovery returned into a stage; what it throws fails the attempt
+	 * @param inCallerContext whether the attempts and the recovery run in the caller's {@link CallerContext}
+	 */
+	AsyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover,
+			Function<@Nullable Object, CompletionStage<@Nullable Object>> toStage, boolean inCallerContext) {
 		this.template = template;
 		this.recover = recover;
+		this.toStage = toStage;
+		this.inCallerContext = inCallerContext;
 	}
 
 	@Override
 	public Object invoke(MethodInvocation invocation) {
-		CallerContext caller = CallerContext.capture();
-		HedgedInvocation copies = HedgedInvocation.hedgesAsync(this.template) ? new HedgedInvocation(invocation) : null;
-		Supplier<CompletionStage<Object>> attempt = new Attempt(invocation, AttemptInvoker.mark(invocation), caller, copies);
-		RecoverMethods recoverMethods = this.recover;
-		if (recoverMethods == null) {
-			return this.template.executeAsync(attempt);
-		}
-		Function<@Nullable Throwable, CompletionStage<Object>> recovery = failure -> stage(caller, () -> recoverMethods
-			.recover(invocation, failure));
-		return this.template.executeAsync(attempt, recovery);
+		return call(invocation).get();
 	}
 
-	/** Runs an attempt, or the recovery, in the caller's context, whatever thread it runs on. */
-	@SuppressWarnings("unchecked")
-	private static CompletionStage<Object> stage(CallerContext caller, Call call) {
-		try (CallerContext.Scope scope = caller.restore()) {
-			Object result = call.run();
-			if (result == null) {
-				return CompletableFuture.failedFuture(new NullPointerException("The method returned null instead of a CompletionStage"));
-			}
-			return (CompletionStage<Object>) result;
+	/**
+	 * Prepares a call on entry to the interceptor (the chain's position, a hedged call's pristine clone,
+	 * the caller's context), and returns what starts it, now or later.
+	 * @param invocation the invocation as the retry interceptor received it
+	 * @return starts the call and returns its future
+	 */
+	Supplier<CompletableFuture<@Nullable Object>> call(MethodInvocation invocation) {
+		CallerContext caller = this.inCallerContext ? CallerContext.capture() : CallerContext.none();
+		HedgedInvocation copies = HedgedInvocation.hedgesAsync(this.template) ? new HedgedInvocation(invocation) : null;
+		Attempt attempt = new Attempt(invocation, caller, copies);
+		RecoverMethods recoverMethods = this.recover;
+		if (recoverMethods == null) {
+			return () -> this.template.executeAsync(attempt);
+		}
+		Function<@Nullable Throwable, CompletionStage<@Nullable Object>> recovery = failure -> stage(
+				() -> attempt.recover(recoverMethods, failure));
+		return () -> this.template.executeAsync(attempt, recovery);
+	}
+
+	/** Runs an attempt, or the recovery; a throw fails the stage. */
+	private CompletionStage<@Nullable Object> stage(Call call) {
+		try {
+			return this.toStage.apply(call.run());
 		}
 		catch (Throwable ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
 	}
 
+	@SuppressWarnings("unchecked")
+	private static CompletionStage<@Nullable Object> returnedStage(@Nullable Object result) {
+		if (result == null) {
+			return CompletableFuture.failedFuture(new NullPointerException("The method returned null instead of a CompletionStage"));
+		}
+		return (CompletionStage<@Nullable Object>) result;
+	}
+
 	/** Starts one attempt of a call; tells the call's listeners its invocation. */
-	private static final class Attempt implements Supplier<CompletionStage<Object>>, RetryCallDescriber {
+	private final class Attempt extends InvocationAttempt implements Supplier<CompletionStage<@Nullable Object>> {
 
-		private final MethodInvocation invocation;
-
-		private final int mark;
-
-		private final CallerContext caller;
-
-		/** A hedged call's copies, each on its own invocation; {@code null} when the instance does not hedge. */
-		private final @Nullable HedgedInvocation copies;
-
-		Attempt(MethodInvocation invocation, int mark, CallerContext caller, @Nullable HedgedInvocation copies) {
-			this.invocation = invocation;
-			this.mark = mark;
-			this.caller = caller;
-			this.copies = copies;
+		Attempt(MethodInvocation invocation, CallerContext caller, @Nullable HedgedInvocation copies) {
+			super(invocation, caller, copies);
 		}
 
 		@Override
-		public CompletionStage<Object> get() {
-			HedgedInvocation hedged = this.copies;
-			if (hedged != null) {
-				return stage(this.caller, hedged::proceed);
-			}
-			return stage(this.caller, () -> AttemptInvoker.proceed(this.invocation, this.mark));
-		}
-
-		@Override
-		public void describe(RetryContext context) {
-			MethodListeners.describe(context, this.invocation);
+		public CompletionStage<@Nullable Object> get() {
+			return stage(this::proceed);
 		}
 
 	}

@@ -55,6 +55,13 @@ final class CallerContext {
 	}
 
 	/**
+	 * @return a context that restores nothing, for attempts that run in whatever context their thread has
+	 */
+	static CallerContext none() {
+		return NONE;
+	}
+
+	/**
 	 * Puts the captured context on the current thread until the scope is closed.
 	 * @return the scope to close when the attempt ends
 	 */

@@ -1,7 +1,5 @@
 package dev.retrykit.spring.boot.aop;
 
-import dev.retrykit.RetryCallDescriber;
-import dev.retrykit.RetryContext;
 import dev.retrykit.failback.FailbackExecutor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -30,41 +28,26 @@ final class FailbackMethodRetry implements MethodRetry {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) {
-		int mark = AttemptInvoker.mark(invocation);
-		CallerContext caller = CallerContext.capture();
-		this.executor.submit(this.key.of(invocation), new Task(invocation, mark, caller));
+		this.executor.submit(this.key.of(invocation), new Task(invocation, CallerContext.capture()));
 		return null;
 	}
 
 	/** The call's task, run once per attempt; tells the call's listeners its invocation. */
-	private static final class Task implements Runnable, RetryCallDescriber {
+	private static final class Task extends InvocationAttempt implements Runnable {
 
-		private final MethodInvocation invocation;
-
-		private final int mark;
-
-		private final CallerContext caller;
-
-		Task(MethodInvocation invocation, int mark, CallerContext caller) {
-			this.invocation = invocation;
-			this.mark = mark;
-			this.caller = caller;
+		Task(MethodInvocation invocation, CallerContext caller) {
+			super(invocation, caller, null);
 		}
 
 		@Override
 		public void run() {
-			try (CallerContext.Scope scope = this.caller.restore()) {
-				AttemptInvoker.proceed(this.invocation, this.mark);
+			try {
+				proceed();
 			}
 			catch (Throwable ex) {
 				// The executor catches any Throwable from the task; wrapping a checked one would hide it.
 				throw FailbackMethodRetry.<RuntimeException>rethrow(ex);
 			}
-		}
-
-		@Override
-		public void describe(RetryContext context) {
-			MethodListeners.describe(context, this.invocation);
 		}
 
 	}

@@ -3,10 +3,6 @@ package dev.retrykit.spring.boot.aop;
 import java.lang.reflect.Method;
 import java.util.function.Supplier;
 
-import org.aopalliance.aop.Advice;
-
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.util.ClassUtils;
@@ -18,35 +14,16 @@ import org.springframework.util.ClassUtils;
  * weaver. Its order is {@code retry.aspect-order}; by default it wraps {@code @Transactional}.
  * Thread-safe.
  */
-public final class RetryAdvisor extends AbstractPointcutAdvisor {
+public final class RetryAdvisor extends RetryableMethodAdvisor {
 
 	private static final long serialVersionUID = 1L;
-
-	private final transient RetryableMethodInterceptor interceptor;
-
-	private final transient Pointcut pointcut = new RetryablePointcut();
 
 	/**
 	 * @param resolver the resolver, obtained on first use so that creating the advisor creates no other bean
 	 * @param order the advisor's order
 	 */
 	public RetryAdvisor(Supplier<RetryableMethodResolver> resolver, int order) {
-		this.interceptor = new RetryableMethodInterceptor((method, type) -> resolver.get().resolve(method, type));
-		setOrder(order);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
-	}
-
-	RetryableMethodInterceptor getInterceptor() {
-		return this.interceptor;
+		super(new RetryablePointcut(), (method, type) -> resolver.get().resolve(method, type), order);
 	}
 
 	private static final class RetryablePointcut extends StaticMethodMatcherPointcut {

@@ -1,17 +1,14 @@
 package dev.retrykit.spring.boot.aop;
 
 import java.lang.reflect.Method;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
-
-import org.aopalliance.aop.Advice;
 
 import org.springframework.aop.ClassFilter;
 import org.springframework.aop.MethodMatcher;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.aspectj.AspectJExpressionPointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.ComposablePointcut;
 
 /**
@@ -20,15 +17,9 @@ import org.springframework.aop.support.ComposablePointcut;
  * {@code @Retryable} is left to {@link RetryAdvisor}. Needs AspectJ's weaver to parse the expressions
  * (the starter brings it). Thread-safe.
  */
-public final class RetryTargetsAdvisor extends AbstractPointcutAdvisor {
+public final class RetryTargetsAdvisor extends RetryableMethodAdvisor {
 
 	private static final long serialVersionUID = 1L;
-
-	private final transient List<Target> targets = new ArrayList<>();
-
-	private final transient Pointcut pointcut;
-
-	private final transient RetryableMethodInterceptor interceptor;
 
 	/**
 	 * Makes the advisor of the given targets.
@@ -38,34 +29,29 @@ public final class RetryTargetsAdvisor extends AbstractPointcutAdvisor {
 	 * @param order the advisor's order
 	 */
 	public RetryTargetsAdvisor(List<Target> targets, Supplier<RetryableMethodResolver> resolver, int order) {
-		ComposablePointcut union = null;
-		for (Target target : targets) {
-			this.targets.add(target);
-			union = (union != null) ? union.union((Pointcut) target.pointcut()) : new ComposablePointcut((Pointcut) target.pointcut());
-		}
-		this.pointcut = (union != null) ? union : new NoMethods();
-		this.interceptor = new RetryableMethodInterceptor(
-				(method, type) -> resolver.get().resolveTarget(method, type, instanceFor(method, type)));
-		setOrder(order);
+		super(union(targets), resolver(List.copyOf(targets), resolver), order);
 	}
 
-	private String instanceFor(Method method, Class<?> targetClass) {
-		for (Target target : this.targets) {
+	private static Pointcut union(List<Target> targets) {
+		ComposablePointcut union = null;
+		for (Target target : targets) {
+			union = (union != null) ? union.union((Pointcut) target.pointcut()) : new ComposablePointcut((Pointcut) target.pointcut());
+		}
+		return (union != null) ? union : new NoMethods();
+	}
+
+	private static BiFunction<Method, Class<?>, MethodRetry> resolver(List<Target> targets,
+			Supplier<RetryableMethodResolver> resolver) {
+		return (method, type) -> resolver.get().resolveTarget(method, type, instanceFor(targets, method, type));
+	}
+
+	private static String instanceFor(List<Target> targets, Method method, Class<?> targetClass) {
+		for (Target target : targets) {
 			if (target.pointcut().matches(method, targetClass)) {
 				return target.instance();
 			}
 		}
 		throw new IllegalStateException("No retry target matches " + method);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
 	}
 
 	/**

@@ -1,12 +1,7 @@
 package dev.retrykit.spring.boot.aop;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
-import dev.retrykit.RetryCallDescriber;
-import dev.retrykit.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -33,84 +28,22 @@ import reactor.core.publisher.Mono;
  *
  * <p>Recovery: a {@code suspend} recover method's publisher is awaited; a plain recover method's value
  * is the result (it runs on the thread that completes the last attempt, so it should not block).
- * Loaded only when Kotlin coroutines and Reactor are on the classpath. Thread-safe.
+ * The calls run as {@link AsyncMethodRetry}'s do, with this class's conversion of what an attempt
+ * returns, and without restoring the caller's context. Loaded only when Kotlin coroutines and Reactor
+ * are on the classpath. Thread-safe.
  */
 final class SuspendMethodRetry implements MethodRetry {
 
-	private final RetryTemplate template;
-
-	private final @Nullable RecoverMethods recover;
+	private final AsyncMethodRetry async;
 
 	SuspendMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover) {
-		this.template = template;
-		this.recover = recover;
+		this.async = new AsyncMethodRetry(template, recover, SuspendMethodRetry::future, false);
 	}
 
 	@Override
 	public Object invoke(MethodInvocation invocation) {
-		HedgedInvocation copies = HedgedInvocation.hedgesAsync(this.template) ? new HedgedInvocation(invocation) : null;
-		Supplier<CompletionStage<@Nullable Object>> attempt = new Attempt(invocation, AttemptInvoker.mark(invocation), copies);
-		RecoverMethods recoverMethods = this.recover;
-		if (recoverMethods == null) {
-			return Mono.fromFuture(() -> this.template.executeAsync(attempt));
-		}
-		Function<@Nullable Throwable, CompletionStage<@Nullable Object>> recovery = failure -> recovered(recoverMethods,
-				invocation, failure);
-		return Mono.fromFuture(() -> this.template.executeAsync(attempt, recovery));
-	}
-
-	private static CompletableFuture<@Nullable Object> attempt(Proceed proceed) {
-		try {
-			return future(proceed.run());
-		}
-		catch (Throwable ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-	}
-
-	/**
-	 * Starts one attempt of a call; tells the call's listeners its invocation, when the call starts at
-	 * subscription, after this interceptor returned.
-	 */
-	private static final class Attempt implements Supplier<CompletionStage<@Nullable Object>>, RetryCallDescriber {
-
-		private final MethodInvocation invocation;
-
-		private final int mark;
-
-		/** A hedged call's copies, each on its own invocation; {@code null} when the instance does not hedge. */
-		private final @Nullable HedgedInvocation copies;
-
-		Attempt(MethodInvocation invocation, int mark, @Nullable HedgedInvocation copies) {
-			this.invocation = invocation;
-			this.mark = mark;
-			this.copies = copies;
-		}
-
-		@Override
-		public CompletionStage<@Nullable Object> get() {
-			HedgedInvocation hedged = this.copies;
-			if (hedged != null) {
-				return attempt(hedged::proceed);
-			}
-			return attempt(() -> AttemptInvoker.proceed(this.invocation, this.mark));
-		}
-
-		@Override
-		public void describe(RetryContext context) {
-			MethodListeners.describe(context, this.invocation);
-		}
-
-	}
-
-	private static CompletableFuture<@Nullable Object> recovered(RecoverMethods recoverMethods,
-			MethodInvocation invocation, @Nullable Throwable failure) {
-		try {
-			return future(recoverMethods.recover(invocation, failure));
-		}
-		catch (Throwable ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
+		// Prepared now, on entry; started when Spring's proxy subscribes.
+		return Mono.fromFuture(this.async.call(invocation));
 	}
 
 	/**
@@ -123,14 +56,6 @@ final class SuspendMethodRetry implements MethodRetry {
 			return (CompletableFuture<@Nullable Object>) Mono.from(publisher).toFuture();
 		}
 		return CompletableFuture.completedFuture(result);
-	}
-
-	/** Runs the rest of the chain once: an attempt, or a copy of a hedged call ({@link HedgedInvocation}). */
-	@FunctionalInterface
-	private interface Proceed {
-
-		@Nullable Object run() throws Throwable;
-
 	}
 
 }

@@ -74,30 +74,15 @@ final class SyncMethodRetry implements MethodRetry {
 	}
 
 	/** A copy of a hedged call, run on the executor; tells the call's listeners its invocation. */
-	private static final class HedgedCopy implements RetryCallback<@Nullable Object, Throwable>, RetryCallDescriber {
-
-		private final MethodInvocation invocation;
-
-		private final HedgedInvocation copies;
-
-		private final CallerContext caller;
+	private static final class HedgedCopy extends InvocationAttempt implements RetryCallback<@Nullable Object, Throwable> {
 
 		HedgedCopy(MethodInvocation invocation, HedgedInvocation copies, CallerContext caller) {
-			this.invocation = invocation;
-			this.copies = copies;
-			this.caller = caller;
+			super(invocation, caller, copies);
 		}
 
 		@Override
 		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
-			try (CallerContext.Scope scope = this.caller.restore()) {
-				return this.copies.proceed();
-			}
-		}
-
-		@Override
-		public void describe(RetryContext context) {
-			MethodListeners.describe(context, this.invocation);
+			return proceed();
 		}
 
 	}

@@ -37,7 +37,8 @@ public final class RetryAfterDelayHintExtractor implements DelayHintExtractor {
 	@Override
 	public @Nullable Duration delayHint(Throwable failure) {
 		for (HttpErrorReader reader : this.readers) {
-			String value = reader.header(failure, RETRY_AFTER);
+			HttpErrorResponse response = reader.read(failure);
+			String value = (response != null) ? response.header(RETRY_AFTER) : null;
 			if (value != null) {
 				return parse(value, this.timeSource.currentTimeMillis());
 			}

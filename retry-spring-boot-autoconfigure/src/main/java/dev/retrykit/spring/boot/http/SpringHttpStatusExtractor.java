@@ -28,9 +28,9 @@ public final class SpringHttpStatusExtractor implements StatusExtractor {
 	@Override
 	public int statusOf(Throwable failure) {
 		for (HttpErrorReader reader : this.readers) {
-			int status = reader.status(failure);
-			if (status >= 0) {
-				return status;
+			HttpErrorResponse response = reader.read(failure);
+			if (response != null) {
+				return response.status().value();
 			}
 		}
 		return NO_STATUS;

@@ -8,13 +8,9 @@ import org.springframework.web.reactive.function.client.WebClientResponseExcepti
 final class WebClientErrorReader implements HttpErrorReader {
 
 	@Override
-	public int status(Throwable failure) {
-		return (failure instanceof WebClientResponseException response) ? response.getStatusCode().value() : -1;
-	}
-
-	@Override
-	public @Nullable String header(Throwable failure, String name) {
-		return (failure instanceof WebClientResponseException response) ? response.getHeaders().getFirst(name) : null;
+	public @Nullable HttpErrorResponse read(Throwable failure) {
+		return (failure instanceof WebClientResponseException response)
+				? new HttpErrorResponse(response.getStatusCode(), response.getHeaders()) : null;
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.retrykit.spring.boot.observation;
 
+import java.util.function.Supplier;
+
 import io.micrometer.common.docs.KeyName;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
@@ -16,35 +18,40 @@ import io.micrometer.observation.docs.ObservationDocumentation;
 public enum RetryObservationDocumentation implements ObservationDocumentation {
 
 	/** One retried call, from before its first attempt to its end (after recovery, if any). */
-	RETRY_CALL {
-		@Override
-		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
-			return DefaultRetryObservationConvention.class;
-		}
-
-		@Override
-		public KeyName[] getLowCardinalityKeyNames() {
-			return CallKeyNames.values();
-		}
-	},
+	RETRY_CALL(DefaultRetryObservationConvention.class, CallKeyNames::values, () -> new KeyName[0]),
 
 	/** One attempt of a call, child of the call's observation. */
-	RETRY_ATTEMPT {
-		@Override
-		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
-			return DefaultRetryAttemptObservationConvention.class;
-		}
+	RETRY_ATTEMPT(DefaultRetryAttemptObservationConvention.class, AttemptKeyNames::values,
+			AttemptHighCardinalityKeyNames::values);
 
-		@Override
-		public KeyName[] getLowCardinalityKeyNames() {
-			return AttemptKeyNames.values();
-		}
+	private final Class<? extends ObservationConvention<? extends Observation.Context>> defaultConvention;
 
-		@Override
-		public KeyName[] getHighCardinalityKeyNames() {
-			return AttemptHighCardinalityKeyNames.values();
-		}
-	};
+	/** A fresh array on each call, as an enum's {@code values()} is: a caller may change the one it gets. */
+	private final Supplier<KeyName[]> lowCardinalityKeyNames;
+
+	private final Supplier<KeyName[]> highCardinalityKeyNames;
+
+	RetryObservationDocumentation(Class<? extends ObservationConvention<? extends Observation.Context>> defaultConvention,
+			Supplier<KeyName[]> lowCardinalityKeyNames, Supplier<KeyName[]> highCardinalityKeyNames) {
+		this.defaultConvention = defaultConvention;
+		this.lowCardinalityKeyNames = lowCardinalityKeyNames;
+		this.highCardinalityKeyNames = highCardinalityKeyNames;
+	}
+
+	@Override
+	public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+		return this.defaultConvention;
+	}
+
+	@Override
+	public KeyName[] getLowCardinalityKeyNames() {
+		return this.lowCardinalityKeyNames.get();
+	}
+
+	@Override
+	public KeyName[] getHighCardinalityKeyNames() {
+		return this.highCardinalityKeyNames.get();
+	}
 
 	/** Low-cardinality keys of {@code retry.call}. */
 	public enum CallKeyNames implements KeyName {

@@ -1,0 +1,70 @@
+package dev.retrykit.spring.boot.aop;
+
+import dev.retrykit.RetryCallDescriber;
+import dev.retrykit.RetryContext;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An attempt of an intercepted call that may run after the retry interceptor has returned, on another
+ * thread (an async retry, a failback task, a copy of a hedged call): it runs the rest of the chain from
+ * the position {@linkplain AttemptInvoker#mark marked} on entry, or, for a hedged call, a copy through
+ * {@link HedgedInvocation}; in the caller's {@link CallerContext}; and tells the call's listeners its
+ * invocation ({@link MethodListeners}). Each kind of call extends it into the operation its engine takes.
+ * Thread-safe; one per call.
+ */
+abstract class InvocationAttempt implements RetryCallDescriber {
+
+	private final MethodInvocation invocation;
+
+	private final int mark;
+
+	private final CallerContext caller;
+
+	/** A hedged call's copies, each on its own invocation; {@code null} when the call does not hedge. */
+	private final @Nullable HedgedInvocation copies;
+
+	/**
+	 * Marks the chain's position; call on entry to the retry interceptor.
+	 * @param invocation the invocation as the retry interceptor received it
+	 * @param caller the context the attempts run in
+	 * @param copies the hedged call's copies, or {@code null} when the call does not hedge
+	 */
+	InvocationAttempt(MethodInvocation invocation, CallerContext caller, @Nullable HedgedInvocation copies) {
+		this.invocation = invocation;
+		this.mark = AttemptInvoker.mark(invocation);
+		this.caller = caller;
+		this.copies = copies;
+	}
+
+	/**
+	 * Runs one attempt, or one copy of a hedged call, in the caller's context.
+	 * @return the attempt's result
+	 * @throws Throwable the attempt's failure
+	 */
+	final @Nullable Object proceed() throws Throwable {
+		try (CallerContext.Scope scope = this.caller.restore()) {
+			HedgedInvocation hedged = this.copies;
+			return (hedged != null) ? hedged.proceed() : AttemptInvoker.proceed(this.invocation, this.mark);
+		}
+	}
+
+	/**
+	 * Runs the call's recovery in the caller's context.
+	 * @param recover the method's recover methods
+	 * @param failure the last attempt's failure
+	 * @return the recover method's result
+	 * @throws Exception the recover method's failure
+	 */
+	final @Nullable Object recover(RecoverMethods recover, @Nullable Throwable failure) throws Exception {
+		try (CallerContext.Scope scope = this.caller.restore()) {
+			return recover.recover(this.invocation, failure);
+		}
+	}
+
+	@Override
+	public final void describe(RetryContext context) {
+		MethodListeners.describe(context, this.invocation);
+	}
+
+}
