@@ -51,26 +51,34 @@ final class AsyncMethodRetry implements MethodRetry {
 
 	@Override
 	public Object invoke(MethodInvocation invocation) {
-		return call(invocation).get();
+		return start(attempt(invocation));
 	}
 
 	/**
 	 * Prepares a call on entry to the interceptor (the chain's position, a hedged call's pristine clone,
-	 * the caller's context), and returns what starts it, now or later.
+	 * the caller's context), and returns what starts it later.
 	 * @param invocation the invocation as the retry interceptor received it
 	 * @return starts the call and returns its future
 	 */
 	Supplier<CompletableFuture<@Nullable Object>> call(MethodInvocation invocation) {
+		Attempt attempt = attempt(invocation);
+		return () -> start(attempt);
+	}
+
+	private Attempt attempt(MethodInvocation invocation) {
 		CallerContext caller = this.inCallerContext ? CallerContext.capture() : CallerContext.none();
 		HedgedInvocation copies = HedgedInvocation.hedgesAsync(this.template) ? new HedgedInvocation(invocation) : null;
-		Attempt attempt = new Attempt(invocation, caller, copies);
+		return new Attempt(invocation, caller, copies);
+	}
+
+	private CompletableFuture<@Nullable Object> start(Attempt attempt) {
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
-			return () -> this.template.executeAsync(attempt);
+			return this.template.executeAsync(attempt);
 		}
 		Function<@Nullable Throwable, CompletionStage<@Nullable Object>> recovery = failure -> stage(
 				() -> attempt.recover(recoverMethods, failure));
-		return () -> this.template.executeAsync(attempt, recovery);
+		return this.template.executeAsync(attempt, recovery);
 	}
 
 	/** Runs an attempt, or the recovery; a throw fails the stage. */
