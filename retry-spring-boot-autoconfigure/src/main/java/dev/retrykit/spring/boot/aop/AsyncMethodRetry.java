@@ -71,7 +71,7 @@ final class AsyncMethodRetry implements MethodRetry {
 		return new Attempt(invocation, caller, copies);
 	}
 
-	private CompletableFuture<@Nullable Object> start(Attempt attempt) {
+	private CompletableFuture<Object> start(Attempt attempt) {
 		RecoverMethods recoverMethods = this.recover;
 		if (recoverMethods == null) {
 			return this.template.executeAsync(attempt);
