@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.hedging.HedgingConfig;
@@ -72,8 +73,14 @@ final class HedgedInvocation {
 	 * @param template the method's template
 	 */
 	static boolean hedgesBlocking(RetryTemplate template) {
-		HedgingConfig hedging = template.getConfig().getHedging();
-		return hedging != null && hedging.isEnabled() && hedging.getExecutor() != null;
+		// isHedging() first: a call that does not hedge then never calls a method returning HedgingConfig,
+		// a class an application without hedging never loads, and which the JIT cannot inline before it is.
+		RetryConfig config = template.getConfig();
+		if (!config.isHedging()) {
+			return false;
+		}
+		HedgingConfig hedging = config.getHedging();
+		return hedging != null && hedging.getExecutor() != null;
 	}
 
 	/**

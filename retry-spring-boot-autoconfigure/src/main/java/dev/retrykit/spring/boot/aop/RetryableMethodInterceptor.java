@@ -41,6 +41,12 @@ public final class RetryableMethodInterceptor implements MethodInterceptor {
 		this.resolver = resolver;
 	}
 
+	/**
+	 * A hit in {@link #recent} stays a few dozen bytecodes, so that the JIT inlines it the same way in
+	 * every JVM; a miss continues out of line. The usual kind of method, {@link SyncMethodRetry}, is
+	 * called through its class, so that this call site stays monomorphic whichever other kinds of
+	 * methods the application's proxies also call.
+	 */
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
@@ -49,8 +55,14 @@ public final class RetryableMethodInterceptor implements MethodInterceptor {
 		int slot = System.identityHashCode(method) & (this.recent.length - 1);
 		Resolved recent = this.recent[slot];
 		if (recent != null && recent.method == method && recent.targetClass == targetClass) {
-			return recent.retry.invoke(invocation);
+			MethodRetry retry = recent.retry;
+			return (retry instanceof SyncMethodRetry sync) ? sync.invoke(invocation) : retry.invoke(invocation);
 		}
+		return resolveAndInvoke(invocation, method, targetClass, slot);
+	}
+
+	private @Nullable Object resolveAndInvoke(MethodInvocation invocation, Method method, Class<?> targetClass,
+			int slot) throws Throwable {
 		ConcurrentHashMap<Method, MethodRetry> methods = this.cache.get(targetClass);
 		MethodRetry retry = methods.get(method);
 		if (retry == null) {

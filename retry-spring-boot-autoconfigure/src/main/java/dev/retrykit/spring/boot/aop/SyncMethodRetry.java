@@ -32,25 +32,37 @@ final class SyncMethodRetry implements MethodRetry {
 
 	private final @Nullable StatefulKey key;
 
-	/** Whether the calls may have listeners, which are then told the invocation. */
-	private final boolean heard;
+	/**
+	 * No stateful key, no recover method and no listeners (which would be told the invocation): the
+	 * attempt is {@link #PROCEED}.
+	 */
+	private final boolean plain;
 
 	SyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover, @Nullable StatefulKey key,
 			boolean heard) {
 		this.template = template;
 		this.recover = recover;
 		this.key = key;
-		this.heard = heard;
+		this.plain = (key == null && recover == null && !heard);
 	}
 
+	/**
+	 * The hot path is kept a few bytecodes long, so that the JIT inlines it into the interceptor's
+	 * call the same way in every JVM; everything but a plain call continues in {@link #invokeOther}.
+	 * Hedging is checked on every call, as the instance's configuration may change at runtime.
+	 */
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		if (this.plain && !HedgedInvocation.hedgesBlocking(this.template)) {
+			return this.template.execute(PROCEED, invocation);
+		}
+		return invokeOther(invocation);
+	}
+
+	private @Nullable Object invokeOther(MethodInvocation invocation) throws Throwable {
 		RecoverMethods recoverMethods = this.recover;
 		if (this.key == null && HedgedInvocation.hedgesBlocking(this.template)) {
 			return hedged(invocation, recoverMethods);
-		}
-		if (this.key == null && recoverMethods == null && !this.heard) {
-			return this.template.execute(PROCEED, invocation);
 		}
 		RetryCallback<@Nullable Object, Throwable> attempt = new Attempt(invocation);
 		if (this.key == null && recoverMethods == null) {
