@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Real faults outside one JVM, under load: three replicas of the sample, each the built jar in its own process
  * with the {@code cluster} profile on 127.0.0.1 (ports of their own), take stateful payment redeliveries in a
- * loop while one is killed with {@code SIGKILL} and another frozen with {@code SIGSTOP} for 4 s, far longer than
+ * loop while one is killed with {@code SIGKILL} and another frozen with {@code SIGSTOP} for 8 s, far longer than
  * {@code retry.cluster.timeout}. Unlike {@code ClusterFaultsIT} (one delivery per order and phase), the
  * survivors keep delivering the same keys during each fault, so the engine is probed, found again and timed out
  * on again many times, which is where a write abandoned at the timeout can later land on top of its replay.
@@ -41,12 +41,16 @@ class ClusterFreezeUnderLoadIT {
 
 	private static final Duration ENGINE_TIMEOUT = Duration.ofMillis(250);
 
-	/** What a call may take besides waiting for the engine: a local HTTP call to the scripted downstream, GC, a busy machine. */
-	private static final Duration OWN_WORK = Duration.ofMillis(1500);
+	/**
+	 * What a call may take besides waiting for the engine: a local HTTP call to the scripted downstream, GC, a busy
+	 * machine (three replicas, their cluster and the test on two cores: one call took 2.2 s in all there).
+	 */
+	private static final Duration OWN_WORK = Duration.ofMillis(3000);
 
 	private static final Duration LONGEST_CALL = ENGINE_TIMEOUT.multipliedBy(2).plus(OWN_WORK);
 
-	private static final Duration FREEZE = Duration.ofSeconds(4);
+	/** Well beyond {@link #LONGEST_CALL}, so that a call that waited for the frozen replica is caught as slow. */
+	private static final Duration FREEZE = Duration.ofSeconds(8);
 
 	private static final List<String> ORDERS = List.of("O-1", "O-2", "O-3", "O-4", "O-5", "O-6", "O-7", "O-8", "O-9");
 
