@@ -12,9 +12,12 @@ import org.jspecify.annotations.Nullable;
  * The engine's {@link RetryContext}: the public view plus the per-call bookkeeping of the engine
  * (deadline, backoff cursor, previous delay). Not thread-safe; one call uses it at a time.
  *
- * <p>Every pending async retry holds one, so it is kept to 64 bytes with compressed oops (the
- * {@code PendingRetriesScale} benchmark): the exhausted-only and touched flags and the outcome share an
- * int with the retry count, and what only stateful calls need lives in {@link Stateful}.
+ * <p>Every pending async retry holds one, so it is kept to 56 bytes with compressed oops (the
+ * {@code PendingRetriesScale} benchmark): the exhausted-only and touched flags, the outcome and whether
+ * the last failure was a result share an int with the retry count; the last exception and the last
+ * rejected result share a field, since only one of them is the last failure; what few calls have (an
+ * enclosing call, attributes) lives in {@link Extras}, made the first time one of them is set; and what
+ * only stateful calls need lives in {@link Stateful}.
  */
 public sealed class MutableRetryContext implements RetryContext permits MutableRetryContext.Stateful {
 
@@ -34,25 +37,25 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	/** How the call ended, as {@link CallOutcome#ordinal()} + 1, or 0 while it runs (three bits). */
 	private static final int OUTCOME_MASK = 7 << OUTCOME_SHIFT;
 
-	/** The failed attempts: 27 bits, so the count saturates at 134,217,727. */
-	private static final int COUNT_MASK = (1 << OUTCOME_SHIFT) - 1;
+	/** Set when {@link #last} is a rejected result rather than an exception. */
+	private static final int LAST_IS_RESULT = 1 << 26;
+
+	/** The failed attempts: 26 bits, so the count saturates at 67,108,863. */
+	private static final int COUNT_MASK = LAST_IS_RESULT - 1;
 
 	private String name = "";
 
-	private @Nullable RetryContext parent;
-
 	/**
-	 * The failed attempts in the low 27 bits (saturating); bits 27 to 29 the outcome
-	 * ({@link #OUTCOME_MASK}), bit 30 {@link #TOUCHED}, the sign bit the exhausted-only flag. The outcome
-	 * is not a field of its own: a byte would make the context 72 bytes instead of 64.
+	 * The failed attempts in the low 26 bits (saturating); bit 26 {@link #LAST_IS_RESULT}; bits 27 to 29
+	 * the outcome ({@link #OUTCOME_MASK}), bit 30 {@link #TOUCHED}, the sign bit the exhausted-only flag.
+	 * None of them is a field of its own: a byte would make the context 8 bytes larger.
 	 */
 	private int countAndFlag;
 
-	private @Nullable Throwable lastThrowable;
+	/** The last failure: its exception, or, when {@link #LAST_IS_RESULT} is set, the rejected result. */
+	private @Nullable Object last;
 
-	private @Nullable Object lastResult;
-
-	private @Nullable Map<String, Object> attributes;
+	private @Nullable Extras extras;
 
 	/** Monotonic start of the call, read only when the instance has a deadline. */
 	public long startNanos;
@@ -84,9 +87,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		if (this.name != name) {
 			this.name = name;
 		}
-		if (this.parent != parent) {
-			this.parent = parent;
-		}
+		setParent(parent);
 		if ((this.countAndFlag & OUTCOME_MASK) != 0) {
 			this.countAndFlag &= ~OUTCOME_MASK;
 		}
@@ -114,12 +115,12 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	void release() {
 		if ((this.countAndFlag & ~OUTCOME_MASK) != 0) {
 			this.countAndFlag &= OUTCOME_MASK;
-			this.lastThrowable = null;
-			this.lastResult = null;
+			this.last = null;
 			this.cursor = null;
 			this.previousDelayNanos = 0;
-			if (this.attributes != null) {
-				this.attributes.clear();
+			Extras extras = this.extras;
+			if (extras != null && extras.attributes != null) {
+				extras.attributes.clear();
 			}
 		}
 	}
@@ -131,15 +132,15 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	 * @param result the rejected result when {@code failure} is {@code null}
 	 */
 	public void registerFailure(@Nullable Throwable failure, @Nullable Object result) {
-		if ((this.countAndFlag & COUNT_MASK) != COUNT_MASK) {
-			this.countAndFlag++;
+		int flags = this.countAndFlag;
+		if ((flags & COUNT_MASK) != COUNT_MASK) {
+			flags++;
 		}
-		// Stored only when they differ, as in reset(): each reference store costs a write barrier.
-		if (this.lastThrowable != failure) {
-			this.lastThrowable = failure;
-		}
-		if (this.lastResult != result) {
-			this.lastResult = result;
+		this.countAndFlag = (failure != null) ? flags & ~LAST_IS_RESULT : flags | LAST_IS_RESULT;
+		Object last = (failure != null) ? failure : result;
+		// Stored only when it differs, as in reset(): each reference store costs a write barrier.
+		if (this.last != last) {
+			this.last = last;
 		}
 	}
 
@@ -148,20 +149,20 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	 * @param rejection the rejection
 	 */
 	public void rejected(Throwable rejection) {
-		this.countAndFlag |= TOUCHED;
-		this.lastThrowable = rejection;
+		this.countAndFlag = (this.countAndFlag | TOUCHED) & ~LAST_IS_RESULT;
+		this.last = rejection;
 	}
 
 	/**
 	 * Restores the count of a context read back from a foreign cache implementation.
-	 * @param retryCount the failed attempts so far (counts above 134,217,727 are kept as that)
+	 * @param retryCount the failed attempts so far (counts above 67,108,863 are kept as that)
 	 * @param lastThrowable the last failure
 	 * @param exhaustedOnly whether the context was marked exhausted
 	 */
 	public void restore(int retryCount, @Nullable Throwable lastThrowable, boolean exhaustedOnly) {
 		this.countAndFlag = (this.countAndFlag & OUTCOME_MASK) | Math.min(Math.max(0, retryCount), COUNT_MASK)
 				| (exhaustedOnly ? EXHAUSTED_ONLY : 0);
-		this.lastThrowable = lastThrowable;
+		this.last = lastThrowable;
 	}
 
 	/**
@@ -175,21 +176,21 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	/** Copies this context's state into {@code copy}, a fresh context, and returns it. */
 	final MutableRetryContext copyInto(MutableRetryContext copy) {
 		copy.countAndFlag = this.countAndFlag & ~OUTCOME_MASK; // a fresh context: no outcome yet
-		copy.lastThrowable = this.lastThrowable;
-		copy.lastResult = this.lastResult;
+		copy.last = this.last;
 		copy.startNanos = this.startNanos;
 		copy.permit = this.permit;
 		copy.cursor = this.cursor;
 		copy.previousDelayNanos = this.previousDelayNanos;
-		if (this.attributes != null && !this.attributes.isEmpty()) {
-			copy.attributes = new HashMap<>(this.attributes);
+		Map<String, Object> attributes = attributes();
+		if (attributes != null && !attributes.isEmpty()) {
+			copy.extras().attributes = new HashMap<>(attributes);
 		}
 		return copy;
 	}
 
 	/** {@return the last rejected result, when the last failure was a result} */
 	public @Nullable Object getLastResult() {
-		return this.lastResult;
+		return ((this.countAndFlag & LAST_IS_RESULT) != 0) ? this.last : null;
 	}
 
 	/**
@@ -197,7 +198,30 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	 * @param parent the enclosing context
 	 */
 	public void setParent(@Nullable RetryContext parent) {
-		this.parent = parent;
+		// Stored only when it differs, as in reset(); an outermost call never makes the extras.
+		Extras extras = this.extras;
+		if (extras != null) {
+			if (extras.parent != parent) {
+				extras.parent = parent;
+			}
+		}
+		else if (parent != null) {
+			extras().parent = parent;
+		}
+	}
+
+	private Extras extras() {
+		Extras extras = this.extras;
+		if (extras == null) {
+			extras = new Extras();
+			this.extras = extras;
+		}
+		return extras;
+	}
+
+	private @Nullable Map<String, Object> attributes() {
+		Extras extras = this.extras;
+		return (extras != null) ? extras.attributes : null;
 	}
 
 	@Override
@@ -212,12 +236,13 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 
 	@Override
 	public @Nullable Throwable getLastThrowable() {
-		return this.lastThrowable;
+		return ((this.countAndFlag & LAST_IS_RESULT) == 0) ? (Throwable) this.last : null;
 	}
 
 	@Override
 	public @Nullable RetryContext getParent() {
-		return this.parent;
+		Extras extras = this.extras;
+		return (extras != null) ? extras.parent : null;
 	}
 
 	@Override
@@ -232,38 +257,55 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 
 	@Override
 	public @Nullable Object getAttribute(String name) {
-		return (this.attributes != null) ? this.attributes.get(name) : null;
+		Map<String, Object> attributes = attributes();
+		return (attributes != null) ? attributes.get(name) : null;
 	}
 
 	@Override
 	public void setAttribute(String name, @Nullable Object value) {
 		if (value == null) {
-			if (this.attributes != null) {
-				this.attributes.remove(name);
+			Map<String, Object> attributes = attributes();
+			if (attributes != null) {
+				attributes.remove(name);
 			}
 			return;
 		}
-		if (this.attributes == null) {
-			this.attributes = new HashMap<>();
+		Extras extras = extras();
+		if (extras.attributes == null) {
+			extras.attributes = new HashMap<>();
 		}
 		this.countAndFlag |= TOUCHED;
-		this.attributes.put(name, value);
+		extras.attributes.put(name, value);
 	}
 
 	@Override
 	public java.util.Set<String> attributeNames() {
-		return (this.attributes != null) ? java.util.Set.copyOf(this.attributes.keySet()) : java.util.Set.of();
+		Map<String, Object> attributes = attributes();
+		return (attributes != null) ? java.util.Set.copyOf(attributes.keySet()) : java.util.Set.of();
 	}
 
 	@Override
 	public boolean hasAttribute(String name) {
-		return this.attributes != null && this.attributes.containsKey(name);
+		Map<String, Object> attributes = attributes();
+		return attributes != null && attributes.containsKey(name);
 	}
 
 	@Override
 	public String toString() {
+		Throwable lastThrowable = getLastThrowable();
 		return "RetryContext[name=" + this.name + ", retryCount=" + getRetryCount() + ", lastThrowable="
-				+ ((this.lastThrowable != null) ? this.lastThrowable.getClass().getName() : null) + "]";
+				+ ((lastThrowable != null) ? lastThrowable.getClass().getName() : null) + "]";
+	}
+
+	/** What few calls have, kept out of the context so that the others do not pay 8 bytes for it. */
+	private static final class Extras {
+
+		/** The context of the call this one runs inside. */
+		@Nullable RetryContext parent;
+
+		/** The user's attributes, made by the first one set. */
+		@Nullable Map<String, Object> attributes;
+
 	}
 
 	/** The context of a stateful call, kept in the context cache between calls. */
