@@ -51,7 +51,7 @@ final class HedgedBlockingCall {
 	 * @return the winner's or the recovery's result, or the last rejected result
 	 * @throws Throwable the call's failure, unchanged
 	 */
-	static <A, T> T execute(RetryRuntime runtime, Hedges hedges, Executor executor,
+	static <A, T> T execute(RetryRuntime runtime, Executor executor,
 			RetryFunction<? super A, T, ?> attempt, A argument, @Nullable RecoveryCallback<T> recovery)
 			throws Throwable {
 		String name = runtime.name;
@@ -60,7 +60,7 @@ final class HedgedBlockingCall {
 			executor.execute(copy);
 			return copy;
 		};
-		CompletableFuture<T> call = HedgedCall.start(runtime, hedges, copies,
+		CompletableFuture<T> call = HedgedCall.start(runtime, copies,
 				(recovery != null) ? recovering(recovery) : null);
 		try {
 			return call.get();

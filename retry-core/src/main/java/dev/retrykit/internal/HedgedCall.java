@@ -1,5 +1,6 @@
 package dev.retrykit.internal;
 
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
@@ -90,66 +91,63 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	}
 
 	/** Starts a hedged call, its first copy on this thread; returns that copy's future if it already succeeded. */
-	static <T> CompletableFuture<T> start(RetryRuntime runtime, Hedges hedges,
-			Supplier<? extends CompletionStage<T>> supplier,
+	static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
-		ContextStack stack = ContextStack.get();
-		MutableRetryContext pooled = stack.pushPooled(runtime.name);
-		ThreadCounters block;
-		HedgedCall<T> call;
-		CompletionStage<T> stage = null;
-		Throwable thrown = null;
-		try {
-			block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, pooled, supplier)) {
-				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
-			}
-			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {
-				call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
-				call.ended = true;
-				call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
-				return call;
-			}
-			try {
-				stage = supplier.get();
-			}
-			catch (Throwable ex) {
-				thrown = ex;
-			}
-			CallLifecycle.attemptReturned(runtime, pooled);
-			CompletableFuture<T> future = AttemptStages.readable(stage);
-			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
-				T value = future.getNow(null);
-				long decision = CallLifecycle.afterCopy(runtime, pooled, pooled, block, null, value, 1, runtime.maxAttempts > 1);
-				if (decision == CallLifecycle.ACCEPTED) {
-					return future;
-				}
-				call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
-				call.started = 1;
-				call.firstStartNanos = hedges.timeSource.nanoTime();
-				// Not accepted at once: on as the decision says (no copy is in flight, so no lock is needed yet).
-				call.act(block, call.react(decision), null, 0);
-				return call;
-			}
-			call = new HedgedCall<>(runtime, hedges, supplier, recovery, pooled.copy());
+		return FIRST_COPY.start(runtime, supplier, recovery);
+	}
+
+	/** The first copy ({@link FirstAttempt}), handing over to a hedged call. */
+	private static final FirstAttempt FIRST_COPY = new FirstAttempt() {
+
+		@Override
+		<T> CompletableFuture<T> newCall(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
+				@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
+			return new HedgedCall<>(runtime, Objects.requireNonNull(runtime.hedges), supplier, recovery, context);
 		}
-		finally {
-			stack.popPooled(pooled);
+
+		@Override
+		<T> void circuitOpen(CompletableFuture<T> call, ThreadCounters block) {
+			HedgedCall<T> hedged = (HedgedCall<T>) call;
+			hedged.ended = true;
+			hedged.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
 		}
-		HedgeCopy<T> first = call.newCopy(HedgeCopyContext.told(runtime, call.context, 1));
-		long delay = hedges.delayNanos();
-		if (stage == null || thrown != null || call.maxCopies == 1 || delay == 0) {
-			call.started(first, stage, thrown);
-			return call;
+
+		@Override
+		long decide(RetryRuntime runtime, MutableRetryContext pooled, ThreadCounters block, @Nullable Object value) {
+			return CallLifecycle.afterCopy(runtime, pooled, pooled, block, null, value, 1, runtime.maxAttempts > 1);
+		}
+
+		@Override
+		<T> void carryOn(CompletableFuture<T> call, ThreadCounters block, long decision, @Nullable T value) {
+			HedgedCall<T> hedged = (HedgedCall<T>) call;
+			hedged.started = 1;
+			hedged.firstStartNanos = hedged.hedges.timeSource.nanoTime();
+			// No copy is in flight, so no lock is needed yet.
+			hedged.act(block, hedged.react(decision), null, 0);
+		}
+
+		@Override
+		<T> void carryOn(CompletableFuture<T> call, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
+			((HedgedCall<T>) call).firstCopy(stage, thrown);
+		}
+
+	};
+
+	/** Takes over the first copy, whose supplier returned {@code stage} or threw {@code thrown}. */
+	private void firstCopy(@Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
+		HedgeCopy<T> first = newCopy(HedgeCopyContext.told(this.runtime, this.context, 1));
+		long delay = this.hedges.delayNanos();
+		if (stage == null || thrown != null || this.maxCopies == 1 || delay == 0) {
+			started(first, stage, thrown);
+			return;
 		}
 		first.stage = stage;
 		long due = first.startNanos + delay;
-		call.dueNanos = (due < first.startNanos) ? Long.MAX_VALUE : due;
-		call.watched = true;
+		this.dueNanos = (due < first.startNanos) ? Long.MAX_VALUE : due;
+		this.watched = true;
 		// Published to the timer before the stage can complete on another thread: no lock on this path.
-		hedges.watch(call, call.dueNanos);
+		this.hedges.watch(this, this.dueNanos);
 		stage.handle(first);
-		return call;
 	}
 
 	/** A new copy, holding the permit just acquired into the context; listeners know it as {@code told}. Locked. */

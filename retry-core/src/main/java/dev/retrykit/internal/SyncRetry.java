@@ -81,7 +81,7 @@ public final class SyncRetry {
 		Hedges hedges = runtime.hedges;
 		if (hedges != null && hedges.executor != null) {
 			try {
-				return HedgedBlockingCall.execute(runtime, hedges, hedges.executor, attempt, argument, recovery);
+				return HedgedBlockingCall.execute(runtime, hedges.executor, attempt, argument, recovery);
 			}
 			catch (Throwable failure) {
 				throw Sneaky.<E>rethrow(failure);
