@@ -14,7 +14,9 @@ import io.github.resilience4j.retry.RetryRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -51,6 +53,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * hand-written nested observations, {@code retry.call} and a child {@code retry.attempt} in scope
  * while the attempt runs, with the same keys (name, outcome, exception; name, hedged, exception, attempt),
  * the same registry and handlers, around a plain call.</li>
+ * <li>{@code handWrittenWithConventionsAndScope}: the same two observations doing what the contract asks
+ * of retrykit's on top: their keys come from {@link ObservationConvention}s that a user may replace
+ * (Micrometer asks them at start and at stop), and the call is in scope while the attempt starts, so
+ * that a tracer parents the attempt's span to the call's and not to a span the caller has in scope.</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -107,6 +113,93 @@ public class ObservedCallBenchmark {
 		call.lowCardinalityKeyValue("outcome", "successful_without_retry").lowCardinalityKeyValue("exception", "none")
 			.stop();
 		bh.consume(result);
+	}
+
+	@Benchmark
+	public void handWrittenWithConventionsAndScope(Observed observed, Blackhole bh) {
+		FloorContext callContext = new FloorContext();
+		Observation call = Observation.createNotStarted(null, CALL_CONVENTION, () -> callContext, observed.observations)
+			.start();
+		FloorContext attemptContext = new FloorContext();
+		Observation attempt;
+		try (Observation.Scope scope = call.openScope()) {
+			attempt = Observation
+				.createNotStarted(null, ATTEMPT_CONVENTION, () -> attemptContext, observed.observations)
+				.parentObservation(call)
+				.start();
+		}
+		String result;
+		try (Observation.Scope scope = attempt.openScope()) {
+			result = observed.payload;
+		}
+		attemptContext.ended = true;
+		attempt.stop();
+		callContext.ended = true;
+		call.stop();
+		bh.consume(result);
+	}
+
+	private static final FloorConvention CALL_CONVENTION = new FloorConvention("retry.call", "retry bench",
+			KeyValues.of("name", "bench"), KeyValues.of("name", "bench", "outcome", "successful_without_retry",
+					"exception", "none"), KeyValues.empty());
+
+	private static final FloorConvention ATTEMPT_CONVENTION = new FloorConvention("retry.attempt",
+			"retry bench attempt", KeyValues.of("name", "bench", "hedged", "false"),
+			KeyValues.of("name", "bench", "hedged", "false", "exception", "none"), KeyValues.of("attempt", "1"));
+
+	/** An observation's context that knows whether its observation is stopping. */
+	static final class FloorContext extends Observation.Context {
+
+		boolean ended;
+
+	}
+
+	/** A convention with its key values made once, as a default convention of a library's would be. */
+	static final class FloorConvention implements ObservationConvention<FloorContext> {
+
+		private final String name;
+
+		private final String contextualName;
+
+		private final KeyValues running;
+
+		private final KeyValues ended;
+
+		private final KeyValues high;
+
+		FloorConvention(String name, String contextualName, KeyValues running, KeyValues ended, KeyValues high) {
+			this.name = name;
+			this.contextualName = contextualName;
+			this.running = running;
+			this.ended = ended;
+			this.high = high;
+		}
+
+		@Override
+		public String getName() {
+			return this.name;
+		}
+
+		@Override
+		public String getContextualName(FloorContext context) {
+			return this.contextualName;
+		}
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(FloorContext context) {
+			return context.ended ? this.ended : this.running;
+		}
+
+		@Override
+		public KeyValues getHighCardinalityKeyValues(FloorContext context) {
+			return this.high;
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return context instanceof FloorContext;
+		}
+
 	}
 
 	/** The registries and the decorated calls, built once and shared by all threads. */
