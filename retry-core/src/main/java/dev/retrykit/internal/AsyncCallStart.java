@@ -102,8 +102,7 @@ final class AsyncCallStart {
 		finally {
 			stack.popPooled(pooled);
 		}
-		call.tookOver(1);
-		call.started(stage, thrown, 1);
+		GUARDED.carryOn(call, stage, thrown);
 		return call;
 	}
 

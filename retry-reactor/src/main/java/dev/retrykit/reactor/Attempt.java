@@ -13,9 +13,9 @@ import reactor.util.context.Context;
  * One subscription to the source (or to the recovery's publisher), and the future of its outcome that
  * the template waits on, completed by the attempt's terminal signal. Cancelling the future (as the
  * template does when the call is cancelled, the attempt times out, or another hedged copy won) cancels
- * the subscription. What an attempt does with elements is its subclass's: {@link MonoAttempt} keeps a
- * {@code Mono}'s value, {@link BufferedAttempt} buffers a {@code Flux}'s elements,
- * {@link StreamingAttempt} forwards them downstream. Thread-safe.
+ * the subscription. What an attempt does with elements is its subclass's: a {@link CollectingAttempt}
+ * keeps them ({@link MonoAttempt} a {@code Mono}'s value, {@link BufferedAttempt} a {@code Flux}'s
+ * elements), a {@link StreamingAttempt} forwards them downstream. Thread-safe.
  *
  * @param <T> the element type
  */

@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 
 /**
@@ -15,18 +14,13 @@ import reactor.core.CoreSubscriber;
  *
  * @param <T> the element type
  */
-final class BufferedAttempt<T> extends Attempt<T> {
+final class BufferedAttempt<T> extends CollectingAttempt<T> {
 
 	/** Written only by the signalling thread (signals are serial), published by completing this future. */
 	private @Nullable List<T> elements;
 
 	BufferedAttempt(CoreSubscriber<? super T> downstream) {
 		super(downstream);
-	}
-
-	@Override
-	void subscribed(Subscription s) {
-		s.request(Long.MAX_VALUE);
 	}
 
 	@Override
@@ -41,11 +35,6 @@ final class BufferedAttempt<T> extends Attempt<T> {
 			this.elements = buffer;
 		}
 		buffer.add(t);
-	}
-
-	@Override
-	public void onError(Throwable failure) {
-		failed(failure);
 	}
 
 	@Override

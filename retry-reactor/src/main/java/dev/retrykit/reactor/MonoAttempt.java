@@ -1,7 +1,6 @@
 package dev.retrykit.reactor;
 
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 
 /**
@@ -11,18 +10,13 @@ import reactor.core.CoreSubscriber;
  *
  * @param <T> the value type
  */
-final class MonoAttempt<T> extends Attempt<T> {
+final class MonoAttempt<T> extends CollectingAttempt<T> {
 
 	/** Written by the signalling thread before it completes this future, which publishes it. */
 	private @Nullable T value;
 
 	MonoAttempt(CoreSubscriber<? super T> downstream) {
 		super(downstream);
-	}
-
-	@Override
-	void subscribed(Subscription s) {
-		s.request(Long.MAX_VALUE);
 	}
 
 	@Override
@@ -33,11 +27,6 @@ final class MonoAttempt<T> extends Attempt<T> {
 		else {
 			this.value = t;
 		}
-	}
-
-	@Override
-	public void onError(Throwable failure) {
-		failed(failure);
 	}
 
 	@Override
