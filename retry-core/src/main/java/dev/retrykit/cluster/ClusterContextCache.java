@@ -1,8 +1,12 @@
 package dev.retrykit.cluster;
 
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +40,19 @@ import org.jspecify.annotations.Nullable;
  * dropped). Once the engine answers again, {@link #replay()} writes those changes back: a removal
  * (a call that succeeded or was exhausted) removes the shared entry; failures counted locally are
  * added to the shared count, or replace it when the key was removed locally in between. Keys are shared
- * in their {@code toString()} form, which must therefore be the same on every replica. Thread-safe.
+ * in their {@code toString()} form, which must therefore be the same on every replica; a key whose form
+ * is longer than {@value #MAX_KEY_BYTES} bytes in UTF-8 (or starts with {@code sha256:}) is shared as
+ * {@code sha256:} and the lowercase hex SHA-256 of those bytes, so that a caller's key can never make an
+ * entry of the store unbounded. An entry that cannot be decoded never counts as a failure of the engine:
+ * the engine answered, the entry is bad, and the next write replaces it. Thread-safe.
  */
 final class ClusterContextCache implements RetryContextCache {
+
+	/** The longest key, in UTF-8 bytes, shared as it is; a longer one is shared as its SHA-256. */
+	static final int MAX_KEY_BYTES = 1024;
+
+	/** What starts the shared form of a hashed key; a key that starts so itself is hashed too. */
+	private static final String HASHED = "sha256:";
 
 	private final String instance;
 
@@ -72,7 +86,7 @@ final class ClusterContextCache implements RetryContextCache {
 	private static final byte[] ABSENT = new byte[0];
 
 	/** Keys changed on the local cache while the engine did not answer, oldest first. Guarded by itself. */
-	private final Map<Object, Replay> replays = new LinkedHashMap<>();
+	private final Map<Object, ContextReplay> replays = new LinkedHashMap<>();
 
 	ClusterContextCache(String instance, ClusterEngine engine, EngineCalls calls, int capacity, TimeSource timeSource,
 			SnapshotCodec codec, ClusterCounters counters) {
@@ -88,7 +102,7 @@ final class ClusterContextCache implements RetryContextCache {
 
 	@Override
 	public @Nullable RetryContext get(Object key) {
-		String shared = String.valueOf(key);
+		String shared = sharedKey(key);
 		Lookup lookup = this.calls.call(() -> new Lookup(true, this.engine.getContext(this.instance, shared)),
 				() -> Lookup.LOCAL);
 		if (!lookup.shared) {
@@ -117,7 +131,7 @@ final class ClusterContextCache implements RetryContextCache {
 	@Override
 	public @Nullable RetryContext update(Object key, UnaryOperator<@Nullable RetryContext> update) {
 		this.used = true;
-		String shared = String.valueOf(key);
+		String shared = sharedKey(key);
 		long writeId = ThreadLocalRandom.current().nextLong();
 		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update, writeId)), () -> Lookup.LOCAL);
 		if (!stored.shared) {
@@ -162,6 +176,34 @@ final class ClusterContextCache implements RetryContextCache {
 		return this.codec.encode(RetryContextSnapshot.of(next, firstFailure).withWrite(writeId, current));
 	}
 
+	/**
+	 * The key's shared form: its string form, or the SHA-256 of that when it is longer than
+	 * {@value #MAX_KEY_BYTES} UTF-8 bytes or could be taken for a hashed key.
+	 */
+	static String sharedKey(Object key) {
+		String text = String.valueOf(key);
+		// At most 3 UTF-8 bytes per char: most keys are decided without encoding them.
+		if (text.length() * 3L <= MAX_KEY_BYTES && !text.startsWith(HASHED)) {
+			return text;
+		}
+		byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+		if (utf8.length <= MAX_KEY_BYTES && !text.startsWith(HASHED)) {
+			return text;
+		}
+		try {
+			return HASHED + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(utf8));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("Every Java platform has SHA-256", ex);
+		}
+	}
+
+	/**
+	 * Decodes what the engine returned; an entry that cannot be decoded is treated as absent and counted.
+	 * Runs in the engine's operations too (a compare-and-set decodes what it read), where anything thrown
+	 * would count as the engine's failure: the codec throws nothing but {@link IllegalArgumentException}
+	 * (and {@link VirtualMachineError}), and any other exception is taken as a bad entry all the same.
+	 */
 	private @Nullable RetryContextSnapshot decode(String shared, byte @Nullable [] bytes) {
 		if (bytes == null) {
 			return null;
@@ -169,7 +211,7 @@ final class ClusterContextCache implements RetryContextCache {
 		try {
 			return this.codec.decode(bytes);
 		}
-		catch (IllegalArgumentException ex) {
+		catch (RuntimeException ex) {
 			this.counters.undecodable(this.instance, shared, bytes, String.valueOf(ex.getMessage()));
 			return null;
 		}
@@ -177,7 +219,7 @@ final class ClusterContextCache implements RetryContextCache {
 
 	@Override
 	public void remove(Object key) {
-		String shared = String.valueOf(key);
+		String shared = sharedKey(key);
 		this.local.remove(key);
 		boolean removed = this.calls.call(() -> {
 			this.engine.removeContext(this.instance, shared);
@@ -195,13 +237,13 @@ final class ClusterContextCache implements RetryContextCache {
 	 */
 	private void remember(Object key, boolean removed, long writeId, int added) {
 		synchronized (this.replays) {
-			Replay replay = this.replays.get(key);
+			ContextReplay replay = this.replays.get(key);
 			if (replay == null) {
 				if (this.replays.size() >= this.local.capacity()) {
 					this.counters.replayDropped.increment();
 					return;
 				}
-				replay = new Replay();
+				replay = new ContextReplay();
 				this.replays.put(key, replay);
 			}
 			replay.changed(removed, writeId, added);
@@ -220,8 +262,8 @@ final class ClusterContextCache implements RetryContextCache {
 			keys = new ArrayList<>(this.replays.keySet());
 		}
 		for (Object key : keys) {
-			Replay replay;
-			Replay.State state;
+			ContextReplay replay;
+			ContextReplay.State state;
 			synchronized (this.replays) {
 				replay = this.replays.get(key);
 				if (replay == null) {
@@ -232,7 +274,7 @@ final class ClusterContextCache implements RetryContextCache {
 			RetryContext mine = state.removed() ? null : this.local.get(key);
 			long writeId = ThreadLocalRandom.current().nextLong();
 			boolean written = this.calls.call(() -> {
-				writeBack(String.valueOf(key), state, mine, writeId);
+				writeBack(sharedKey(key), state, mine, writeId);
 				return true;
 			}, () -> false);
 			synchronized (this.replays) {
@@ -252,7 +294,7 @@ final class ClusterContextCache implements RetryContextCache {
 		}
 	}
 
-	private void writeBack(String shared, Replay.State state, @Nullable RetryContext mine, long writeId) {
+	private void writeBack(String shared, ContextReplay.State state, @Nullable RetryContext mine, long writeId) {
 		if (state.removed()) {
 			this.engine.removeContext(this.instance, shared);
 			return;
@@ -384,123 +426,6 @@ final class ClusterContextCache implements RetryContextCache {
 	private record Lookup(boolean shared, byte @Nullable [] bytes) {
 
 		static final Lookup LOCAL = new Lookup(false, null);
-
-	}
-
-	/**
-	 * What a key's local changes during a fallback still owe the engine, counted as positions in the
-	 * sequence of failures counted locally since the fallback began (or since the last local removal):
-	 * up to {@code written} they are known to be in the shared entry; each unanswered write covers a range
-	 * of positions, which are in the shared entry if that write's id is. Guarded by the replay map.
-	 */
-	private static final class Replay {
-
-		/** How many unanswered writes a key remembers; older ones are taken as not applied. */
-		private static final int MAX_UNANSWERED = 16;
-
-		/** Whether the key's last local change removed it. */
-		private boolean removed;
-
-		/** Whether the shared entry from before is obsolete: removed here and not written over since. */
-		private boolean replaceShared;
-
-		/** Bumped by every local removal: a write-back of an older state must not clear a newer removal. */
-		private int generation;
-
-		/** The failures counted locally. */
-		private long added;
-
-		/** Of those, how many are known to be in the shared entry. */
-		private long written;
-
-		/** Writes not answered in time, as {id, from, to}: positions (from, to] are applied if the id is found. */
-		private final List<long[]> unanswered = new ArrayList<>(2);
-
-		void changed(boolean removal, long writeId, int failures) {
-			this.removed = removal;
-			if (removal) {
-				this.replaceShared = true;
-				this.generation++;
-				this.added = 0;
-				this.written = 0;
-				this.unanswered.clear();
-				return;
-			}
-			long from = this.added;
-			this.added += failures;
-			if (writeId != 0 && failures > 0) {
-				unanswered(writeId, from, this.added);
-			}
-		}
-
-		private void unanswered(long writeId, long from, long to) {
-			if (this.unanswered.size() == MAX_UNANSWERED) {
-				this.unanswered.remove(0);
-			}
-			this.unanswered.add(new long[] { writeId, from, to });
-		}
-
-		State state() {
-			return new State(this.removed, this.replaceShared, this.generation, this.added, this.written,
-					List.copyOf(this.unanswered));
-		}
-
-		/** A write-back of {@code state} was not answered: if applied, it put every failure of it in the entry. */
-		void unansweredWriteBack(State state, long writeId) {
-			if (state.generation() == this.generation && !state.removed()) {
-				unanswered(writeId, 0, state.added());
-			}
-		}
-
-		/**
-		 * A write-back of {@code state} was applied.
-		 * @return whether nothing is owed any more, so the record can go
-		 */
-		boolean written(State state) {
-			if (state.generation() != this.generation) {
-				return false;
-			}
-			if (state.removed()) {
-				// The removal reached the engine; failures counted since add to whatever it holds now.
-				this.replaceShared = false;
-				return this.removed;
-			}
-			this.replaceShared = false;
-			this.written = Math.max(this.written, state.added());
-			this.unanswered.removeIf(write -> write[2] <= this.written);
-			return !this.removed && this.written >= this.added;
-		}
-
-		/**
-		 * A record's state when a write-back starts.
-		 * @param unanswered the writes not answered in time then, as {id, from, to}
-		 */
-		record State(boolean removed, boolean replaceShared, int generation, long added, long written,
-				List<long[]> unanswered) {
-
-			/** @return how many of the failures are in {@code stored}: known written, or by writes found in it */
-			long appliedIn(RetryContextSnapshot stored) {
-				List<long[]> ranges = new ArrayList<>();
-				ranges.add(new long[] { 0, this.written });
-				for (long[] write : this.unanswered) {
-					if (stored.hasWrite(write[0])) {
-						ranges.add(new long[] { write[1], write[2] });
-					}
-				}
-				ranges.sort((x, y) -> Long.compare(x[0], y[0]));
-				long covered = 0;
-				long end = 0;
-				for (long[] range : ranges) {
-					long from = Math.max(range[0], end);
-					if (range[1] > from) {
-						covered += range[1] - from;
-						end = range[1];
-					}
-				}
-				return Math.min(covered, this.added);
-			}
-
-		}
 
 	}
 

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.TimeSource;
 
 /**
@@ -74,12 +75,12 @@ final class ClusterCounters {
 		}
 	}
 
-	/** @return {@code text} cut to 100 characters, control characters replaced by {@code ?} */
+	/** @return {@code text} cut to 100 characters, control, separator and bidi characters replaced by {@code ?} */
 	static String printable(String text) {
 		StringBuilder out = new StringBuilder(Math.min(text.length(), 101));
 		for (int i = 0; i < text.length() && i < 100; i++) {
 			char c = text.charAt(i);
-			out.append(Character.isISOControl(c) ? '?' : c);
+			out.append(CircuitSignal.isUnsafe(c) ? '?' : c);
 		}
 		return (text.length() > 100) ? out.append('…').toString() : out.toString();
 	}

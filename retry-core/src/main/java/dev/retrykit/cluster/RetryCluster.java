@@ -51,8 +51,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Trust: everything read from the engine may have been written by anything that can reach it.
  * Contexts are decoded with a {@link SnapshotCodec} that creates only allowed classes, and an entry
  * that cannot be decoded is treated as absent and counted; a circuit message that is malformed or
- * names a circuit this replica does not share is dropped and counted; quorums count the members that
- * sent trips as the engine identifies them. The cluster follows {@link RetryRegistry#replace}: a budget
+ * names a circuit this replica does not share, or that the engine cannot attribute to a registered
+ * member, is dropped and counted; quorums count the registered members that sent trips as the engine
+ * identifies them. The cluster follows {@link RetryRegistry#replace}: a budget
  * or breaker that a live change replaces is no longer shared, its successor is. Thread-safe.
  */
 public final class RetryCluster implements AutoCloseable {
@@ -259,7 +260,7 @@ public final class RetryCluster implements AutoCloseable {
 			this.counters.droppedSignal("no shared circuit of that name on this replica", message);
 			return;
 		}
-		shared.receive(signal, sender);
+		shared.receive(signal, sender, message, this.counters);
 	}
 
 	/**

@@ -139,10 +139,16 @@ public final class RetryClusterBuilder {
 	 * through an allow-list filter. Attributes of JDK value types ({@code String}, boxed primitives,
 	 * {@code byte[]}, {@code BigInteger}, {@code BigDecimal}, {@code UUID}, {@code java.time} values, and
 	 * lists, sets and maps of those) always travel, without Java serialization; others stay on their
-	 * replica, counted ({@link ClusterStatus#withheldAttributes()}). None by default.
+	 * replica, counted ({@link ClusterStatus#withheldAttributes()}). None by default. Decoding checks a
+	 * class's name against this list before it loads the class, and never initialises it to check it.
 	 * @param classes class names ({@code com.example.Order}) or package prefixes ending in {@code .*}
+	 * ({@code com.example.orders.*}: that package and its sub-packages)
 	 * @return this builder
-	 * @throws IllegalArgumentException if an entry is neither
+	 * @throws IllegalArgumentException if an entry is neither, covers the JDK ({@code java.},
+	 * {@code javax.}, {@code jdk.}, {@code sun.}, {@code com.sun.}), is a one-segment package prefix
+	 * ({@code org.*}, {@code com.*}), or names what is never allowed (proxies, {@code java.rmi.*},
+	 * {@code java.security.SignedObject}, {@code java.lang.invoke.SerializedLambda}); the message names
+	 * the entry and why
 	 */
 	public RetryClusterBuilder allowedAttributes(Collection<String> classes) {
 		SnapshotCodec.allowing(classes);

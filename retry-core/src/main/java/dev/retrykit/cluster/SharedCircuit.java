@@ -16,9 +16,11 @@ import org.jspecify.annotations.Nullable;
  * Ties one replica's circuit breaker to the same breaker on the other replicas. Manual opening and
  * closing (a transition from open to closed is only ever manual) are sent to all and kept in the engine
  * as the circuit's manual state; an opening by the breaker's own trip expression is sent as a trip, and
- * a replica opens on trips once {@code quorum} distinct members (itself included), as the engine
- * identifies the senders, have tripped within the breaker's open timeout. Transitions applied from
- * another replica are not sent back. The breaker's calls never wait for the engine: sending is
+ * a replica opens on trips once {@code quorum} distinct registered members (itself included), as the
+ * engine identifies the senders, have tripped within the breaker's open timeout. A message the engine
+ * could not attribute to a registered member ({@link CircuitSignal#UNREGISTERED_SENDER}) never counts
+ * toward a quorum and never opens or closes the breaker: it is dropped and counted. Transitions applied
+ * from another replica are not sent back. The breaker's calls never wait for the engine: sending is
  * asynchronous. A manual transition that could not be sent (the engine unreachable) is sent again by
  * {@link #reconcile()}, which otherwise applies the manual state kept in the engine: so a replica that
  * starts, restarts or comes back learns a forced-open circuit. Thread-safe.
@@ -112,9 +114,15 @@ final class SharedCircuit implements CircuitStateListener {
 	 * Applies a transition sent through the engine; this replica's own come back too and are ignored.
 	 * @param signal the transition
 	 * @param sender the sender as the engine identifies it
+	 * @param message the message as received, for the log
+	 * @param counters where a transition from an unregistered sender is counted
 	 */
-	void receive(CircuitSignal signal, String sender) {
+	void receive(CircuitSignal signal, String sender, String message, ClusterCounters counters) {
 		if (signal.replica().equals(this.replica)) {
+			return;
+		}
+		if (sender.isBlank() || CircuitSignal.UNREGISTERED_SENDER.equals(sender)) {
+			counters.droppedSignal("the engine knows no registered member that sent it", message);
 			return;
 		}
 		switch (signal.kind()) {

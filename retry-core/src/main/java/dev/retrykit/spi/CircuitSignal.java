@@ -21,13 +21,20 @@ public record CircuitSignal(String circuit, Kind kind, String replica) {
 	public static final int MAX_ENCODED_LENGTH = 512;
 
 	/**
+	 * The sender an engine gives for a message it cannot attribute to a registered member of the
+	 * cluster (Redis Pub/Sub does not say who published): such a message never counts toward a quorum
+	 * and a manual transition from it is ignored, both counted as dropped. An empty sender means the same.
+	 */
+	public static final String UNREGISTERED_SENDER = "unregistered";
+
+	/**
 	 * Makes a signal, checking that it can be written as one line and read back.
 	 * @param circuit the name of the circuit breaker, any characters
 	 * @param kind what happened
 	 * @param replica the id of the replica it happened on, without {@code '|'}
 	 * @throws NullPointerException if an argument is {@code null}
 	 * @throws IllegalArgumentException if {@code replica} contains {@code '|'}, or either name is empty or
-	 * contains a control character
+	 * contains a {@linkplain #isUnsafe(char) control character}
 	 */
 	public CircuitSignal {
 		Objects.requireNonNull(circuit, "circuit must not be null");
@@ -43,7 +50,28 @@ public record CircuitSignal(String circuit, Kind kind, String replica) {
 	}
 
 	private static boolean printable(String text) {
-		return !text.isEmpty() && text.chars().noneMatch(Character::isISOControl);
+		if (text.isEmpty()) {
+			return false;
+		}
+		for (int i = 0; i < text.length(); i++) {
+			if (isUnsafe(text.charAt(i))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Whether a character may not appear in a signal, nor as itself in a log line about one: an ISO
+	 * control character, the line and paragraph separators U+2028 and U+2029 (line breaks to many
+	 * log viewers), and the bidirectional controls U+061C, U+200E, U+200F, U+202A to U+202E and U+2066
+	 * to U+2069 (which reorder how the text around them is shown).
+	 * @param c a character
+	 * @return whether it is refused
+	 */
+	public static boolean isUnsafe(char c) {
+		return Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || c == '\u061c' || c == '\u200e'
+				|| c == '\u200f' || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
 	}
 
 	/** What happened to the circuit. */

@@ -1,13 +1,9 @@
 package dev.retrykit.spi;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InvalidClassException;
-import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
 import java.io.Serializable;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -15,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.jspecify.annotations.Nullable;
@@ -29,14 +24,22 @@ import org.jspecify.annotations.Nullable;
  * {@code BigInteger}, {@code BigDecimal}, {@code UUID}, {@code java.time} values, and lists, sets and
  * maps of those) are written in a tagged binary form of retrykit's own that needs no Java
  * deserialization. An attribute of any other class travels only when the codec {@link #allowing allows}
- * its class: by Java serialization, read back through an {@link ObjectInputFilter} that admits the
- * allowed classes and those JDK value types only, and bounds depth, references, array lengths and
- * bytes. Every other attribute stays on its replica and is counted ({@link #withheldAttributes()}).
+ * its class: by Java serialization, read back checking each class's name against the allow-list before
+ * any class loader is asked for it, then through an {@link java.io.ObjectInputFilter} that admits the
+ * allowed classes and those JDK value types only (and the {@code Object[]} and {@code Map.Entry[]} the
+ * JDK's collections read themselves into), and bounds depth, references, array lengths and bytes.
+ * Proxies never travel. Every other attribute stays on its replica and is counted
+ * ({@link #withheldAttributes()}).
  *
  * <p>Decoding checks every length against the bytes that are actually there before it allocates
- * anything, and refuses input over {@link #MAX_BYTES}. An attribute that cannot be decoded (a class
- * that is not allowed or missing here, a newer tag) is left out and counted; only when the fixed fields
- * cannot be decoded does {@link #decode} throw. Immutable apart from its counter, and thread-safe.
+ * anything, refuses input over {@link #MAX_BYTES}, sets or maps of more than {@link #MAX_ENTRIES}
+ * entries, more than {@link #MAX_ELEMENTS} elements in all (so that elements crafted to share a hash
+ * code cannot make it slow), and a {@code BigDecimal} of absurd scale. An attribute that is refused
+ * (a class not allowed or missing here, a bound passed, a newer tag, an exception from an allowed
+ * class's {@code readObject}) is left out and counted. {@link #decode} throws
+ * {@link IllegalArgumentException}, and nothing else, when the fixed fields cannot be decoded or when
+ * decoding failed otherwise, an {@link Error} included (a class that cannot be linked): the caller
+ * treats the entry as absent. Immutable apart from its counter, and thread-safe.
  */
 public final class SnapshotCodec {
 
@@ -49,42 +52,21 @@ public final class SnapshotCodec {
 	/** The deepest nesting of lists, sets and maps, and of a serialized object graph. */
 	public static final int MAX_DEPTH = 8;
 
+	/** The most entries of one set or map. */
+	public static final int MAX_ENTRIES = 256;
+
+	/** The most elements of lists, sets and maps in one snapshot, all counted. */
+	public static final int MAX_ELEMENTS = 4096;
+
 	/** The version of the encoded form. */
 	static final int FORMAT = 2;
 
-	/** Classes and package prefixes whose instances Java deserialization may always create. */
-	private static final List<String> JDK_VALUE_CLASSES = List.of("java.lang.String", "java.lang.Boolean",
-			"java.lang.Byte", "java.lang.Short", "java.lang.Integer", "java.lang.Long", "java.lang.Float",
-			"java.lang.Double", "java.lang.Character", "java.lang.Number", "java.lang.Enum", "java.lang.Record",
-			"java.math.BigInteger", "java.math.BigDecimal", "java.util.UUID", "java.util.ArrayList",
-			"java.util.LinkedList", "java.util.HashMap", "java.util.LinkedHashMap", "java.util.TreeMap",
-			"java.util.HashSet", "java.util.LinkedHashSet", "java.util.TreeSet", "java.util.CollSer", "java.time.*");
-
-	private final List<String> allowedClasses;
-
-	private final List<String> allowedPrefixes;
+	private final AttributeAllowList allowList;
 
 	private final LongAdder withheld = new LongAdder();
 
 	private SnapshotCodec(Collection<String> allowed) {
-		List<String> classes = new ArrayList<>();
-		List<String> prefixes = new ArrayList<>();
-		for (String entry : allowed) {
-			Objects.requireNonNull(entry, "an allowed class must not be null");
-			String name = entry.strip();
-			if (name.endsWith(".*") && SnapshotValues.isJavaName(name.substring(0, name.length() - 2))) {
-				prefixes.add(name.substring(0, name.length() - 1));
-			}
-			else if (SnapshotValues.isJavaName(name)) {
-				classes.add(name);
-			}
-			else {
-				throw new IllegalArgumentException("Invalid allowed attribute class '" + entry
-						+ "': expected a class name (com.example.Order) or a package prefix ending in .* (com.example.*)");
-			}
-		}
-		this.allowedClasses = List.copyOf(classes);
-		this.allowedPrefixes = List.copyOf(prefixes);
+		this.allowList = AttributeAllowList.of(allowed);
 	}
 
 	/** {@return a codec that lets attributes of JDK value types travel, and no others} */
@@ -98,7 +80,11 @@ public final class SnapshotCodec {
 	 * ({@code com.example.*}: the package and its sub-packages) whose attributes may travel too, by Java
 	 * serialization
 	 * @return the codec
-	 * @throws IllegalArgumentException if an entry is neither a class name nor a package prefix
+	 * @throws IllegalArgumentException if an entry is neither a class name nor a package prefix, covers
+	 * the JDK ({@code java.}, {@code javax.}, {@code jdk.}, {@code sun.}, {@code com.sun.}), is a
+	 * one-segment package prefix ({@code org.*}), or names what is never allowed (proxies,
+	 * {@code java.rmi.*}, {@code SignedObject}, {@code SerializedLambda}); the message names the entry
+	 * and why
 	 */
 	public static SnapshotCodec allowing(Collection<String> allowed) {
 		return new SnapshotCodec(allowed);
@@ -109,15 +95,7 @@ public final class SnapshotCodec {
 	 * @param className a class name
 	 */
 	public boolean allows(String className) {
-		if (this.allowedClasses.contains(className)) {
-			return true;
-		}
-		for (String prefix : this.allowedPrefixes) {
-			if (className.startsWith(prefix)) {
-				return true;
-			}
-		}
-		return false;
+		return this.allowList.allows(className);
 	}
 
 	/** {@return how many attributes stayed behind: not allowed, not serializable, or not decodable here} */
@@ -144,8 +122,10 @@ public final class SnapshotCodec {
 		List<byte[]> values = new ArrayList<>();
 		// The attribute count, and the write ids that follow the attributes.
 		int size = out.size() + 8 + 8 * RetryContextSnapshot.MAX_WRITE_IDS;
+		int elements = MAX_ELEMENTS;
 		for (String name : snapshot.attributeNames()) {
-			byte[] value = encodeValue(snapshot.getAttribute(name));
+			SnapshotValues.ElementBudget budget = new SnapshotValues.ElementBudget(elements);
+			byte[] value = encodeValue(snapshot.getAttribute(name), budget);
 			byte[] encodedName = SnapshotValues.utf8(name);
 			int added = 8 + encodedName.length + ((value != null) ? value.length : 0);
 			if (value == null || names.size() == MAX_ATTRIBUTES || size + added > MAX_BYTES) {
@@ -153,6 +133,7 @@ public final class SnapshotCodec {
 				continue;
 			}
 			size += added;
+			elements = budget.left();
 			names.add(encodedName);
 			values.add(value);
 		}
@@ -169,9 +150,9 @@ public final class SnapshotCodec {
 		return out.toByteArray();
 	}
 
-	private byte @Nullable [] encodeValue(@Nullable Object value) {
+	private byte @Nullable [] encodeValue(@Nullable Object value, SnapshotValues.ElementBudget budget) {
 		SnapshotValues.Writer out = new SnapshotValues.Writer();
-		if (SnapshotValues.write(out, value, 0)) {
+		if (SnapshotValues.write(out, value, 0, budget)) {
 			return out.toByteArray();
 		}
 		if (value instanceof Serializable && allows(value.getClass().getName())) {
@@ -196,9 +177,27 @@ public final class SnapshotCodec {
 	 * @return the snapshot, without the attributes that could not be decoded (counted); its
 	 * {@link RetryContextSnapshot#getLastThrowable()} is a {@link RetryContextSnapshot.RecordedFailure}
 	 * @throws IllegalArgumentException if the bytes are longer than {@link #MAX_BYTES}, of another
-	 * format, or their fixed fields cannot be decoded; the message does not repeat the bytes
+	 * format, their fixed fields cannot be decoded, or decoding them failed in a way other than a
+	 * refusal: an {@link Error} (a class that cannot be linked or initialised, even one allowed) or any
+	 * other exception; the message does not repeat the bytes. Nothing else is thrown but a
+	 * {@link VirtualMachineError}, which says the JVM is out of memory or stack (decoding itself is
+	 * bounded in depth and size so that bytes cannot cause one) and is not the entry's fault
 	 */
 	public RetryContextSnapshot decode(byte[] bytes) {
+		try {
+			return decodeBounded(bytes);
+		}
+		catch (IllegalArgumentException | VirtualMachineError ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			// Only the class name: what the error says may repeat what the bytes say.
+			throw new IllegalArgumentException("Cannot decode a retry context snapshot: decoding it failed with "
+					+ ex.getClass().getName());
+		}
+	}
+
+	private RetryContextSnapshot decodeBounded(byte[] bytes) {
 		if (bytes.length > MAX_BYTES) {
 			throw new IllegalArgumentException("Cannot decode a retry context snapshot of " + bytes.length
 					+ " bytes: at most " + MAX_BYTES + " are accepted");
@@ -234,7 +233,7 @@ public final class SnapshotCodec {
 					+ ") is negative or its failure type is not a class name");
 		}
 		HashMap<String, Serializable> values = new HashMap<>();
-		boolean whole = decodeAttributes(in, attributes, values);
+		boolean whole = decodeAttributes(in, attributes, values, new SnapshotValues.ElementBudget(MAX_ELEMENTS));
 		RetryContextSnapshot snapshot = RetryContextSnapshot.of(name, count, exhausted, type, message, first, values);
 		return whole ? snapshot.withWriteIds(readWriteIds(in)) : snapshot;
 	}
@@ -256,7 +255,8 @@ public final class SnapshotCodec {
 	}
 
 	/** @return whether the attribute section was read to its end, so that what follows it can be read */
-	private boolean decodeAttributes(ByteBuffer in, int attributes, HashMap<String, Serializable> values) {
+	private boolean decodeAttributes(ByteBuffer in, int attributes, HashMap<String, Serializable> values,
+			SnapshotValues.ElementBudget budget) {
 		if (attributes < 0 || attributes > MAX_ATTRIBUTES || attributes > in.remaining() / 8) {
 			this.withheld.increment();
 			return false;
@@ -273,7 +273,7 @@ public final class SnapshotCodec {
 				this.withheld.add(attributes - i);
 				return false;
 			}
-			Serializable decoded = decodeValue(value);
+			Serializable decoded = decodeValue(value, budget);
 			if (decoded != null) {
 				values.put(attribute, decoded);
 			}
@@ -284,17 +284,22 @@ public final class SnapshotCodec {
 		return true;
 	}
 
-	private @Nullable Serializable decodeValue(ByteBuffer in) {
+	/**
+	 * @return the value, or {@code null} when it is refused: a class not allowed or not found here, a
+	 * bound passed, a malformed value, or an exception from an allowed class's {@code readObject}; an
+	 * {@link Error} is not caught here, it makes the whole entry undecodable
+	 */
+	private @Nullable Serializable decodeValue(ByteBuffer in, SnapshotValues.ElementBudget budget) {
 		try {
 			if (in.get(in.position()) == SnapshotValues.SERIALIZED) {
 				in.get();
 				ByteBuffer blob = SnapshotValues.readSlice(in);
 				return (Serializable) deserialize(blob);
 			}
-			Object value = SnapshotValues.read(in, 0);
+			Object value = SnapshotValues.read(in, 0, budget);
 			return (value instanceof Serializable serializable && !in.hasRemaining()) ? serializable : null;
 		}
-		catch (IllegalArgumentException | BufferUnderflowException | IndexOutOfBoundsException | ClassCastException ex) {
+		catch (RuntimeException ex) {
 			return null;
 		}
 	}
@@ -302,7 +307,7 @@ public final class SnapshotCodec {
 	private @Nullable Object deserialize(ByteBuffer blob) {
 		byte[] bytes = new byte[blob.remaining()];
 		blob.get(bytes);
-		try (ObjectInputStream objects = new FilteredObjectInputStream(bytes, this::check)) {
+		try (ObjectInputStream objects = new AllowListObjectInputStream(bytes, this.allowList)) {
 			return objects.readObject();
 		}
 		catch (IOException | ClassNotFoundException | RuntimeException ex) {
@@ -310,58 +315,9 @@ public final class SnapshotCodec {
 		}
 	}
 
-	/** The allow-list and limits of Java deserialization. */
-	private ObjectInputFilter.Status check(ObjectInputFilter.FilterInfo info) {
-		if (info.depth() > MAX_DEPTH || info.references() > 1_000 || info.arrayLength() > MAX_BYTES
-				|| info.streamBytes() > MAX_BYTES) {
-			return ObjectInputFilter.Status.REJECTED;
-		}
-		Class<?> type = info.serialClass();
-		if (type == null) {
-			return ObjectInputFilter.Status.ALLOWED;
-		}
-		while (type.isArray()) {
-			type = type.getComponentType();
-		}
-		String name = type.getName();
-		if (type.isPrimitive() || allows(name) || JDK_VALUE_CLASSES.contains(name) || name.startsWith("java.time.")) {
-			return ObjectInputFilter.Status.ALLOWED;
-		}
-		return ObjectInputFilter.Status.REJECTED;
-	}
-
 	@Override
 	public String toString() {
-		return "SnapshotCodec[allowed=" + this.allowedClasses + ", prefixes=" + this.allowedPrefixes + "]";
-	}
-
-	/** Reads with the filter set before the first object, and finds application classes in Boot's fat jars too. */
-	private static final class FilteredObjectInputStream extends ObjectInputStream {
-
-		FilteredObjectInputStream(byte[] bytes, ObjectInputFilter filter) throws IOException {
-			super(new ByteArrayInputStream(bytes));
-			setObjectInputFilter(filter);
-		}
-
-		@Override
-		protected Class<?> resolveClass(ObjectStreamClass description) throws IOException, ClassNotFoundException {
-			try {
-				return super.resolveClass(description);
-			}
-			catch (ClassNotFoundException ex) {
-				ClassLoader loader = Thread.currentThread().getContextClassLoader();
-				if (loader == null) {
-					throw ex;
-				}
-				try {
-					return Class.forName(description.getName(), false, loader);
-				}
-				catch (ClassNotFoundException notThere) {
-					throw new InvalidClassException(description.getName(), "not found on this replica");
-				}
-			}
-		}
-
+		return "SnapshotCodec[" + this.allowList + "]";
 	}
 
 }

@@ -26,8 +26,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The tagged binary form of JDK value types in a {@link SnapshotCodec encoded snapshot}: a tag byte,
- * then the value. Reading checks every length and count against the bytes left before allocating, and
- * the nesting of lists, sets and maps against {@link SnapshotCodec#MAX_DEPTH}; it throws
+ * then the value. Reading checks every length and count against the bytes left before allocating, the
+ * nesting of lists, sets and maps against {@link SnapshotCodec#MAX_DEPTH}, the entries of a set or map
+ * against {@link SnapshotCodec#MAX_ENTRIES} and the elements of all of them against an
+ * {@link ElementBudget} of {@link SnapshotCodec#MAX_ELEMENTS} per snapshot, so that elements crafted to
+ * share one hash code cost at most a few thousand comparisons; a {@code BigDecimal}'s scale is bounded by
+ * {@link #MAX_DECIMAL_SCALE}. Writing keeps to the same bounds. Reading throws
  * {@link IllegalArgumentException} or {@link java.nio.BufferUnderflowException} on anything else.
  */
 final class SnapshotValues {
@@ -71,6 +75,12 @@ final class SnapshotValues {
 			Byte.class, BYTE, Short.class, SHORT, Integer.class, INT, Long.class, LONG, Float.class, FLOAT,
 			Double.class, DOUBLE, Character.class, CHAR, byte[].class, BYTES);
 
+	/**
+	 * The largest scale, either way, of a {@code BigDecimal}: {@code 1E-999999999} parses from 12
+	 * characters, and its plain string, or a {@code setScale} on it, would take a gigabyte.
+	 */
+	static final int MAX_DECIMAL_SCALE = 1024;
+
 	/** The longest text of a {@link #TEXT_VALUE}. */
 	private static final int MAX_TEXT_VALUE = 256;
 
@@ -109,7 +119,7 @@ final class SnapshotValues {
 	 * @return {@code false}, with nothing useful written, if the value or one of its elements is of
 	 * another type or nested too deep
 	 */
-	static boolean write(Writer out, @Nullable Object value, int depth) {
+	static boolean write(Writer out, @Nullable Object value, int depth, ElementBudget budget) {
 		Byte scalar = (value != null) ? SCALAR_TAGS.get(value.getClass()) : null;
 		if (value == null) {
 			out.writeByte(NULL);
@@ -119,30 +129,34 @@ final class SnapshotValues {
 			writeScalar(out, scalar, value);
 		}
 		else if (TEXT_TYPES.contains(value.getClass())) {
+			if (value instanceof BigDecimal decimal && Math.abs(decimal.scale()) > MAX_DECIMAL_SCALE) {
+				return false;
+			}
 			out.writeByte(TEXT_VALUE);
 			out.writeByte(TEXT_TYPES.indexOf(value.getClass()));
 			out.writeString(value.toString());
 		}
 		else if (value instanceof Collection<?> collection && (value instanceof List || value instanceof Set)) {
-			if (depth >= SnapshotCodec.MAX_DEPTH) {
+			if (depth >= SnapshotCodec.MAX_DEPTH || value instanceof Set && collection.size() > SnapshotCodec.MAX_ENTRIES
+					|| !budget.tryTake(collection.size())) {
 				return false;
 			}
 			out.writeByte((value instanceof List) ? LIST : SET);
 			out.writeInt(collection.size());
 			for (Object element : collection) {
-				if (!write(out, element, depth + 1)) {
+				if (!write(out, element, depth + 1, budget)) {
 					return false;
 				}
 			}
 		}
 		else if (value instanceof Map<?, ?> map) {
-			if (depth >= SnapshotCodec.MAX_DEPTH) {
+			if (depth >= SnapshotCodec.MAX_DEPTH || map.size() > SnapshotCodec.MAX_ENTRIES || !budget.tryTake(map.size())) {
 				return false;
 			}
 			out.writeByte(MAP);
 			out.writeInt(map.size());
 			for (Map.Entry<?, ?> entry : map.entrySet()) {
-				if (!write(out, entry.getKey(), depth + 1) || !write(out, entry.getValue(), depth + 1)) {
+				if (!write(out, entry.getKey(), depth + 1, budget) || !write(out, entry.getValue(), depth + 1, budget)) {
 					return false;
 				}
 			}
@@ -170,7 +184,7 @@ final class SnapshotValues {
 	}
 
 	/** Reads a value {@link #write} wrote. */
-	static @Nullable Object read(ByteBuffer in, int depth) {
+	static @Nullable Object read(ByteBuffer in, int depth, ElementBudget budget) {
 		byte tag = in.get();
 		return switch (tag) {
 			case NULL -> null;
@@ -185,8 +199,9 @@ final class SnapshotValues {
 			case CHAR -> (char) in.getInt();
 			case BYTES -> readBytes(in);
 			case TEXT_VALUE -> readTextValue(in);
-			case LIST, SET -> readCollection(in, depth, (tag == LIST) ? new ArrayList<>() : new LinkedHashSet<>());
-			case MAP -> readMap(in, depth);
+			case LIST -> readCollection(in, depth, budget, false);
+			case SET -> readCollection(in, depth, budget, true);
+			case MAP -> readMap(in, depth, budget);
 			default -> throw new IllegalArgumentException("Unknown value tag " + tag);
 		};
 	}
@@ -200,34 +215,44 @@ final class SnapshotValues {
 		if (text.length() > MAX_TEXT_VALUE) {
 			throw new IllegalArgumentException("Text value of " + text.length() + " characters");
 		}
+		Object value;
 		try {
-			return TEXT_PARSERS.get(type).apply(text);
+			value = TEXT_PARSERS.get(type).apply(text);
 		}
 		catch (RuntimeException ex) {
 			throw new IllegalArgumentException("Malformed " + TEXT_TYPES.get(type).getSimpleName());
 		}
+		if (value instanceof BigDecimal decimal && Math.abs(decimal.scale()) > MAX_DECIMAL_SCALE) {
+			throw new IllegalArgumentException("A BigDecimal of scale " + decimal.scale() + ": at most "
+					+ MAX_DECIMAL_SCALE + " either way");
+		}
+		return value;
 	}
 
-	private static Object readCollection(ByteBuffer in, int depth, Collection<Object> into) {
-		int size = readCount(in, depth, 1);
+	private static Object readCollection(ByteBuffer in, int depth, ElementBudget budget, boolean set) {
+		int size = readCount(in, depth, 1, set, budget);
+		Collection<Object> into = set ? new LinkedHashSet<>() : new ArrayList<>(size);
 		for (int i = 0; i < size; i++) {
-			into.add(read(in, depth + 1));
+			into.add(read(in, depth + 1, budget));
 		}
 		return into;
 	}
 
-	private static Object readMap(ByteBuffer in, int depth) {
-		int size = readCount(in, depth, 2);
+	private static Object readMap(ByteBuffer in, int depth, ElementBudget budget) {
+		int size = readCount(in, depth, 2, true, budget);
 		Map<Object, Object> map = new LinkedHashMap<>();
 		for (int i = 0; i < size; i++) {
-			Object key = read(in, depth + 1);
-			map.put(key, read(in, depth + 1));
+			Object key = read(in, depth + 1, budget);
+			map.put(key, read(in, depth + 1, budget));
 		}
 		return map;
 	}
 
-	/** A count of elements that each take at least {@code bytesEach} bytes, checked against what is left. */
-	private static int readCount(ByteBuffer in, int depth, int bytesEach) {
+	/**
+	 * A count of elements that each take at least {@code bytesEach} bytes, checked against what is left,
+	 * against {@link SnapshotCodec#MAX_ENTRIES} when they are hashed, and taken from the budget.
+	 */
+	private static int readCount(ByteBuffer in, int depth, int bytesEach, boolean hashed, ElementBudget budget) {
 		if (depth >= SnapshotCodec.MAX_DEPTH) {
 			throw new IllegalArgumentException("Nested deeper than " + SnapshotCodec.MAX_DEPTH);
 		}
@@ -235,7 +260,40 @@ final class SnapshotValues {
 		if (size < 0 || size > in.remaining() / bytesEach) {
 			throw new IllegalArgumentException("A count of " + size + " with " + in.remaining() + " bytes left");
 		}
+		if (hashed && size > SnapshotCodec.MAX_ENTRIES) {
+			throw new IllegalArgumentException("A set or map of " + size + " entries: at most " + SnapshotCodec.MAX_ENTRIES);
+		}
+		if (!budget.tryTake(size)) {
+			throw new IllegalArgumentException("More than " + SnapshotCodec.MAX_ELEMENTS + " elements in one snapshot");
+		}
 		return size;
+	}
+
+	/**
+	 * How many more elements of lists, sets and maps one snapshot may hold (a map entry counts as one).
+	 * Not thread-safe: one per snapshot encoded or decoded.
+	 */
+	static final class ElementBudget {
+
+		private int left;
+
+		ElementBudget(int left) {
+			this.left = left;
+		}
+
+		/** {@return whether {@code count} more elements fit, taking them if they do} */
+		boolean tryTake(int count) {
+			if (count > this.left) {
+				return false;
+			}
+			this.left -= count;
+			return true;
+		}
+
+		int left() {
+			return this.left;
+		}
+
 	}
 
 	/** A length, checked against the bytes left, then that many bytes. */
