@@ -300,7 +300,9 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 
 		/**
 		 * {@return the original failure's class where this JVM has it, or {@code null}; looked up without
-		 * initialising it, in the thread's context class loader, then in retrykit's}
+		 * initialising it, in the thread's context class loader, then in retrykit's} The name comes from
+		 * the shared store, which whatever can write to it may have forged: compare the class with types
+		 * the application declared, never instantiate it (that would run its static initialiser).
 		 */
 		public @Nullable Class<?> resolveType() {
 			ClassLoader context = Thread.currentThread().getContextClassLoader();

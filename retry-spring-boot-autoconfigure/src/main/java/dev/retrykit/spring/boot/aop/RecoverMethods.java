@@ -170,30 +170,30 @@ final class RecoverMethods {
 	/**
 	 * The failure as a recover method that takes {@code type} receives it: itself when it is one; for a
 	 * failure a shared context recorded in another JVM, decided by the type it records (as the in-memory
-	 * cache decides by the original), an instance of that type made with its message (the recorded
-	 * failure as cause), so that the same recover method runs on either cache. Only a subtype of the
-	 * parameter type the application declared is ever made, and only through its public
-	 * {@code (String)} or no-argument constructor.
+	 * cache decides by the original), an instance of {@code type} itself, the parameter type the
+	 * application declared, made with the recorded message through its public {@code (String)} or
+	 * no-argument constructor, with the recorded failure (which names the recorded type) as its cause.
+	 * The recorded type is named by the shared store, which anything that can write to it may have
+	 * forged: it is looked up without being initialised, only to compare it with {@code type}, and never
+	 * instantiated, so that no static initialiser of a class the application would not otherwise load
+	 * runs. With recover methods for a type and its subtype, the closest one is still chosen.
 	 * @return the value to pass, or {@code null} if the method does not take this failure
 	 */
 	static @Nullable Throwable fitting(Class<?> type, Throwable failure) {
 		if (type.isInstance(failure)) {
 			return failure;
 		}
-		if (!(failure instanceof RecordedFailure recorded) || !RecordedFailure.isInstance(type, recorded)) {
-			return null;
-		}
-		Class<?> original = recorded.resolveType();
-		if (original == null || Modifier.isAbstract(original.getModifiers())) {
+		if (!(failure instanceof RecordedFailure recorded) || !RecordedFailure.isInstance(type, recorded)
+				|| Modifier.isAbstract(type.getModifiers())) {
 			return null;
 		}
 		try {
 			Throwable made;
 			try {
-				made = (Throwable) original.getConstructor(String.class).newInstance(recorded.getOriginalMessage());
+				made = (Throwable) type.getConstructor(String.class).newInstance(recorded.getOriginalMessage());
 			}
 			catch (NoSuchMethodException ex) {
-				made = (Throwable) original.getConstructor().newInstance();
+				made = (Throwable) type.getConstructor().newInstance();
 			}
 			if (made.getCause() == null) {
 				made.initCause(recorded);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
+import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties.Scope;
 import org.jspecify.annotations.Nullable;
 
@@ -12,8 +13,9 @@ import org.jspecify.annotations.Nullable;
  * Checks the cluster's part of {@code retry.*} before any bean is created, for the early validation of
  * the properties: a {@code scope: cluster} needs {@code retry.cluster.enabled=true}, a quorum is 1 or
  * more, and with the cluster enabled its timeout and sync interval are positive, its prefix not blank and
- * the shared contexts' TTL at least a second (the rules of {@code RetryClusterBuilder} and the engines'
- * builders, which the auto-configuration applies again), and {@code retry.cluster.engine}, enabled or not,
+ * the shared contexts' TTL at least a second, and the allow-list of attribute classes admits neither the
+ * JDK nor a whole top-level package (the rules of {@code RetryClusterBuilder}, {@code SnapshotCodec} and
+ * the engines' builders, which the auto-configuration applies again), and {@code retry.cluster.engine}, enabled or not,
  * is empty or names an engine. Refers to no engine's type, so that it runs without any engine on the class
  * path. Stateless.
  */
@@ -39,6 +41,7 @@ public final class ClusterSettings {
 			return;
 		}
 		positive("retry.cluster.timeout", cluster.getTimeout());
+		apply("retry.cluster.attributes.allowed", cluster.getAttributes().getAllowed(), SnapshotCodec::allowing);
 		positive("retry.cluster.sync-interval", cluster.getSyncInterval());
 		if (cluster.getPrefix().isBlank()) {
 			throw new InvalidRetryPropertyException("retry.cluster.prefix", cluster.getPrefix(), "it must not be blank",

@@ -70,6 +70,37 @@ class RecoverResolutionTests {
 		});
 	}
 
+	@Test
+	void aRecordedTypeIsNeverInitialisedTheRecoverMethodGetsTheTypeItDeclares() {
+		FORGED_INITIALISED.set(false);
+		this.runner.withBean(Narrow.class, Narrow::new).run(context -> {
+			Narrow bean = context.getBean(Narrow.class);
+			Throwable forged = recorded(Forged.class.getName(), "planted");
+
+			assertThat(bean.call((Exception) forged)).isEqualTo("recovered IOException planted");
+			assertThat(FORGED_INITIALISED).as("the forged type's static initializer ran").isFalse();
+			assertThat(bean.received()).getCause()
+				.isInstanceOfSatisfying(RetryContextSnapshot.RecordedFailure.class,
+						cause -> assertThat(cause.getType()).isEqualTo(Forged.class.getName()));
+		});
+	}
+
+	/** Set by {@link Forged}'s static initializer. */
+	static final java.util.concurrent.atomic.AtomicBoolean FORGED_INITIALISED = new java.util.concurrent.atomic.AtomicBoolean();
+
+	/** A type a shared store's entry may name: an IOException whose static initializer has an effect. */
+	public static class Forged extends IOException {
+
+		static {
+			FORGED_INITIALISED.set(true);
+		}
+
+		public Forged(String message) {
+			super(message);
+		}
+
+	}
+
 	private static Throwable recorded(Class<?> type, String message) {
 		return recorded(type.getName(), message);
 	}
@@ -183,6 +214,12 @@ class RecoverResolutionTests {
 
 	public static class Narrow {
 
+		private volatile Throwable received;
+
+		public Throwable received() {
+			return this.received;
+		}
+
 		@Retryable
 		public String call(Exception failure) throws Exception {
 			throw failure;
@@ -190,7 +227,9 @@ class RecoverResolutionTests {
 
 		@Recover
 		public String recover(IOException failure, Exception original) {
-			return "recovered";
+			this.received = failure;
+			return "recovered" + ((failure.getMessage() != null) ? " " + failure.getClass().getSimpleName() + " "
+					+ failure.getMessage() : "");
 		}
 
 	}

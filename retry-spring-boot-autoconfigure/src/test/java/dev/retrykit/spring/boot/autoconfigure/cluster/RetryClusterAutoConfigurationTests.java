@@ -119,6 +119,22 @@ class RetryClusterAutoConfigurationTests {
 	}
 
 	@Test
+	void anAllowListThatAdmitsTheJdkOrAWholeTopLevelPackageFailsStartupNamingTheEntryAndWhy() {
+		this.contextRunner.withPropertyValues("retry.cluster.attributes.allowed=com.example.Order,java.*").run(context -> {
+			InvalidRetryPropertyException failure = invalidProperty(context);
+			assertThat(failure.getProperty()).isEqualTo("retry.cluster.attributes.allowed");
+			assertThat(failure).hasMessageContaining("Invalid allowed attribute class 'java.*': the JDK's packages");
+		});
+		this.contextRunner.withPropertyValues("retry.cluster.attributes.allowed=org.*").run(context -> {
+			InvalidRetryPropertyException failure = invalidProperty(context);
+			assertThat(failure.getProperty()).isEqualTo("retry.cluster.attributes.allowed");
+			assertThat(failure).hasMessageContaining("'org.*': a one-segment package prefix");
+		});
+		replica(0, "invalid").withPropertyValues("retry.cluster.attributes.allowed=java.security.SignedObject").run(
+				context -> assertThat(invalidProperty(context)).hasMessageContaining("never allowed"));
+	}
+
+	@Test
 	void aClusterScopeWhileTheClusterIsDisabledFailsStartupNamingBothProperties() {
 		this.contextRunner.withPropertyValues("retry.cluster.enabled=false").run(context -> {
 			InvalidRetryPropertyException failure = invalidProperty(context);
