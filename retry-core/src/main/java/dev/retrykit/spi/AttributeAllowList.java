@@ -154,16 +154,34 @@ final class AttributeAllowList {
 
 	/** The filter: the same names, and the bounds of a serialized graph. */
 	ObjectInputFilter.Status check(ObjectInputFilter.FilterInfo info) {
-		if (info.depth() > SnapshotCodec.MAX_DEPTH || info.references() > 1_000 || info.arrayLength() > SnapshotCodec.MAX_BYTES
-				|| info.streamBytes() > SnapshotCodec.MAX_BYTES) {
+		if (info.depth() > SnapshotCodec.MAX_DEPTH || info.references() > 1_000 || info.streamBytes() > SnapshotCodec.MAX_BYTES) {
 			return ObjectInputFilter.Status.REJECTED;
 		}
 		Class<?> type = info.serialClass();
 		if (type == null) {
 			return ObjectInputFilter.Status.ALLOWED;
 		}
+		if (info.arrayLength() > maxArrayLength(type)) {
+			return ObjectInputFilter.Status.REJECTED;
+		}
 		return (!java.lang.reflect.Proxy.isProxyClass(type) && admits(type.getName())) ? ObjectInputFilter.Status.ALLOWED
 				: ObjectInputFilter.Status.REJECTED;
+	}
+
+	/**
+	 * The longest array of that type the stream may allocate, before its elements are read: an array of
+	 * primitives of at most {@link SnapshotCodec#MAX_BYTES} bytes, one of references of at most
+	 * {@link SnapshotCodec#MAX_ELEMENTS} elements (the bound the tagged form keeps too).
+	 */
+	private static long maxArrayLength(Class<?> type) {
+		Class<?> component = type.getComponentType();
+		if (component == null || !component.isPrimitive()) {
+			return SnapshotCodec.MAX_ELEMENTS;
+		}
+		int size = (component == long.class || component == double.class) ? 8
+				: (component == int.class || component == float.class) ? 4
+				: (component == char.class || component == short.class) ? 2 : 1;
+		return SnapshotCodec.MAX_BYTES / size;
 	}
 
 	@Override

@@ -164,6 +164,18 @@ class SnapshotCodecTrustTests {
 	}
 
 	@Test
+	void anArrayOfTooManyElementsIsRefused() {
+		SnapshotCodec allowing = SnapshotCodec.allowing(List.of(Basket.class.getName()));
+		Basket within = new Basket(List.of(), Map.of(), java.util.Set.of(), new Object[500], Map.of());
+		Basket over = new Basket(List.of(), Map.of(), java.util.Set.of(), new Object[SnapshotCodec.MAX_ELEMENTS + 1], Map.of());
+
+		assertThat(allowing.decode(allowing.encode(RetryContextSnapshot.of("payments", 1, false, null, null, 1L,
+				Map.of("basket", within)))).attributeNames()).containsExactly("basket");
+		assertThat(allowing.decode(allowing.encode(RetryContextSnapshot.of("payments", 1, false, null, null, 1L,
+				Map.of("basket", over)))).attributeNames()).isEmpty();
+	}
+
+	@Test
 	void aDecimalWithAnAbsurdScaleIsRefused() {
 		assertThat(decodedDecimal("1E-999999999")).isNull();
 		assertThat(decodedDecimal("1E+999999999")).isNull();
