@@ -38,8 +38,8 @@ import org.jspecify.annotations.Nullable;
  * (a class not allowed or missing here, a bound passed, a newer tag, an exception from an allowed
  * class's {@code readObject}) is left out and counted. {@link #decode} throws
  * {@link IllegalArgumentException}, and nothing else, when the fixed fields cannot be decoded or when
- * decoding failed otherwise, an {@link Error} included (a class that cannot be linked): the caller
- * treats the entry as absent. Immutable apart from its counter, and thread-safe.
+ * decoding failed otherwise, an {@link Error} included (a class that cannot be linked), but for
+ * {@link OutOfMemoryError} and {@link StackOverflowError}: the caller treats the entry as absent. Immutable apart from its counter, and thread-safe.
  */
 public final class SnapshotCodec {
 
@@ -178,16 +178,18 @@ public final class SnapshotCodec {
 	 * {@link RetryContextSnapshot#getLastThrowable()} is a {@link RetryContextSnapshot.RecordedFailure}
 	 * @throws IllegalArgumentException if the bytes are longer than {@link #MAX_BYTES}, of another
 	 * format, their fixed fields cannot be decoded, or decoding them failed in a way other than a
-	 * refusal: an {@link Error} (a class that cannot be linked or initialised, even one allowed) or any
-	 * other exception; the message does not repeat the bytes. Nothing else is thrown but a
-	 * {@link VirtualMachineError}, which says the JVM is out of memory or stack (decoding itself is
-	 * bounded in depth and size so that bytes cannot cause one) and is not the entry's fault
+	 * refusal: an {@link Error} (a class that cannot be linked or initialised, even one allowed; an
+	 * {@link InternalError} the JDK's own {@code List.of}/{@code Map.of} serial form throws on a forged
+	 * length) or any other exception; the message does not repeat the bytes. Nothing else is thrown but
+	 * {@link OutOfMemoryError} and {@link StackOverflowError}: they say the JVM is short of memory or the
+	 * caller of stack, not that the entry is bad (decoding is bounded in size and depth so that bytes
+	 * cannot cause them), and taking the entry for absent would have the next write replace a good entry
 	 */
 	public RetryContextSnapshot decode(byte[] bytes) {
 		try {
 			return decodeBounded(bytes);
 		}
-		catch (IllegalArgumentException | VirtualMachineError ex) {
+		catch (IllegalArgumentException | OutOfMemoryError | StackOverflowError ex) {
 			throw ex;
 		}
 		catch (Throwable ex) {

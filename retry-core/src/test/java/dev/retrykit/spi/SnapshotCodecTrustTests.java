@@ -65,7 +65,7 @@ class SnapshotCodecTrustTests {
 	}
 
 	@Test
-	void anErrorFromAnAllowedClassesReadObjectMakesTheEntryUndecodableButAVirtualMachineErrorIsNotHidden() {
+	void anErrorFromAnAllowedClassesReadObjectMakesTheEntryUndecodableButRunningOutOfMemoryOrStackIsNotHidden() {
 		SnapshotCodec allowing = SnapshotCodec.allowing(List.of(Throwing.class.getName()));
 		byte[] bytes = allowing.encode(RetryContextSnapshot.of("payments", 1, false, null, null, 1L,
 				Map.of("order", new Throwing())));
@@ -73,8 +73,42 @@ class SnapshotCodecTrustTests {
 		Throwing.error = () -> new ExceptionInInitializerError("planted");
 		assertThatIllegalArgumentException().isThrownBy(() -> allowing.decode(bytes))
 			.withMessageContaining("ExceptionInInitializerError");
-		Throwing.error = () -> new InternalError("the JVM's own");
-		assertThatExceptionOfType(InternalError.class).isThrownBy(() -> allowing.decode(bytes));
+		Throwing.error = () -> new InternalError("length is odd");
+		assertThatIllegalArgumentException().isThrownBy(() -> allowing.decode(bytes)).withMessageContaining("InternalError");
+		Throwing.error = () -> new OutOfMemoryError("the JVM's own");
+		assertThatExceptionOfType(OutOfMemoryError.class).isThrownBy(() -> allowing.decode(bytes));
+		Throwing.error = StackOverflowError::new;
+		assertThatExceptionOfType(StackOverflowError.class).isThrownBy(() -> allowing.decode(bytes));
+	}
+
+	@Test
+	void aMapOfOddLengthInTheJdksOwnSerialFormIsAnUndecodableEntryNotAnInternalError() throws IOException {
+		SnapshotCodec allowing = SnapshotCodec.allowing(List.of(Basket.class.getName()));
+		byte[] stream = serialized(new Basket(List.of(), Map.of(), java.util.Set.of(), new Object[0], Map.of("k", List.of(1))));
+		// Map.of("k", ...) travels as a CollSer of kind MAPN with an array of 2: patch the array's length to 1.
+		int at = indexOf(stream, new byte[] { 0x00, 0x00, 0x00, 0x02, 0x74, 0x00, 0x01, 'k' });
+		assertThat(at).isPositive();
+		stream[at + 3] = 1;
+
+		assertThatIllegalArgumentException().isThrownBy(() -> allowing.decode(
+				PlantedBytes.snapshotWithSerializedAttribute("payments", 1, "basket", stream)));
+	}
+
+	private static byte[] serialized(Object value) throws IOException {
+		java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+		try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+			out.writeObject(value);
+		}
+		return bytes.toByteArray();
+	}
+
+	private static int indexOf(byte[] bytes, byte[] part) {
+		for (int i = 0; i + part.length <= bytes.length; i++) {
+			if (java.util.Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	@Test
