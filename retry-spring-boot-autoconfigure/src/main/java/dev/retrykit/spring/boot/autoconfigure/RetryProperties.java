@@ -225,6 +225,8 @@ public class RetryProperties {
 			 * attributes travel too, by Java serialization read back through an allow-list filter. JDK value
 			 * types (String, boxed primitives, byte[], BigInteger, BigDecimal, UUID, java.time values, lists,
 			 * sets and maps of them) always travel; attributes of other classes stay on their replica, counted.
+			 * Startup fails on an entry that covers the JDK (java., javax., jdk., sun., com.sun.), is a
+			 * one-segment prefix (org.*), or names a proxy, java.rmi.*, SignedObject or SerializedLambda.
 			 */
 			private List<String> allowed = new ArrayList<>();
 
