@@ -50,7 +50,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Trust: everything read from the engine may have been written by anything that can reach it.
  * Contexts are decoded with a {@link SnapshotCodec} that creates only allowed classes, and an entry
- * that cannot be decoded is treated as absent and counted; a circuit message that is malformed or
+ * that cannot be decoded is treated as absent and counted (never as a failure of the engine); a
+ * stateful key whose string form is longer than 1,024 bytes in UTF-8 (or starts with {@code sha256:})
+ * is shared as {@code sha256:} and the hex SHA-256 of those bytes; a circuit message that is malformed or
  * names a circuit this replica does not share, or that the engine cannot attribute to a registered
  * member, is dropped and counted; quorums count the registered members that sent trips as the engine
  * identifies them. The cluster follows {@link RetryRegistry#replace}: a budget

@@ -138,6 +138,11 @@ class ClusterEntryTrustTests {
 	}
 
 	@Test
+	void whatTheStoreHeldIsLoggedWithoutLineSeparatorsOrBidiControls() {
+		assertThat(ClusterCounters.printable("key\u2028[ERROR] forged\u202e\u2066txt\n")).isEqualTo("key?[ERROR] forged??txt?");
+	}
+
+	@Test
 	void aTripFromAnUnregisteredSenderDoesNotCountTowardAQuorumAndIsCounted() {
 		RetryCluster cluster = replica();
 		CircuitBreaker orders = registry(cluster).template("orders").getCircuitBreaker();
