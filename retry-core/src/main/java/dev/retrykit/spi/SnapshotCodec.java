@@ -39,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  * class's {@code readObject}) is left out and counted. {@link #decode} throws
  * {@link IllegalArgumentException}, and nothing else, when the fixed fields cannot be decoded or when
  * decoding failed otherwise, an {@link Error} included (a class that cannot be linked), but for
- * {@link OutOfMemoryError} and {@link StackOverflowError}: the caller treats the entry as absent. Immutable apart from its counter, and thread-safe.
+ * {@link OutOfMemoryError} and {@link StackOverflowError}: the caller treats the entry as absent.
+ * Immutable apart from its counter, and thread-safe.
  */
 public final class SnapshotCodec {
 
