@@ -34,7 +34,8 @@ import static dev.retrykit.redis.StructureRepair.Structure.sortedSet;
  * sorted set {@code <prefix>:{i}:contexts} of their keys by last use, from which the least recently
  * used beyond the capacity are evicted by the compare-and-set that adds one; hash
  * {@code <prefix>:{i}:evictions} of the evictions by the member whose write caused them. {@code {i}} is
- * the Redis Cluster hash tag: an instance's keys share a slot, so its scripts work on Redis Cluster.</li>
+ * the Redis Cluster hash tag: an instance's keys share a slot, so its scripts work on Redis Cluster; the
+ * instance name is escaped in it ({@link RedisKeys}), so no name can reach another instance's keys.</li>
  * <li>Budgets: hash {@code <prefix>.budgets} of thousandths of a token.</li>
  * <li>Circuit transitions: Pub/Sub channel {@code <prefix>.circuits} on a connection of its own; manual
  * circuit states: hash {@code <prefix>.circuit-states}.</li>
@@ -47,7 +48,15 @@ import static dev.retrykit.redis.StructureRepair.Structure.sortedSet;
  * other message with the sender {@code unregistered}; but anything the Redis ACL lets publish on the
  * channel and write the members' set can claim a member's id. Redis authenticates connections (AUTH,
  * ACL users, TLS, all from the client's configuration), never the sender of a message: restrict the
- * ACL user that may reach the prefix's keys and channel to the service's replicas.
+ * ACL user that may reach the prefix's keys and channel to the service's replicas (the README gives one
+ * that has only the commands the engine and its scripts run).
+ *
+ * <p>What such a user may leave in the keys takes no replica off shared state and reaches no caller: a
+ * context of another type or longer than {@link SnapshotCodec#MAX_BYTES} is read as {@link #UNREADABLE}
+ * without being sent, and replaced by the next write; a sorted set or hash of the engine's that holds
+ * another type is deleted and made again ({@link StructureRepair}); a budget or eviction count that is not
+ * a finite number counts as absent; a Pub/Sub message longer than a circuit message is not copied
+ * ({@link #pubSubCodec()}).
  *
  * <p>Thread-safe. Every operation may throw Lettuce's exceptions when Redis is unreachable; the
  * {@code RetryCluster} that drives the engine bounds the wait and falls back. {@link #close()} closes
