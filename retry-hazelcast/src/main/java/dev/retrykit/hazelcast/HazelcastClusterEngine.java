@@ -161,6 +161,10 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 	}
 
 	private static byte @Nullable [] snapshotBytes(@Nullable Object value) {
+		return (value != null) ? presentSnapshotBytes(value) : null;
+	}
+
+	private static byte[] presentSnapshotBytes(Object value) {
 		return (value == ForeignValues.UNREADABLE) ? UNREADABLE.clone() : (byte[]) value;
 	}
 
@@ -221,7 +225,7 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 				if (entries.size() == limit) {
 					break;
 				}
-				entries.add(new StoredContext(entry.getKey(), snapshotBytes(value(entry))));
+				entries.add(new StoredContext(entry.getKey(), presentSnapshotBytes(value(entry))));
 			}
 			return entries;
 		}
