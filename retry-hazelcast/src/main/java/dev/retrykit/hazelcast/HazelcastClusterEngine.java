@@ -1,25 +1,30 @@
 package dev.retrykit.hazelcast;
 
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 import com.hazelcast.config.EvictionConfig;
 import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.InvalidConfigurationException;
+import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
-import com.hazelcast.query.PagingPredicate;
+import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import com.hazelcast.query.Predicates;
 import com.hazelcast.topic.ITopic;
 import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
+import dev.retrykit.spi.SnapshotCodec;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,14 +44,39 @@ import org.jspecify.annotations.Nullable;
  * member it published through); manual circuit states in {@code IMap<String, String>}
  * {@code <prefix>.circuit-states}, with one backup.</li>
  * </ul>
- * No entry processor and no CP data structure is used, and only JDK types are stored, so the servers
- * need none of the application's classes. Thread-safe; every operation may throw Hazelcast's exceptions
- * when the instance is shut down or the cluster unreachable (the {@code RetryCluster} that drives the
- * engine bounds the wait and falls back).
+ * No entry processor and no CP data structure is used, and only {@code String}, {@code Long} and
+ * {@code byte[]} are stored, all through Hazelcast's own serializers: the servers need none of the
+ * application's classes, and only the maps' dynamic configuration travels Java-serialized
+ * ({@link #javaSerializationFilter()}; the engine warns once when its instance has no filter that refuses
+ * the rest).
+ *
+ * <p>Trust: whatever a member or client of the cluster put in these maps is read without failing. A
+ * context that is not a {@code byte[]}, is longer than {@link SnapshotCodec#MAX_BYTES} or cannot be
+ * deserialized here reads as bytes no snapshot decodes from, and the next write of its key replaces it
+ * (under the key's lock, since it cannot be compared); a budget that is not a {@code Long} starts full
+ * again; a circuit state that is not a {@code String} reads as a text saying so; a topic message that
+ * cannot be deserialized is delivered as not text. Each counts where the cluster counts undecodable
+ * entries and dropped messages.
+ *
+ * <p>Thread-safe; every operation may throw Hazelcast's exceptions when the instance is shut down or the
+ * cluster unreachable (the {@code RetryCluster} that drives the engine bounds the wait and falls back).
  */
 public final class HazelcastClusterEngine implements ClusterEngine {
 
 	private static final System.Logger LOGGER = System.getLogger(HazelcastClusterEngine.class.getName());
+
+	/**
+	 * What a context that is not a {@code byte[]} of at most {@link SnapshotCodec#MAX_BYTES}, or cannot be
+	 * deserialized here, reads as: bytes no snapshot decodes from (its format byte is 0).
+	 */
+	static final byte[] UNREADABLE = "\0retrykit: not a byte[] of at most 65536 bytes".getBytes(StandardCharsets.US_ASCII);
+
+	private static final Predicate<Object> NOT_A_SNAPSHOT = value -> !(value instanceof byte[] bytes)
+			|| bytes.length > SnapshotCodec.MAX_BYTES;
+
+	private static final Predicate<Object> NOT_A_LONG = value -> !(value instanceof Long);
+
+	private static final Predicate<Object> NOT_A_STRING = value -> !(value instanceof String);
 
 	private final HazelcastInstance hazelcast;
 
@@ -62,6 +92,22 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		declare(contexts);
 		declare(new MapConfig(this.prefix + ".budgets").setBackupCount(1));
 		declare(new MapConfig(this.prefix + ".circuit-states").setBackupCount(1));
+		SerializationFilterCheck.warnIfMissing(this.hazelcast);
+	}
+
+	/**
+	 * The Java serialization filter to give every member and client of the cluster the engine uses: its
+	 * defaults disabled (they admit every class whose name starts with {@code java}, {@code javax.*}
+	 * included, and {@code com.hazelcast.}), and a whitelist of what the engine needs: {@code String},
+	 * {@code Long} and {@code byte[]}, the types it stores, which Hazelcast never reads through Java
+	 * serialization (it has serializers of its own for them; they are listed because with an empty
+	 * whitelist Hazelcast admits every class), and {@code java.util.Properties} with its superclass
+	 * {@code java.util.Hashtable}, which the dynamic configuration of the engine's maps carries. Add to the
+	 * whitelist the classes your application itself keeps in Hazelcast.
+	 * @return a new filter configuration, for {@code SerializationConfig.setJavaSerializationFilterConfig}
+	 */
+	public static JavaSerializationFilterConfig javaSerializationFilter() {
+		return SerializationFilterCheck.recommended();
 	}
 
 	/**
@@ -101,23 +147,55 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		return this.hazelcast.getLocalEndpoint().getUuid().toString();
 	}
 
-	private IMap<String, byte[]> contexts(String cache) {
+	private IMap<String, Object> contexts(String cache) {
 		return this.hazelcast.getMap(this.prefix + ".contexts." + cache);
 	}
 
+	/**
+	 * @return the stored bytes, or {@link #UNREADABLE} for a value that is not a {@code byte[]} of at most
+	 * {@link SnapshotCodec#MAX_BYTES} or cannot be deserialized here
+	 */
 	@Override
 	public byte @Nullable [] getContext(String cache, String key) {
-		return contexts(cache).get(key);
+		return snapshotBytes(ForeignValues.read(contexts(cache), key, NOT_A_SNAPSHOT));
 	}
 
+	private static byte @Nullable [] snapshotBytes(@Nullable Object value) {
+		return (value != null) ? presentSnapshotBytes(value) : null;
+	}
+
+	private static byte[] presentSnapshotBytes(Object value) {
+		return (value == ForeignValues.UNREADABLE) ? UNREADABLE.clone() : (byte[]) value;
+	}
+
+	/** Compares serialized values byte for byte; {@link #UNREADABLE} as {@code expected} replaces a value read as it. */
 	@Override
 	public boolean compareAndSetContext(String cache, String key, byte @Nullable [] expected, byte @Nullable [] next) {
-		IMap<String, byte[]> map = contexts(cache);
+		IMap<String, Object> map = contexts(cache);
+		if (expected != null && Arrays.equals(expected, UNREADABLE)) {
+			return ForeignValues.replace(map, key, NOT_A_SNAPSHOT, next)
+					|| compareAndSetReadable(map, key, expected, next);
+		}
+		return compareAndSetReadable(map, key, expected, next);
+	}
+
+	private static boolean compareAndSetReadable(IMap<String, Object> map, String key, byte @Nullable [] expected,
+			byte @Nullable [] next) {
 		// Members compare the serialized values, byte for byte, and never decode them.
 		if (expected == null) {
-			return (next != null) ? map.putIfAbsent(key, next) == null : !map.containsKey(key);
+			return (next != null) ? putIfAbsent(map, key, next) : !map.containsKey(key);
 		}
 		return (next != null) ? map.replace(key, expected, next) : map.remove(key, expected);
+	}
+
+	private static boolean putIfAbsent(IMap<String, Object> map, String key, byte[] next) {
+		try {
+			return map.putIfAbsent(key, next) == null;
+		}
+		catch (HazelcastSerializationException | SecurityException ex) {
+			// The value it found instead (and did not replace) could not be deserialized here.
+			return false;
+		}
 	}
 
 	@Override
@@ -132,7 +210,8 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 
 	/**
 	 * The first {@code limit} entries by key, as one page of a paging predicate: each member sends at
-	 * most {@code limit} entries, never its whole part of the map.
+	 * most {@code limit} entries, never its whole part of the map. When a value of the page cannot be
+	 * deserialized here, the page's keys are read, then each value ({@code limit} more round trips).
 	 */
 	@Override
 	public List<StoredContext> contexts(String cache, int limit) {
@@ -140,14 +219,41 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		if (limit <= 0) {
 			return entries;
 		}
-		PagingPredicate<String, byte[]> firstPage = Predicates.pagingPredicate(limit);
-		for (Map.Entry<String, byte[]> entry : contexts(cache).entrySet(firstPage)) {
-			if (entries.size() == limit) {
-				break;
+		IMap<String, Object> map = contexts(cache);
+		try {
+			for (Map.Entry<String, Object> entry : map.entrySet(Predicates.<String, Object>pagingPredicate(limit))) {
+				if (entries.size() == limit) {
+					break;
+				}
+				entries.add(new StoredContext(entry.getKey(), presentSnapshotBytes(value(entry))));
 			}
-			entries.add(new StoredContext(entry.getKey(), entry.getValue()));
+			return entries;
 		}
-		return entries;
+		catch (HazelcastSerializationException | SecurityException ex) {
+			// A value this instance cannot deserialize fails the whole page: read the page's keys, then each value.
+			entries.clear();
+			for (String key : map.keySet(Predicates.<String, Object>pagingPredicate(limit))) {
+				if (entries.size() == limit) {
+					break;
+				}
+				byte[] bytes = snapshotBytes(ForeignValues.read(map, key, NOT_A_SNAPSHOT));
+				if (bytes != null) {
+					entries.add(new StoredContext(key, bytes));
+				}
+			}
+			return entries;
+		}
+	}
+
+	/** @return the entry's value, or {@link ForeignValues#UNREADABLE} if it cannot be read or is not a snapshot */
+	private static Object value(Map.Entry<String, Object> entry) {
+		try {
+			Object value = entry.getValue();
+			return NOT_A_SNAPSHOT.test(value) ? ForeignValues.UNREADABLE : value;
+		}
+		catch (HazelcastSerializationException | SecurityException ex) {
+			return ForeignValues.UNREADABLE;
+		}
 	}
 
 	@Override
@@ -170,11 +276,22 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		}
 	}
 
+	/** A budget stored as something other than a {@code Long} (or unreadable here) starts full again. */
 	@Override
 	public long exchangeBudget(String budget, long deltaMilliTokens, long maxMilliTokens) {
-		IMap<String, Long> budgets = this.hazelcast.getMap(this.prefix + ".budgets");
+		IMap<String, Object> budgets = this.hazelcast.getMap(this.prefix + ".budgets");
 		for (;;) {
-			Long stored = budgets.get(budget);
+			Object read = ForeignValues.read(budgets, budget, NOT_A_LONG);
+			if (read == ForeignValues.UNREADABLE) {
+				long initial = clamp(maxMilliTokens + deltaMilliTokens, maxMilliTokens);
+				if (ForeignValues.replace(budgets, budget, NOT_A_LONG, initial)) {
+					LOGGER.log(Level.WARNING, "Budget '" + budget + "' in map '" + this.prefix + ".budgets' was not a Long;"
+							+ " it starts full again");
+					return initial;
+				}
+				continue;
+			}
+			Long stored = (Long) read;
 			if (stored == null) {
 				long initial = clamp(maxMilliTokens + deltaMilliTokens, maxMilliTokens);
 				if (budgets.putIfAbsent(budget, initial) == null) {
@@ -206,7 +323,14 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 	public AutoCloseable subscribeCircuits(CircuitMessageReceiver receiver) {
 		ITopic<Object> topic = this.hazelcast.getTopic(this.prefix + ".circuits");
 		UUID registration = topic.addMessageListener(message -> {
-			Object payload = message.getMessageObject();
+			Object payload;
+			try {
+				payload = message.getMessageObject();
+			}
+			catch (RuntimeException ex) {
+				// A class missing here or refused by the filter: delivered, and counted, as something that is not text.
+				payload = null;
+			}
 			Member sender = message.getPublishingMember();
 			receiver.receive((payload instanceof String text) ? text : null,
 					(sender != null) ? sender.getUuid().toString() : "unknown");
@@ -214,7 +338,7 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		return () -> topic.removeMessageListener(registration);
 	}
 
-	private IMap<String, String> circuitStates() {
+	private IMap<String, Object> circuitStates() {
 		return this.hazelcast.getMap(this.prefix + ".circuit-states");
 	}
 
@@ -228,9 +352,11 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 		}
 	}
 
+	/** @return the stored state, or for a value that is not a {@code String} (or unreadable here) a text saying so */
 	@Override
 	public @Nullable String circuitState(String circuit) {
-		return circuitStates().get(circuit);
+		Object state = ForeignValues.read(circuitStates(), circuit, NOT_A_STRING);
+		return (state != null) ? state.toString() : null;
 	}
 
 	@Override

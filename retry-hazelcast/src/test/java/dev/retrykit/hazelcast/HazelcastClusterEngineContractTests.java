@@ -38,4 +38,10 @@ class HazelcastClusterEngineContractTests extends ClusterEngineContract {
 		hazelcast.member(1).getTopic(namespace + ".circuits").publish(42L);
 	}
 
+	/** A String where the engine keeps byte[], as another client of the map could put. */
+	@Override
+	protected void storeForeignValue(String namespace, String cache, String key) {
+		hazelcast.member(2).getMap(namespace + ".contexts." + cache).put(key, "not a snapshot");
+	}
+
 }

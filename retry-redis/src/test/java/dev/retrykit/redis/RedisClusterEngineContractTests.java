@@ -1,5 +1,6 @@
 package dev.retrykit.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.retrykit.spi.ClusterEngine;
@@ -39,6 +40,16 @@ class RedisClusterEngineContractTests extends ClusterEngineContract {
 	protected void publishNotText(String namespace) {
 		try (StatefulRedisConnection<String, byte[]> connection = client.connect(RedisClusterEngine.CODEC)) {
 			connection.sync().publish(namespace + ".circuits", new byte[] { (byte) 0xFF, (byte) 0xFE, (byte) 0xFD });
+		}
+	}
+
+
+	/** A hash at the context's key, listed in the instance's index, as a client with write access could leave. */
+	@Override
+	protected void storeForeignValue(String namespace, String cache, String key) {
+		try (StatefulRedisConnection<String, byte[]> connection = client.connect(RedisClusterEngine.CODEC)) {
+			connection.sync().hset(namespace + ":{" + cache + "}:context:" + key, "field", new byte[] { 1 });
+			connection.sync().zadd(namespace + ":{" + cache + "}:contexts", System.currentTimeMillis(), key.getBytes(StandardCharsets.UTF_8));
 		}
 	}
 

@@ -149,16 +149,16 @@ class RedisClusterEngineTests {
 			senders.put(String.valueOf(message), sender);
 			four.countDown();
 		}));
-		member.publishCircuit("real|TRIP|r");
-		publishRaw("senders.circuits", "made-up-member claimed|TRIP|r");
-		publishRaw("senders.circuits", "no-envelope|TRIP|r");
-		publishRaw("senders.circuits", member.localMember() + " forged-but-registered|TRIP|r");
+		member.publishCircuit("TRIP|r|real");
+		publishRaw("senders.circuits", "made-up-member TRIP|r|claimed");
+		publishRaw("senders.circuits", "TRIP|r|no-envelope");
+		publishRaw("senders.circuits", member.localMember() + " TRIP|r|forged-but-registered");
 		assertThat(four.await(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(senders).containsEntry("real|TRIP|r", member.localMember())
-			.containsEntry("claimed|TRIP|r", CircuitChannel.UNREGISTERED)
-			.containsEntry("no-envelope|TRIP|r", CircuitChannel.UNREGISTERED)
+		assertThat(senders).containsEntry("TRIP|r|real", member.localMember())
+			.containsEntry("TRIP|r|claimed", MemberCheck.UNREGISTERED)
+			.containsEntry("TRIP|r|no-envelope", MemberCheck.UNREGISTERED)
 			// What Redis cannot tell apart: anyone the ACL lets publish can name a registered member.
-			.containsEntry("forged-but-registered|TRIP|r", member.localMember());
+			.containsEntry("TRIP|r|forged-but-registered", member.localMember());
 	}
 
 	private static void publishRaw(String channel, String payload) {

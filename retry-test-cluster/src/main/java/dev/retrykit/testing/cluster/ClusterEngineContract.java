@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The whole contract of a {@link ClusterEngine}: its operations ({@link EngineOperationsContract}) and
  * what a {@link RetryCluster} promises on top of it — a stateful count continues on another replica,
- * concurrent redeliveries lose no failure, an entry that cannot be decoded is treated as absent, a
+ * concurrent redeliveries lose no failure, an entry that cannot be decoded (or that holds what the engine
+ * never writes) is treated as absent and replaced without falling back, a
  * budget drained on one replica stops the others, a circuit opened by hand opens everywhere and a
  * replica that joins later learns it, and a quorum counts the members the engine tells apart. Every engine's tests extend this class.
  */
@@ -148,6 +149,25 @@ public abstract class ClusterEngineContract extends EngineOperationsContract {
 		assertThat(SnapshotCodec.jdkValuesOnly().decode(replica().getContext("inventory", "order-18")).getRetryCount()).isEqualTo(1);
 		assertThat(this.clusters.get(0).status().undecodableEntries()).isEqualTo(1);
 		assertThat(this.clusters.get(0).status().reachable()).isTrue();
+	}
+
+	@Test
+	void aForeignValueAtAContextIsUndecodableAndReplacedAndTakesNoReplicaOffSharedState() {
+		ClusterEngine engine = replica();
+		RetryCluster cluster = RetryCluster.builder(engine).timeout(Duration.ofSeconds(5)).build();
+		this.clusters.add(cluster);
+		RetryRegistry registry = cluster.bind(RetryRegistry.builder())
+			.instance("inventory", null, config -> config.maxAttempts(3).backoff(BackoffPolicy.none()))
+			.build();
+		storeForeignValue(this.namespace, "inventory", "order-19");
+		assertThatExceptionOfType(IOException.class).isThrownBy(() -> registry.template("inventory").execute(context -> {
+			assertThat(context.getRetryCount()).isZero();
+			throw new IOException("broken");
+		}, RetryState.of("order-19")));
+		assertThat(SnapshotCodec.jdkValuesOnly().decode(replica().getContext("inventory", "order-19")).getRetryCount()).isEqualTo(1);
+		assertThat(cluster.status().undecodableEntries()).isEqualTo(1);
+		assertThat(cluster.status().fallbacks()).isZero();
+		assertThat(cluster.status().reachable()).isTrue();
 	}
 
 	@Test

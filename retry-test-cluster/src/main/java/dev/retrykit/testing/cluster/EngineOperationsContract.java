@@ -19,6 +19,7 @@ import java.util.function.BooleanSupplier;
 
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.ClusterEngine.StoredContext;
+import dev.retrykit.spi.SnapshotCodec;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The promises of every {@link ClusterEngine}'s operations, as a JUnit 5 test kit: an engine's tests
  * extend {@link ClusterEngineContract}, which adds those of a {@code RetryCluster} driving the engine, and
- * say how to make the engine of one more replica sharing one store ({@link #newReplica}) and how to put
- * something that is not text on the circuit channel ({@link #publishNotText}). Each test works under a
+ * say how to make the engine of one more replica sharing one store ({@link #newReplica}), how to put
+ * something that is not text on the circuit channel ({@link #publishNotText}) and something the engine
+ * never writes at a context ({@link #storeForeignValue}). Each test works under a
  * namespace of its own (the engines' prefix), so the store may outlive a test.
  */
 public abstract class EngineOperationsContract {
@@ -61,6 +63,17 @@ public abstract class EngineOperationsContract {
 	 * @param namespace the prefix of the engine's names
 	 */
 	protected abstract void publishNotText(String namespace);
+
+	/**
+	 * Stores, under the namespace, at the context {@code key} of instance {@code cache}, something that
+	 * this engine never writes there, as anything that can write the store could: a value of another type
+	 * where the store has types (a Redis hash, a Hazelcast map value that is not a {@code byte[]}), else a
+	 * value longer than {@link SnapshotCodec#MAX_BYTES}.
+	 * @param namespace the prefix of the engine's names
+	 * @param cache the instance
+	 * @param key the context's key
+	 */
+	protected abstract void storeForeignValue(String namespace, String cache, String key);
 
 	@BeforeEach
 	void pickANamespace() {
@@ -125,7 +138,7 @@ public abstract class EngineOperationsContract {
 		ClusterEngine writer = replica();
 		ClusterEngine reader = replica();
 		byte[] notASnapshot = { (byte) 0xFF, 0, (byte) 0xC3, 0x28, ' ', '\n' };
-		byte[] large = new byte[100_000];
+		byte[] large = new byte[SnapshotCodec.MAX_BYTES];
 		new java.util.Random(7).nextBytes(large);
 		assertThat(writer.compareAndSetContext("payments", "garbage", null, notASnapshot)).isTrue();
 		assertThat(writer.compareAndSetContext("payments", "large", null, large)).isTrue();
@@ -135,6 +148,35 @@ public abstract class EngineOperationsContract {
 		assertThat(reader.getContext("payments", "key with spaces, ünïcødé and {braces}")).containsExactly(notASnapshot);
 		assertThat(reader.contexts("payments", 10)).extracting(StoredContext::key)
 			.containsExactlyInAnyOrder("garbage", "large", "key with spaces, ünïcødé and {braces}");
+	}
+
+	@Test
+	void aValueLongerThanASnapshotCanBeIsNotHandedBackAndTheBytesReadInsteadReplaceIt() {
+		ClusterEngine writer = replica();
+		ClusterEngine reader = replica();
+		byte[] tooLong = new byte[SnapshotCodec.MAX_BYTES + 1];
+		assertThat(writer.compareAndSetContext("payments", "too-long", null, tooLong)).isTrue();
+		byte[] read = reader.getContext("payments", "too-long");
+		assertThat(read).isNotNull().hasSizeLessThanOrEqualTo(SnapshotCodec.MAX_BYTES);
+		assertThat(reader.contexts("payments", 10)).singleElement().satisfies(stored -> assertThat(stored.bytes()).containsExactly(read));
+		assertThat(reader.compareAndSetContext("payments", "too-long", new byte[] { 1 }, new byte[] { 2 })).isFalse();
+		assertThat(reader.compareAndSetContext("payments", "too-long", read, new byte[] { 2 })).isTrue();
+		assertThat(writer.getContext("payments", "too-long")).containsExactly(2);
+	}
+
+	@Test
+	void aForeignValueAtAContextReadsAsBytesThatAnyWriterCanReplace() {
+		ClusterEngine engine = replica();
+		storeForeignValue(this.namespace, "payments", "foreign");
+		storeForeignValue(this.namespace, "payments", "removed");
+		byte[] read = engine.getContext("payments", "foreign");
+		assertThat(read).isNotNull().hasSizeLessThanOrEqualTo(SnapshotCodec.MAX_BYTES);
+		assertThat(engine.contexts("payments", 10)).extracting(StoredContext::key).containsExactlyInAnyOrder("foreign", "removed");
+		assertThat(engine.compareAndSetContext("payments", "foreign", null, new byte[] { 1 })).isFalse();
+		assertThat(replica().compareAndSetContext("payments", "foreign", read, new byte[] { 1 })).isTrue();
+		assertThat(engine.getContext("payments", "foreign")).containsExactly(1);
+		assertThat(engine.compareAndSetContext("payments", "removed", engine.getContext("payments", "removed"), null)).isTrue();
+		assertThat(engine.getContext("payments", "removed")).isNull();
 	}
 
 	@Test
@@ -296,13 +338,13 @@ public abstract class EngineOperationsContract {
 				all.countDown();
 			}));
 		}
-		engines.get(1).publishCircuit("inventory|TRIP|replica-1");
-		engines.get(2).publishCircuit("pricing|FORCE_OPEN|replica-2");
+		engines.get(1).publishCircuit("TRIP|replica-1|inventory");
+		engines.get(2).publishCircuit("FORCE_OPEN|replica-2|pricing");
 		assertThat(all.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("every message to every subscriber").isTrue();
 		for (ClusterEngine engine : engines) {
 			assertThat(received.stream().filter(r -> r.receiver == engine).map(r -> r.message + " from " + r.sender))
-				.containsExactlyInAnyOrder("inventory|TRIP|replica-1 from " + engines.get(1).localMember(),
-						"pricing|FORCE_OPEN|replica-2 from " + engines.get(2).localMember());
+				.containsExactlyInAnyOrder("TRIP|replica-1|inventory from " + engines.get(1).localMember(),
+						"FORCE_OPEN|replica-2|pricing from " + engines.get(2).localMember());
 		}
 	}
 

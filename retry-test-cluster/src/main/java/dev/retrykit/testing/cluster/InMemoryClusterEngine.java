@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.retrykit.spi.ClusterEngine;
+import dev.retrykit.spi.SnapshotCodec;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,10 +21,15 @@ import org.jspecify.annotations.Nullable;
  * replicas share a Hazelcast cluster or a Redis server. For tests and for trying the cluster without one;
  * it passes the engine contract ({@link ClusterEngineContract}). Contexts keep a TTL counted from their
  * last write and a bound per instance (least recently used evicted first, counted for the replica whose
- * write evicted them); compare-and-set compares bytes, as the real engines do; messages are delivered to
+ * write evicted them); compare-and-set compares bytes, as the real engines do; a stored value longer than
+ * {@link SnapshotCodec#MAX_BYTES} reads as {@link #UNREADABLE}, which a compare-and-set that expects it
+ * replaces, as the real engines do with a value of another type or too long; messages are delivered to
  * every subscriber on the publishing thread, with the publishing replica's id. Thread-safe.
  */
 public final class InMemoryClusterEngine implements ClusterEngine {
+
+	/** What a stored value longer than {@link SnapshotCodec#MAX_BYTES} reads as: bytes no snapshot decodes from. */
+	private static final byte[] UNREADABLE = { 0, 'u', 'n', 'r', 'e', 'a', 'd', 'a', 'b', 'l', 'e' };
 
 	private final Store store;
 
@@ -71,9 +77,28 @@ public final class InMemoryClusterEngine implements ClusterEngine {
 			this.subscribers.forEach(subscription -> subscription.receiver.receive(null, sender));
 		}
 
+		/**
+		 * Stores a value longer than {@link SnapshotCodec#MAX_BYTES} at a context, as anything that can write
+		 * a real engine's store could, with a TTL of an hour.
+		 * @param cache the instance
+		 * @param key the context's key
+		 */
+		public void storeTooLong(String cache, String key) {
+			synchronized (this.contexts) {
+				this.contexts.computeIfAbsent(cache, name -> new LinkedHashMap<>(16, 0.75f, true))
+					.put(key, new Stored(new byte[SnapshotCodec.MAX_BYTES + 1], System.nanoTime() + Duration.ofHours(1).toNanos()));
+			}
+		}
+
 	}
 
 	private record Stored(byte[] bytes, long expiresAt) {
+
+		/** @return a copy of the bytes, or {@link #UNREADABLE} for a value longer than a snapshot can be */
+		byte[] readable() {
+			return (this.bytes.length > SnapshotCodec.MAX_BYTES) ? UNREADABLE.clone() : this.bytes.clone();
+		}
+
 	}
 
 	/** One subscriber, by identity. */
@@ -115,7 +140,7 @@ public final class InMemoryClusterEngine implements ClusterEngine {
 	public byte @Nullable [] getContext(String cache, String key) {
 		synchronized (this.store.contexts) {
 			Stored stored = contexts(cache).get(key);
-			return (stored != null) ? stored.bytes().clone() : null;
+			return (stored != null) ? stored.readable() : null;
 		}
 	}
 
@@ -124,7 +149,7 @@ public final class InMemoryClusterEngine implements ClusterEngine {
 		synchronized (this.store.contexts) {
 			LinkedHashMap<String, Stored> map = contexts(cache);
 			Stored stored = map.get(key);
-			byte[] current = (stored != null) ? stored.bytes() : null;
+			byte[] current = (stored != null) ? stored.readable() : null;
 			if (!Arrays.equals(current, expected)) {
 				return false;
 			}
@@ -165,7 +190,7 @@ public final class InMemoryClusterEngine implements ClusterEngine {
 				if (listed.size() >= limit) {
 					break;
 				}
-				listed.add(new StoredContext(entry.getKey(), entry.getValue().bytes().clone()));
+				listed.add(new StoredContext(entry.getKey(), entry.getValue().readable()));
 			}
 		}
 		return listed;

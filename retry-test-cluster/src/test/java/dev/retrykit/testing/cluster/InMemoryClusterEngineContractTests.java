@@ -22,4 +22,9 @@ class InMemoryClusterEngineContractTests extends ClusterEngineContract {
 		this.stores.computeIfAbsent(namespace, name -> new InMemoryClusterEngine.Store()).publishNotText("someone");
 	}
 
+	@Override
+	protected void storeForeignValue(String namespace, String cache, String key) {
+		this.stores.computeIfAbsent(namespace, name -> new InMemoryClusterEngine.Store()).storeTooLong(cache, key);
+	}
+
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.config.Config;
+import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
@@ -39,11 +40,24 @@ public final class HazelcastTestCluster implements AutoCloseable {
 
 	private final List<HazelcastInstance> instances = new ArrayList<>();
 
+	/** The Java serialization filter of every member and client, or {@code null} for Hazelcast's default (none). */
+	private final JavaSerializationFilterConfig serializationFilter;
+
 	/**
-	 * Starts {@code members} members.
+	 * Starts {@code members} members, with no Java serialization filter (Hazelcast's default).
 	 * @param members how many
 	 */
 	public HazelcastTestCluster(int members) {
+		this(members, null);
+	}
+
+	/**
+	 * Starts {@code members} members whose members and clients all have the given Java serialization filter.
+	 * @param members how many
+	 * @param serializationFilter the filter, or {@code null} for none
+	 */
+	public HazelcastTestCluster(int members, JavaSerializationFilterConfig serializationFilter) {
+		this.serializationFilter = serializationFilter;
 		for (int i = 0; i < members; i++) {
 			startMember();
 		}
@@ -72,6 +86,9 @@ public final class HazelcastTestCluster implements AutoCloseable {
 		for (int port = this.basePort; port < this.basePort + PORTS; port++) {
 			join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1).addMember("127.0.0.1:" + port);
 		}
+		if (this.serializationFilter != null) {
+			config.getSerializationConfig().setJavaSerializationFilterConfig(this.serializationFilter);
+		}
 		HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
 		this.instances.add(member);
 		return member;
@@ -84,6 +101,9 @@ public final class HazelcastTestCluster implements AutoCloseable {
 		config.setProperty("hazelcast.logging.type", "jdk");
 		for (int port = this.basePort; port < this.basePort + PORTS; port++) {
 			config.getNetworkConfig().addAddress("127.0.0.1:" + port);
+		}
+		if (this.serializationFilter != null) {
+			config.getSerializationConfig().setJavaSerializationFilterConfig(this.serializationFilter);
 		}
 		HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
 		this.instances.add(client);

@@ -66,6 +66,33 @@ public final class RedisTestServer implements AutoCloseable {
 		return this.process.pid();
 	}
 
+	/**
+	 * Runs one command with {@code redis-cli} as the default user, as an operator would.
+	 * @param arguments the command and its arguments, each passed as one argument
+	 * @return what {@code redis-cli} printed, without the last line break
+	 * @throws IllegalStateException if {@code redis-cli} is missing, fails or takes longer than 10 seconds
+	 */
+	public String cli(String... arguments) {
+		List<String> command = new java.util.ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(this.port)));
+		command.addAll(List.of(arguments));
+		try {
+			Process cli = new ProcessBuilder(command).redirectErrorStream(true).start();
+			byte[] output = cli.getInputStream().readAllBytes();
+			if (!cli.waitFor(10, TimeUnit.SECONDS) || cli.exitValue() != 0) {
+				throw new IllegalStateException("redis-cli " + String.join(" ", arguments) + " failed: "
+						+ new String(output, StandardCharsets.UTF_8));
+			}
+			return new String(output, StandardCharsets.UTF_8).stripTrailing();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot run redis-cli (install it with: apt-get install -y redis-tools)", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	/** Kills the server with SIGKILL, losing everything it held, and waits until it is gone. */
 	public void kill() {
 		this.process.destroyForcibly();

@@ -1,12 +1,12 @@
 package dev.retrykit.sample.cluster;
 
-import com.hazelcast.config.ClassFilter;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import dev.retrykit.hazelcast.HazelcastClusterEngine;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
@@ -24,8 +24,9 @@ import org.springframework.context.annotation.Profile;
  * <p>Trust: whoever can connect to a member can read and change the shared retry state (Hazelcast Community
  * Edition has no member or client authentication). So the member binds to the loopback interface only
  * ({@code hazelcast.socket.bind.any=false}), not to every interface, and it deserializes Java-serialized
- * values only of the JDK's and Hazelcast's own classes: retrykit stores {@code String} keys and {@code byte[]}
- * and {@code Long} values, so nothing else has a reason to be in its maps.
+ * values only of the few classes retrykit needs ({@link HazelcastClusterEngine#javaSerializationFilter()}):
+ * retrykit stores {@code String} keys and {@code byte[]}, {@code Long} and {@code String} values, which
+ * Hazelcast writes with serializers of its own, so nothing else has a reason to be in its maps.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("cluster")
@@ -60,15 +61,15 @@ class HazelcastMemberConfiguration {
 	}
 
 	/**
-	 * The classes a member may deserialize from Java serialization: what retrykit stores, on top of
-	 * Hazelcast's defaults (kept: {@code defaultsDisabled} false), which allow the JDK's ({@code java}),
-	 * arrays and Hazelcast's own classes, and refuse known gadget classes. An application class in a map is
-	 * refused when read ({@code SecurityException}: "Resolving class ... is not allowed").
+	 * The classes a member may deserialize from Java serialization: the filter retrykit recommends, with
+	 * Hazelcast's defaults disabled (they admit every class whose name starts with {@code java},
+	 * {@code javax.*} included, and {@code com.hazelcast.}) and only what retrykit needs listed. Any other
+	 * class in a map or on a topic is refused when read ({@code SecurityException}: "Resolving class ... is
+	 * not allowed"), and retrykit reads it as an unreadable entry.
 	 * @return the allow-list
 	 */
 	static JavaSerializationFilterConfig serializationFilter() {
-		return new JavaSerializationFilterConfig().setDefaultsDisabled(false)
-			.setWhitelist(new ClassFilter().addClasses("java.lang.String", "java.lang.Long", "[B"));
+		return HazelcastClusterEngine.javaSerializationFilter();
 	}
 
 }
