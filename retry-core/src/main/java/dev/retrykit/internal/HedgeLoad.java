@@ -1,0 +1,117 @@
+package dev.retrykit.internal;
+
+import java.util.function.LongSupplier;
+
+/**
+ * The extra load a hedging instance may send ({@code maxExtraLoad}, Finagle's
+ * {@code BackupRequestFilter}): copies after the first stay within {@code maxExtraLoad} of the
+ * instance's calls over a sliding window of {@value #SLOTS} one-second slots, plus a reserve of one
+ * copy per second ({@value #SLOTS} in the window, which a quiet instance may spend at once). On top
+ * of the window's bound, the copies of any one second stay within a tenth of the share (plus the
+ * reserve): the share a steady state leaves unspent cannot all go out in the one second after a
+ * latency shift, while an adaptive delay catches up.
+ *
+ * <p>The calls are read from the instance's counters (started copies of the first kind), not counted
+ * here, so that a call that succeeds at once costs nothing more; they are read at most once per
+ * millisecond. Asked only when a copy after the first is about to start, under this object's lock
+ * (some tens of nanoseconds). Thread-safe.
+ */
+final class HedgeLoad {
+
+	/** One-second slots in the window. */
+	static final int SLOTS = 10;
+
+	static final long SLOT_NANOS = 1_000_000_000L;
+
+	/** Copies per second allowed whatever the traffic. */
+	static final int RESERVE_PER_SECOND = 1;
+
+	private static final long READ_EVERY_NANOS = 1_000_000L;
+
+	private final double maxExtraLoad;
+
+	/** The instance's calls so far. */
+	private final LongSupplier calls;
+
+	/** Per slot (second modulo SLOTS + 1): which second it holds, the calls counted when it began, its copies. */
+	private final long[] second = new long[SLOTS + 1];
+
+	private final long[] callsAtStart = new long[SLOTS + 1];
+
+	private final long[] copies = new long[SLOTS + 1];
+
+	private long latestSecond = Long.MIN_VALUE;
+
+	private long callsRead;
+
+	private long readAt = Long.MIN_VALUE;
+
+	HedgeLoad(double maxExtraLoad, LongSupplier calls) {
+		this.maxExtraLoad = maxExtraLoad;
+		this.calls = calls;
+	}
+
+	/**
+	 * Takes room for one copy after the first, if the bound allows it.
+	 * @param nowNanos the time now
+	 * @return whether the copy may start
+	 */
+	synchronized boolean tryAcquire(long nowNanos) {
+		long now = Math.floorDiv(nowNanos, SLOT_NANOS);
+		if (nowNanos - this.readAt >= READ_EVERY_NANOS || now != this.latestSecond) {
+			this.callsRead = this.calls.getAsLong();
+			this.readAt = nowNanos;
+		}
+		roll(now);
+		long oldest = now - SLOTS + 1;
+		long baseline = this.callsRead;
+		long inWindow = 0;
+		long thisSecond = 0;
+		for (int i = 0; i <= SLOTS; i++) {
+			long held = this.second[i];
+			if (held >= oldest && held <= now) {
+				inWindow += this.copies[i];
+				baseline = Math.min(baseline, this.callsAtStart[i]);
+				if (held == now) {
+					thisSecond = this.copies[i];
+				}
+			}
+		}
+		double share = this.maxExtraLoad * Math.max(0, this.callsRead - baseline);
+		double windowBound = share + RESERVE_PER_SECOND * SLOTS;
+		double secondBound = share / SLOTS + RESERVE_PER_SECOND * SLOTS;
+		if (inWindow + 1 > windowBound || thisSecond + 1 > secondBound) {
+			return false;
+		}
+		this.copies[slot(now)]++;
+		return true;
+	}
+
+	/** Opens the slots of the seconds since the latest one (at most a window's worth), each at the calls read now. */
+	private void roll(long now) {
+		if (now == this.latestSecond) {
+			return;
+		}
+		long from = (this.latestSecond == Long.MIN_VALUE || now - this.latestSecond > SLOTS + 1) ? now - SLOTS
+				: this.latestSecond + 1;
+		for (long s = Math.max(from, now - SLOTS); s <= now; s++) {
+			int slot = slot(s);
+			this.second[slot] = s;
+			// Calls of a second with no copy are counted from its end, not its start: fewer, so the bound errs low.
+			this.callsAtStart[slot] = this.callsRead;
+			this.copies[slot] = 0;
+		}
+		if (this.latestSecond == Long.MIN_VALUE) {
+			// A new instance: its calls so far count as the window's (it has no older second to tell apart).
+			for (int i = 0; i <= SLOTS; i++) {
+				this.callsAtStart[i] = 0;
+			}
+		}
+		this.latestSecond = now;
+	}
+
+	private static int slot(long second) {
+		return (int) Math.floorMod(second, (long) SLOTS + 1);
+	}
+
+}

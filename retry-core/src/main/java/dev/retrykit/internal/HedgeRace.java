@@ -1,0 +1,536 @@
+package dev.retrykit.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import dev.retrykit.RetryContext;
+import dev.retrykit.RetryEventType;
+import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.text.Durations;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The race of a hedged call's copies: when a copy starts, which one wins, what happens to the others.
+ * Copy i+1 starts when the timer finds it due ({@code delay} after copy i started), or at once (or after
+ * the failure's delay hint) when a copy fails with a retryable failure; {@code maxAttempts} copies at
+ * most. Each copy times out at its attempt-timeout or the call's deadline ({@code max-duration}),
+ * whichever comes first, as a copy failed with a {@link TimeoutException}: so a deadline ends a call
+ * whose copies never answer. Every decision is {@link CallLifecycle}'s and every ending
+ * {@link CallEnding#finish}'s; {@link HedgeStarts} says whether a copy may start.
+ *
+ * <p>The first accepted result wins; the copies in flight are then settled (permit given back once),
+ * their stages cancelled and their outcomes ignored. A non-retryable failure ends the call likewise; a
+ * refused copy is not sent and the call waits for the copies in flight; when every copy failed, the
+ * last failure ends the call with the others' as its suppressed exceptions. A caller's future completed
+ * from outside ({@link HedgedCall}) ends the race as a cancel does.
+ *
+ * <p>State changes happen under this object's lock; user code (suppliers, stages' cancel, the
+ * recovery) runs outside it, listeners inside it. Thread-safe.
+ *
+ * @param <T> the result type
+ */
+final class HedgeRace<T> {
+
+	final RetryRuntime runtime;
+
+	final Hedges hedges;
+
+	final HedgedCall<T> call;
+
+	/** Starts copy k &gt; 1 with its own context, handed over ({@link HedgeCopy#contextOf}). */
+	private final Function<MutableRetryContext, ? extends CompletionStage<T>> copies;
+
+	final MutableRetryContext context;
+
+	final int maxCopies;
+
+	/** The call's deadline, or {@code Long.MAX_VALUE}. */
+	private final long deadlineNanos;
+
+	private final long attemptTimeoutNanos;
+
+	/** The copies started, the latest first; guarded by this. */
+	@Nullable HedgeCopy<T> copiesStarted;
+
+	int started;
+
+	int inFlight;
+
+	/** Whether the call's end was decided (a winner, an ending, completed from outside); guarded by this. */
+	boolean ended;
+
+	/** A copy started by the delay was refused: no more of those (copies after failures still run). */
+	boolean hedgesRefused;
+
+	/** A copy is to start at {@link #dueNanos} as a retry (a failure's delay hint). */
+	boolean retryPending;
+
+	/** A due copy's start was handed to the executor and has not run yet. */
+	boolean startPending;
+
+	/** When the next copy is due, or {@code Long.MAX_VALUE}. */
+	long dueNanos = Long.MAX_VALUE;
+
+	long firstStartNanos;
+
+	/** The failures of the copies that failed, in order, when more than one did; guarded by this. */
+	private @Nullable List<Throwable> failures;
+
+	/** The timer's node while the timer watches the call; guarded by this. */
+	private HedgeTimer.@Nullable Watch watch;
+
+	HedgeRace(RetryRuntime runtime, Hedges hedges, HedgedCall<T> call,
+			Function<MutableRetryContext, ? extends CompletionStage<T>> copies, MutableRetryContext context) {
+		this.runtime = runtime;
+		this.hedges = hedges;
+		this.call = call;
+		this.copies = copies;
+		this.context = context;
+		this.maxCopies = Math.max(1, runtime.maxAttempts);
+		this.deadlineNanos = (runtime.maxDurationNanos != 0)
+				? saturatedAdd(context.startNanos, runtime.maxDurationNanos) : Long.MAX_VALUE;
+		this.attemptTimeoutNanos = runtime.attemptTimeoutNanos();
+	}
+
+	private static long saturatedAdd(long a, long b) {
+		long sum = a + b;
+		return (b > 0 && sum < a) ? Long.MAX_VALUE : sum;
+	}
+
+	/** A new copy, holding the permit just acquired into the context; listeners know it as {@code told}. Locked. */
+	HedgeCopy<T> newCopy(RetryContext told) {
+		long now = this.hedges.timeSource.nanoTime();
+		long timeout = Math.min(this.deadlineNanos,
+				(this.attemptTimeoutNanos > 0) ? saturatedAdd(now, this.attemptTimeoutNanos) : Long.MAX_VALUE);
+		HedgeCopy<T> copy = new HedgeCopy<>(this, ++this.started, now, timeout, this.context.permit,
+				this.copiesStarted, told);
+		this.context.permit = CircuitBreaker.NO_PERMISSION;
+		if (copy.number == 1) {
+			this.firstStartNanos = now;
+		}
+		this.copiesStarted = copy;
+		this.inFlight++;
+		if (copy.number > 1) {
+			this.hedges.counters.hedgeStarted();
+			this.runtime.counters.event(RetryEventType.HEDGE, copy.number, null, 0);
+		}
+		return copy;
+	}
+
+	/**
+	 * Starts the next copy, unless the call ended or started all: {@code byDelay} the delay passed, else a
+	 * retry; {@code fromTimer} when the timer handed the start over ({@link Hedges#startLater}).
+	 */
+	void startCopy(boolean byDelay, boolean fromTimer) {
+		HedgeStarts.start(this, byDelay, fromTimer);
+	}
+
+	/** Runs a copy after the first on this thread: its supplier, with its own context handed over. */
+	CompletionStage<T> runCopy(HedgeCopy<T> copy) {
+		MutableRetryContext copyContext = HedgeCopy.contextOf(this.context, copy.number);
+		try {
+			CompletionStage<T> stage = this.copies.apply(copyContext);
+			return (stage != null) ? stage : CompletableFuture.failedFuture(AttemptStages.nullStage(this.runtime.name));
+		}
+		catch (Throwable ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/** Takes over a copy once its supplier returned {@code stage} or threw {@code thrown}. */
+	void started(HedgeCopy<T> copy, @Nullable CompletionStage<T> stage, @Nullable Throwable thrown) {
+		if (thrown != null || stage == null) {
+			copyEnded(copy, null, (thrown != null) ? thrown : AttemptStages.nullStage(this.runtime.name));
+		}
+		else {
+			copy.stage = stage;
+			if (copy.cancelled) {
+				// Settled while its supplier ran (another copy won): whoever reads the other's write cancels.
+				AttemptStages.cancel(stage, this.hedges.interruptLosers, this.runtime.name);
+			}
+			// handle, not whenComplete: see AsyncRetry.await
+			stage.handle(copy);
+		}
+		hedgeAfter(copy);
+	}
+
+	/** Plans the copy after {@code copy}: due the hedging delay after it started (now, with no delay). */
+	private void hedgeAfter(HedgeCopy<T> copy) {
+		long delay = this.hedges.delayNanos();
+		boolean now = false;
+		synchronized (this) {
+			if (!this.ended && this.started < this.maxCopies && !this.hedgesRefused && !this.retryPending
+					&& !this.startPending && copy.number == this.started) {
+				long due = copy.startNanos + delay;
+				this.dueNanos = (due < copy.startNanos) ? Long.MAX_VALUE : due;
+				now = delay == 0;
+			}
+		}
+		if (now) {
+			startCopy(true, false);
+		}
+		else {
+			rewatch();
+		}
+	}
+
+	/**
+	 * Under the lock: the next time the call waits for (its next copy, a copy's timeout), or
+	 * {@code Long.MAX_VALUE} when none.
+	 */
+	private long nextTimeNanos() {
+		if (this.ended) {
+			return Long.MAX_VALUE;
+		}
+		long next = Long.MAX_VALUE;
+		if (!this.startPending && this.started < this.maxCopies && (this.retryPending || !this.hedgesRefused)) {
+			next = this.dueNanos;
+		}
+		for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
+			if (!copy.settled) {
+				next = Math.min(next, copy.timeoutNanos);
+			}
+		}
+		return next;
+	}
+
+	/** Has the timer watch the call for its next time, if it waits for one. */
+	void rewatch() {
+		HedgeTimer.Watch node;
+		boolean add;
+		long next;
+		synchronized (this) {
+			next = nextTimeNanos();
+			if (next == Long.MAX_VALUE) {
+				return;
+			}
+			node = this.watch;
+			add = node == null;
+			if (add) {
+				node = new HedgeTimer.Watch(this);
+				this.watch = node;
+			}
+		}
+		if (add) {
+			this.hedges.timer.watch(node, next);
+		}
+		else {
+			this.hedges.timer.rearm(next);
+		}
+	}
+
+	/** Under the lock, as the call ends: the timer's node lets go of the call at once. */
+	void unwatch() {
+		HedgeTimer.Watch node = this.watch;
+		if (node != null) {
+			node.race = null;
+			this.watch = null;
+		}
+	}
+
+	/**
+	 * A pass of the hedging timer: times out the copies whose time came, hands the start of a copy that
+	 * is due to the executor.
+	 * @return the call's next time, or {@link HedgeTimer#UNWATCHED} when it waits for none
+	 */
+	long timerPassed(HedgeTimer.Watch node, long nowNanos) {
+		List<HedgeCopy<T>> timedOut = null;
+		boolean start = false;
+		boolean retry = false;
+		synchronized (this) {
+			if (this.watch != node || this.ended) {
+				return HedgeTimer.UNWATCHED;
+			}
+			for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
+				if (!copy.settled && copy.timeoutNanos <= nowNanos) {
+					timedOut = (timedOut != null) ? timedOut : new ArrayList<>(2);
+					timedOut.add(copy);
+				}
+			}
+			if (!this.startPending && this.started < this.maxCopies && this.dueNanos <= nowNanos
+					&& (this.retryPending || !this.hedgesRefused)) {
+				this.startPending = true;
+				this.dueNanos = Long.MAX_VALUE;
+				retry = this.retryPending;
+				start = true;
+			}
+		}
+		if (timedOut != null) {
+			for (HedgeCopy<T> copy : timedOut) {
+				timeOut(copy);
+			}
+		}
+		if (start) {
+			this.hedges.startLater(this, !retry);
+		}
+		synchronized (this) {
+			long next = nextTimeNanos();
+			if (this.watch != node || next == Long.MAX_VALUE) {
+				if (this.watch == node) {
+					this.watch = null;
+				}
+				return HedgeTimer.UNWATCHED;
+			}
+			return Math.max(next, nowNanos + 1);
+		}
+	}
+
+	/** A copy's time came: it fails with a {@link TimeoutException} and its stage is cancelled. */
+	private void timeOut(HedgeCopy<T> copy) {
+		boolean deadline = copy.timeoutNanos == this.deadlineNanos;
+		TimeoutException timeout = new TimeoutException("Copy " + copy.number + " of retry '" + this.runtime.name
+				+ "' timed out after " + Durations.formatNanos(copy.timeoutNanos - copy.startNanos)
+				+ (deadline ? " (the call's max-duration)" : " (attempt-timeout)"));
+		this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, copy.number, timeout, 0);
+		copy.cancelled = true;
+		copyEnded(copy, null, timeout, true);
+		AttemptStages.cancel(copy.stage, this.hedges.interruptLosers, this.runtime.name);
+	}
+
+	/** A due copy's start was refused (the scheduler or its executor): no more copies by the delay. */
+	void startRefused(RejectedExecutionException reason) {
+		timerStopped(null, reason);
+	}
+
+	/** The timer will not start this call's copies any more: its copies in flight end it, or it ends now. */
+	void timerStopped(HedgeTimer.@Nullable Watch node, RejectedExecutionException reason) {
+		ThreadCounters block = this.runtime.counters.forCurrentThread();
+		synchronized (this) {
+			if (node != null && this.watch == node) {
+				this.watch = null;
+			}
+			this.startPending = false;
+			if (this.ended) {
+				return;
+			}
+			if (this.inFlight > 0) {
+				this.hedgesRefused = true;
+				this.retryPending = false;
+				return;
+			}
+			this.ended = true;
+			unwatch();
+		}
+		this.call.end(block, CallLifecycle.STOP_SCHEDULER_STOPPED, reason);
+	}
+
+	/** Takes the outcome of a copy. */
+	void copyEnded(HedgeCopy<T> copy, @Nullable T value, @Nullable Throwable failure) {
+		copyEnded(copy, value, failure, false);
+	}
+
+	/** Takes the outcome of a copy; {@code onTimer} when the timer's pass timed it out (a retry then starts on its own). */
+	private void copyEnded(HedgeCopy<T> copy, @Nullable T value, @Nullable Throwable failure, boolean onTimer) {
+		ThreadCounters block = this.runtime.counters.forCurrentThread();
+		long decision;
+		int settled = 0;
+		synchronized (this) {
+			if (copy.settled) {
+				// Settled when the call ended: its permit was given back then, its outcome no longer matters.
+				return;
+			}
+			copy.settled = true;
+			this.inFlight--;
+			this.context.permit = copy.permit;
+			copy.permit = CircuitBreaker.NO_PERMISSION;
+			@Nullable Throwable unwrapped = (failure != null) ? FailureClassifier.unwrap(failure) : null;
+			decision = CallLifecycle.afterCopy(this.runtime, this.context, copy.told, block, unwrapped, value, copy.number,
+					this.started < this.maxCopies);
+			if (decision == CallLifecycle.ACCEPTED) {
+				if (copy.number > 1) {
+					this.hedges.counters.hedgeWon();
+					this.runtime.counters.event(RetryEventType.HEDGE_WON, copy.number, null, 0);
+				}
+				settled = settleInFlight(true);
+				this.ended = true;
+				unwatch();
+			}
+			else {
+				if (unwrapped != null) {
+					recordFailure(unwrapped);
+				}
+				if (copy.number > 1) {
+					this.hedges.counters.hedgesLost(1);
+				}
+				decision = react(decision);
+			}
+		}
+		act(block, decision, value, settled, onTimer);
+	}
+
+	private void recordFailure(Throwable failure) {
+		if (this.failures == null) {
+			this.failures = new ArrayList<>(this.maxCopies);
+		}
+		this.failures.add(failure);
+	}
+
+	/** {@link #react}: nothing to do but wait for the copies in flight. */
+	private static final long AWAIT = Long.MIN_VALUE;
+
+	/**
+	 * Under the lock, after a copy that was not accepted: a delay means a retry copy (now or at its
+	 * hint), a refusal or exhaustion with copies in flight means waiting for them, anything else ends the
+	 * call and settles the copies in flight.
+	 * @return the decision to act on, {@link #AWAIT} when there is nothing to do now
+	 */
+	long react(long decision) {
+		if (decision > 0) {
+			this.retryPending = true;
+			this.dueNanos = this.hedges.timeSource.nanoTime() + decision;
+			return decision;
+		}
+		if (decision == 0) {
+			return 0;
+		}
+		if (this.inFlight > 0 && (decision == CallLifecycle.STOP_EXHAUSTED || decision == CallLifecycle.STOP_BUDGET
+				|| decision == CallLifecycle.STOP_DEADLINE || decision == CallLifecycle.STOP_CIRCUIT_OPEN)) {
+			if (decision != CallLifecycle.STOP_EXHAUSTED) {
+				this.hedgesRefused = true;
+				this.hedges.counters.hedgeRefused();
+			}
+			return AWAIT;
+		}
+		this.ended = true;
+		unwatch();
+		settleInFlight(false);
+		return decision;
+	}
+
+	/** Carries out, outside the lock, what was decided under it; a retry on the timer's pass starts on its own. */
+	void act(ThreadCounters block, long decision, @Nullable T value, int settled, boolean onTimer) {
+		if (decision == CallLifecycle.ACCEPTED) {
+			if (this.hedges.isAdaptive()) {
+				// The call's latency, not the winner's own: a winning hedge's own latency is the shorter of a
+				// race, and a cancelled loser's is never known, so either would drag the delay down round after
+				// round. With the call's, a delay d settles where P(latency <= d) = quantile.
+				long now = this.hedges.timeSource.nanoTime();
+				this.hedges.succeeded(now - this.firstStartNanos, now);
+			}
+			this.call.completeInside(value);
+			if (settled > 0) {
+				cancelSettled();
+			}
+		}
+		else if (decision == 0 && onTimer) {
+			synchronized (this) {
+				this.startPending = true;
+			}
+			this.hedges.startLater(this, false);
+		}
+		else if (decision == 0) {
+			startCopy(false, false);
+		}
+		else if (decision > 0) {
+			rewatch();
+		}
+		else if (decision != AWAIT) {
+			cancelSettled();
+			this.call.end(block, decision, null);
+		}
+	}
+
+	/**
+	 * Under the lock, as the call ends: settles every copy in flight, giving its permit back, and counts
+	 * the hedges among them as lost (another copy won) or cancelled (the call ended without a winner).
+	 * @return how many copies were settled, whose stages {@link #cancelSettled} is to cancel
+	 */
+	int settleInFlight(boolean lost) {
+		int settled = 0;
+		int hedgesSettled = 0;
+		for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
+			if (!copy.settled) {
+				copy.settled = true;
+				copy.cancelled = true;
+				this.inFlight--;
+				this.context.permit = copy.permit;
+				copy.permit = CircuitBreaker.NO_PERMISSION;
+				CallLifecycle.releaseAttempt(this.runtime, this.context);
+				settled++;
+				if (copy.number > 1) {
+					hedgesSettled++;
+				}
+			}
+		}
+		if (hedgesSettled > 0) {
+			if (lost) {
+				this.hedges.counters.hedgesLost(hedgesSettled);
+			}
+			else {
+				this.hedges.counters.hedgesCancelled(hedgesSettled);
+			}
+		}
+		return settled;
+	}
+
+	/** Cancels the settled copies' stages; by the thread that ended the call (the list no longer changes). */
+	void cancelSettled() {
+		for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
+			if (copy.cancelled) {
+				AttemptStages.cancel(copy.stage, this.hedges.interruptLosers, this.runtime.name);
+			}
+		}
+	}
+
+	/**
+	 * As the call ends without a winner: the last failure carries the other copies' failures as
+	 * suppressed exceptions (each once, however often the call ends with it).
+	 */
+	void suppressOthers() {
+		List<Throwable> all;
+		synchronized (this) {
+			all = this.failures;
+			this.failures = null;
+		}
+		Throwable last = this.context.getLastThrowable();
+		if (all == null || all.size() < 2 || last == null) {
+			return;
+		}
+		for (Throwable failure : all) {
+			if (failure != last && !isSuppressedIn(last, failure)) {
+				last.addSuppressed(failure);
+			}
+		}
+	}
+
+	private static boolean isSuppressedIn(Throwable last, Throwable failure) {
+		for (Throwable suppressed : last.getSuppressed()) {
+			if (suppressed == failure) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * The caller's future was completed from outside ({@code cancel}, {@code complete},
+	 * {@code orTimeout}): no copy starts any more; the copies in flight give their permits back, count as
+	 * cancelled and are cancelled.
+	 * @return whether this ended the race (it had not ended otherwise before)
+	 */
+	boolean endFromOutside() {
+		synchronized (this) {
+			if (this.ended) {
+				return false;
+			}
+			this.ended = true;
+			unwatch();
+			settleInFlight(false);
+		}
+		cancelSettled();
+		return true;
+	}
+
+	@Override
+	public String toString() {
+		// Unlocked reads: a diagnostic that must not wait for a call that is stuck.
+		return "HedgeRace[name=" + this.runtime.name + ", started=" + this.started + ", inFlight=" + this.inFlight
+				+ ", ended=" + this.ended + ", hedgesRefused=" + this.hedgesRefused + "]";
+	}
+
+}
