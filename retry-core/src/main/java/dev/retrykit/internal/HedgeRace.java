@@ -287,7 +287,6 @@ final class HedgeRace<T> {
 				+ "' timed out after " + Durations.formatNanos(copy.timeoutNanos - copy.startNanos)
 				+ (deadline ? " (the call's max-duration)" : " (attempt-timeout)"));
 		this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, copy.number, timeout, 0);
-		copy.cancelled = true;
 		copyEnded(copy, null, timeout, true);
 		AttemptStages.cancel(copy.stage, this.hedges.interruptLosers, this.runtime.name);
 	}
