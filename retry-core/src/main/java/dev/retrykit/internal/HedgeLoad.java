@@ -7,9 +7,11 @@ import java.util.function.LongSupplier;
  * {@code BackupRequestFilter}): copies after the first stay within {@code maxExtraLoad} of the
  * instance's calls over a sliding window of {@value #SLOTS} one-second slots, plus a reserve of one
  * copy per second ({@value #SLOTS} in the window, which a quiet instance may spend at once). On top
- * of the window's bound, the copies of any one second stay within a tenth of the share (plus the
- * reserve): the share a steady state leaves unspent cannot all go out in the one second after a
- * latency shift, while an adaptive delay catches up.
+ * of the window's bound, a bucket paces them: each call puts {@code maxExtraLoad} in, each second one
+ * more, each copy takes one out, and it holds at most {@value #BURST}; so the share a steady state
+ * leaves unspent does not pile up, and the copies of any run of calls stay within
+ * {@code maxExtraLoad} of them plus {@value #BURST}, also the calls right after a latency shift, while an
+ * adaptive delay catches up.
  *
  * <p>The calls are read from the instance's counters (started copies of the first kind), not counted
  * here, so that a call that succeeds at once costs nothing more; they are read at most once per
@@ -25,6 +27,9 @@ final class HedgeLoad {
 
 	/** Copies per second allowed whatever the traffic. */
 	static final int RESERVE_PER_SECOND = 1;
+
+	/** The most the pacing bucket holds. */
+	static final double BURST = RESERVE_PER_SECOND * SLOTS;
 
 	private static final long READ_EVERY_NANOS = 1_000_000L;
 
@@ -46,6 +51,13 @@ final class HedgeLoad {
 
 	private long readAt = Long.MIN_VALUE;
 
+	/** The pacing bucket: its copies, the calls and the time it was last filled up to. */
+	private double bucket = BURST;
+
+	private long bucketCalls;
+
+	private long bucketNanos = Long.MIN_VALUE;
+
 	HedgeLoad(double maxExtraLoad, LongSupplier calls) {
 		this.maxExtraLoad = maxExtraLoad;
 		this.calls = calls;
@@ -66,25 +78,34 @@ final class HedgeLoad {
 		long oldest = now - SLOTS + 1;
 		long baseline = this.callsRead;
 		long inWindow = 0;
-		long thisSecond = 0;
 		for (int i = 0; i <= SLOTS; i++) {
 			long held = this.second[i];
 			if (held >= oldest && held <= now) {
 				inWindow += this.copies[i];
 				baseline = Math.min(baseline, this.callsAtStart[i]);
-				if (held == now) {
-					thisSecond = this.copies[i];
-				}
 			}
 		}
-		double share = this.maxExtraLoad * Math.max(0, this.callsRead - baseline);
-		double windowBound = share + RESERVE_PER_SECOND * SLOTS;
-		double secondBound = share / SLOTS + RESERVE_PER_SECOND * SLOTS;
-		if (inWindow + 1 > windowBound || thisSecond + 1 > secondBound) {
+		double windowBound = this.maxExtraLoad * Math.max(0, this.callsRead - baseline) + RESERVE_PER_SECOND * SLOTS;
+		fill(nowNanos);
+		if (inWindow + 1 > windowBound || this.bucket < 1) {
 			return false;
 		}
+		this.bucket -= 1;
 		this.copies[slot(now)]++;
 		return true;
+	}
+
+	/** Fills the bucket with the calls and the time since it was last filled. */
+	private void fill(long nowNanos) {
+		if (this.bucketNanos == Long.MIN_VALUE) {
+			this.bucketNanos = nowNanos;
+			this.bucketCalls = this.callsRead;
+		}
+		double added = this.maxExtraLoad * Math.max(0, this.callsRead - this.bucketCalls)
+				+ RESERVE_PER_SECOND * (double) Math.max(0, nowNanos - this.bucketNanos) / SLOT_NANOS;
+		this.bucket = Math.min(BURST, this.bucket + added);
+		this.bucketCalls = this.callsRead;
+		this.bucketNanos = nowNanos;
 	}
 
 	/** Opens the slots of the seconds since the latest one (at most a window's worth), each at the calls read now. */
