@@ -8,14 +8,14 @@ import java.util.function.LongSupplier;
  * instance's calls over a sliding window of {@value #SLOTS} one-second slots, plus a reserve of one
  * copy per second ({@value #SLOTS} in the window, which a quiet instance may spend at once). On top
  * of the window's bound, a bucket paces them: each call puts {@code maxExtraLoad} in, each second one
- * more, each copy takes one out, and it holds at most {@value #BURST}; so the share a steady state
- * leaves unspent does not pile up, and the copies of any run of calls stay within
- * {@code maxExtraLoad} of them plus {@value #BURST}, also the calls right after a latency shift, while an
- * adaptive delay catches up.
+ * more, each copy takes one out, and it holds at most {@value #BURST} (in proportion above the default
+ * share of 0.1: 100 at 1.0); so the share a steady state leaves unspent does not pile up, and the
+ * copies of any run of calls stay within {@code maxExtraLoad} of them plus that, also the calls right
+ * after a latency shift, while an adaptive delay catches up.
  *
  * <p>The calls are read from the instance's counters (started copies of the first kind), not counted
  * here, so that a call that succeeds at once costs nothing more; they are read at most once per
- * millisecond. Asked only when a copy after the first is about to start, under this object's lock
+ * millisecond, and again before a copy is refused. Asked only when a copy after the first is about to start, under this object's lock
  * (some tens of nanoseconds). Thread-safe.
  */
 final class HedgeLoad {
@@ -28,7 +28,7 @@ final class HedgeLoad {
 	/** Copies per second allowed whatever the traffic. */
 	static final int RESERVE_PER_SECOND = 1;
 
-	/** The most the pacing bucket holds. */
+	/** The most the pacing bucket holds at the default {@code maxExtraLoad} (0.1), and at least. */
 	static final double BURST = RESERVE_PER_SECOND * SLOTS;
 
 	private static final long READ_EVERY_NANOS = 1_000_000L;
@@ -52,7 +52,10 @@ final class HedgeLoad {
 	private long readAt = Long.MIN_VALUE;
 
 	/** The pacing bucket: its copies, the calls and the time it was last filled up to. */
-	private double bucket = BURST;
+	private double bucket;
+
+	/** The most the bucket holds: {@link #BURST}, in proportion to {@code maxExtraLoad} above 0.1. */
+	private final double burst;
 
 	private long bucketCalls;
 
@@ -61,6 +64,8 @@ final class HedgeLoad {
 	HedgeLoad(double maxExtraLoad, LongSupplier calls) {
 		this.maxExtraLoad = maxExtraLoad;
 		this.calls = calls;
+		this.burst = BURST * Math.max(1, maxExtraLoad / 0.1);
+		this.bucket = this.burst;
 	}
 
 	/**
@@ -70,11 +75,31 @@ final class HedgeLoad {
 	 */
 	synchronized boolean tryAcquire(long nowNanos) {
 		long now = Math.floorDiv(nowNanos, SLOT_NANOS);
-		if (nowNanos - this.readAt >= READ_EVERY_NANOS || now != this.latestSecond) {
-			this.callsRead = this.calls.getAsLong();
-			this.readAt = nowNanos;
+		boolean read = nowNanos - this.readAt >= READ_EVERY_NANOS || now != this.latestSecond;
+		if (read) {
+			readCalls(nowNanos);
 		}
 		roll(now);
+		boolean allowed = allows(now, nowNanos);
+		if (!allowed && !read) {
+			// Short on room: count the calls since the last reading before refusing (a burst of calls).
+			readCalls(nowNanos);
+			allowed = allows(now, nowNanos);
+		}
+		if (allowed) {
+			this.bucket -= 1;
+			this.copies[slot(now)]++;
+		}
+		return allowed;
+	}
+
+	private void readCalls(long nowNanos) {
+		this.callsRead = this.calls.getAsLong();
+		this.readAt = nowNanos;
+	}
+
+	/** Whether the window and the bucket have room for one more copy now. */
+	private boolean allows(long now, long nowNanos) {
 		long oldest = now - SLOTS + 1;
 		long baseline = this.callsRead;
 		long inWindow = 0;
@@ -87,12 +112,7 @@ final class HedgeLoad {
 		}
 		double windowBound = this.maxExtraLoad * Math.max(0, this.callsRead - baseline) + RESERVE_PER_SECOND * SLOTS;
 		fill(nowNanos);
-		if (inWindow + 1 > windowBound || this.bucket < 1) {
-			return false;
-		}
-		this.bucket -= 1;
-		this.copies[slot(now)]++;
-		return true;
+		return inWindow + 1 <= windowBound && this.bucket >= 1;
 	}
 
 	/** Fills the bucket with the calls and the time since it was last filled. */
@@ -103,7 +123,7 @@ final class HedgeLoad {
 		}
 		double added = this.maxExtraLoad * Math.max(0, this.callsRead - this.bucketCalls)
 				+ RESERVE_PER_SECOND * (double) Math.max(0, nowNanos - this.bucketNanos) / SLOT_NANOS;
-		this.bucket = Math.min(BURST, this.bucket + added);
+		this.bucket = Math.min(this.burst, this.bucket + added);
 		this.bucketCalls = this.callsRead;
 		this.bucketNanos = nowNanos;
 	}
