@@ -4,14 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.circuit.CircuitBreaker;
-import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * most. Each copy times out at its attempt-timeout or the call's deadline ({@code max-duration}),
  * whichever comes first, as a copy failed with a {@link TimeoutException}: so a deadline ends a call
  * whose copies never answer. Every decision is {@link CallLifecycle}'s and every ending
- * {@link CallEnding#finish}'s; {@link HedgeStarts} says whether a copy may start.
+ * {@link CallEnding#finish}'s; {@link HedgeStarts} says whether a copy may start, {@link HedgeWaits}
+ * what the call waits for on the timer.
  *
  * <p>The first accepted result wins; the copies in flight are then settled (permit given back once),
  * their stages cancelled and their outcomes ignored. A non-retryable failure ends the call likewise; a
@@ -50,9 +49,9 @@ final class HedgeRace<T> {
 	final int maxCopies;
 
 	/** The call's deadline, or {@code Long.MAX_VALUE}. */
-	private final long deadlineNanos;
+	final long deadlineNanos;
 
-	private final long attemptTimeoutNanos;
+	final long attemptTimeoutNanos;
 
 	/** The copies started, the latest first; guarded by this. */
 	@Nullable HedgeCopy<T> copiesStarted;
@@ -82,7 +81,7 @@ final class HedgeRace<T> {
 	private @Nullable List<Throwable> failures;
 
 	/** The timer's node while the timer watches the call; guarded by this. */
-	private HedgeTimer.@Nullable Watch watch;
+	HedgeTimer.@Nullable Watch watch;
 
 	HedgeRace(RetryRuntime runtime, Hedges hedges, HedgedCall<T> call,
 			Function<MutableRetryContext, ? extends CompletionStage<T>> copies, MutableRetryContext context) {
@@ -156,166 +155,7 @@ final class HedgeRace<T> {
 			// handle, not whenComplete: see AsyncRetry.await
 			stage.handle(copy);
 		}
-		hedgeAfter(copy);
-	}
-
-	/** Plans the copy after {@code copy}: due the hedging delay after it started (now, with no delay). */
-	private void hedgeAfter(HedgeCopy<T> copy) {
-		long delay = this.hedges.delayNanos();
-		boolean now = false;
-		synchronized (this) {
-			if (!this.ended && this.started < this.maxCopies && !this.hedgesRefused && !this.retryPending
-					&& !this.startPending && copy.number == this.started) {
-				long due = copy.startNanos + delay;
-				this.dueNanos = (due < copy.startNanos) ? Long.MAX_VALUE : due;
-				now = delay == 0;
-			}
-		}
-		if (now) {
-			startCopy(true, false);
-		}
-		else {
-			rewatch();
-		}
-	}
-
-	/**
-	 * Under the lock: the next time the call waits for (its next copy, a copy's timeout), or
-	 * {@code Long.MAX_VALUE} when none.
-	 */
-	private long nextTimeNanos() {
-		if (this.ended) {
-			return Long.MAX_VALUE;
-		}
-		long next = Long.MAX_VALUE;
-		if (!this.startPending && this.started < this.maxCopies && (this.retryPending || !this.hedgesRefused)) {
-			next = this.dueNanos;
-		}
-		for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
-			if (!copy.settled) {
-				next = Math.min(next, copy.timeoutNanos);
-			}
-		}
-		return next;
-	}
-
-	/** Has the timer watch the call for its next time, if it waits for one. */
-	void rewatch() {
-		HedgeTimer.Watch node;
-		boolean add;
-		long next;
-		synchronized (this) {
-			next = nextTimeNanos();
-			if (next == Long.MAX_VALUE) {
-				return;
-			}
-			node = this.watch;
-			add = node == null;
-			if (add) {
-				node = new HedgeTimer.Watch(this);
-				this.watch = node;
-			}
-		}
-		if (add) {
-			this.hedges.timer.watch(node, next);
-		}
-		else {
-			this.hedges.timer.rearm(next);
-		}
-	}
-
-	/** Under the lock, as the call ends: the timer's node lets go of the call at once. */
-	void unwatch() {
-		HedgeTimer.Watch node = this.watch;
-		if (node != null) {
-			node.race = null;
-			this.watch = null;
-		}
-	}
-
-	/**
-	 * A pass of the hedging timer: times out the copies whose time came, hands the start of a copy that
-	 * is due to the executor.
-	 * @return the call's next time, or {@link HedgeTimer#UNWATCHED} when it waits for none
-	 */
-	long timerPassed(HedgeTimer.Watch node, long nowNanos) {
-		List<HedgeCopy<T>> timedOut = null;
-		boolean start = false;
-		boolean retry = false;
-		synchronized (this) {
-			if (this.watch != node || this.ended) {
-				return HedgeTimer.UNWATCHED;
-			}
-			for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
-				if (!copy.settled && copy.timeoutNanos <= nowNanos) {
-					timedOut = (timedOut != null) ? timedOut : new ArrayList<>(2);
-					timedOut.add(copy);
-				}
-			}
-			if (!this.startPending && this.started < this.maxCopies && this.dueNanos <= nowNanos
-					&& (this.retryPending || !this.hedgesRefused)) {
-				this.startPending = true;
-				this.dueNanos = Long.MAX_VALUE;
-				retry = this.retryPending;
-				start = true;
-			}
-		}
-		if (timedOut != null) {
-			for (HedgeCopy<T> copy : timedOut) {
-				timeOut(copy);
-			}
-		}
-		if (start) {
-			this.hedges.startLater(this, !retry);
-		}
-		synchronized (this) {
-			long next = nextTimeNanos();
-			if (this.watch != node || next == Long.MAX_VALUE) {
-				if (this.watch == node) {
-					this.watch = null;
-				}
-				return HedgeTimer.UNWATCHED;
-			}
-			return Math.max(next, nowNanos + 1);
-		}
-	}
-
-	/** A copy's time came: it fails with a {@link TimeoutException} and its stage is cancelled. */
-	private void timeOut(HedgeCopy<T> copy) {
-		boolean deadline = copy.timeoutNanos == this.deadlineNanos;
-		TimeoutException timeout = new TimeoutException("Copy " + copy.number + " of retry '" + this.runtime.name
-				+ "' timed out after " + Durations.formatNanos(copy.timeoutNanos - copy.startNanos)
-				+ (deadline ? " (the call's max-duration)" : " (attempt-timeout)"));
-		this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, copy.number, timeout, 0);
-		copyEnded(copy, null, timeout, true);
-		AttemptStages.cancel(copy.stage, this.hedges.interruptLosers, this.runtime.name);
-	}
-
-	/** A due copy's start was refused (the scheduler or its executor): no more copies by the delay. */
-	void startRefused(RejectedExecutionException reason) {
-		timerStopped(null, reason);
-	}
-
-	/** The timer will not start this call's copies any more: its copies in flight end it, or it ends now. */
-	void timerStopped(HedgeTimer.@Nullable Watch node, RejectedExecutionException reason) {
-		ThreadCounters block = this.runtime.counters.forCurrentThread();
-		synchronized (this) {
-			if (node != null && this.watch == node) {
-				this.watch = null;
-			}
-			this.startPending = false;
-			if (this.ended) {
-				return;
-			}
-			if (this.inFlight > 0) {
-				this.hedgesRefused = true;
-				this.retryPending = false;
-				return;
-			}
-			this.ended = true;
-			unwatch();
-		}
-		this.call.end(block, CallLifecycle.STOP_SCHEDULER_STOPPED, reason);
+		HedgeWaits.hedgeAfter(this, copy);
 	}
 
 	/** Takes the outcome of a copy. */
@@ -324,7 +164,7 @@ final class HedgeRace<T> {
 	}
 
 	/** Takes the outcome of a copy; {@code onTimer} when the timer's pass timed it out (a retry then starts on its own). */
-	private void copyEnded(HedgeCopy<T> copy, @Nullable T value, @Nullable Throwable failure, boolean onTimer) {
+	void copyEnded(HedgeCopy<T> copy, @Nullable T value, @Nullable Throwable failure, boolean onTimer) {
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
 		long decision;
 		int settled = 0;
@@ -347,7 +187,7 @@ final class HedgeRace<T> {
 				}
 				settled = settleInFlight(true);
 				this.ended = true;
-				unwatch();
+				HedgeWaits.unwatch(this);
 			}
 			else {
 				if (unwrapped != null) {
@@ -396,7 +236,7 @@ final class HedgeRace<T> {
 			return AWAIT;
 		}
 		this.ended = true;
-		unwatch();
+		HedgeWaits.unwatch(this);
 		settleInFlight(false);
 		return decision;
 	}
@@ -426,7 +266,7 @@ final class HedgeRace<T> {
 			startCopy(false, false);
 		}
 		else if (decision > 0) {
-			rewatch();
+			HedgeWaits.rewatch(this);
 		}
 		else if (decision != AWAIT) {
 			cancelSettled();
@@ -476,34 +316,11 @@ final class HedgeRace<T> {
 		}
 	}
 
-	/**
-	 * As the call ends without a winner: the last failure carries the other copies' failures as
-	 * suppressed exceptions (each once, however often the call ends with it).
-	 */
-	void suppressOthers() {
-		List<Throwable> all;
-		synchronized (this) {
-			all = this.failures;
-			this.failures = null;
-		}
-		Throwable last = this.context.getLastThrowable();
-		if (all == null || all.size() < 2 || last == null) {
-			return;
-		}
-		for (Throwable failure : all) {
-			if (failure != last && !isSuppressedIn(last, failure)) {
-				last.addSuppressed(failure);
-			}
-		}
-	}
-
-	private static boolean isSuppressedIn(Throwable last, Throwable failure) {
-		for (Throwable suppressed : last.getSuppressed()) {
-			if (suppressed == failure) {
-				return true;
-			}
-		}
-		return false;
+	/** The failures of the copies that failed, in order, taken once as the call ends; {@code null} if fewer than two. */
+	synchronized @Nullable List<Throwable> takeFailures() {
+		List<Throwable> all = this.failures;
+		this.failures = null;
+		return (all != null && all.size() > 1) ? all : null;
 	}
 
 	/**
@@ -518,7 +335,7 @@ final class HedgeRace<T> {
 				return false;
 			}
 			this.ended = true;
-			unwatch();
+			HedgeWaits.unwatch(this);
 			settleInFlight(false);
 		}
 		cancelSettled();

@@ -52,7 +52,7 @@ final class HedgeStarts {
 			else {
 				// A retry refused with nothing in flight: the call ends, as any call would.
 				race.ended = true;
-				race.unwatch();
+				HedgeWaits.unwatch(race);
 				copy = null;
 			}
 		}
@@ -61,7 +61,7 @@ final class HedgeStarts {
 				race.call.end(block, ending, null);
 			}
 			else {
-				race.rewatch();
+				HedgeWaits.rewatch(race);
 			}
 			return;
 		}

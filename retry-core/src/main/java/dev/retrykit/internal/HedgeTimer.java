@@ -110,7 +110,7 @@ final class HedgeTimer implements AbandonableTask {
 			node.next = null;
 			HedgeRace<?> race = node.race;
 			if (race != null) {
-				race.timerStopped(node, reason);
+				HedgeWaits.timerStopped(race, node, reason);
 			}
 			node = next;
 		}
@@ -134,7 +134,7 @@ final class HedgeTimer implements AbandonableTask {
 			Watch next = node.next;
 			node.next = null;
 			HedgeRace<?> race = node.race;
-			long due = (race != null) ? race.timerPassed(node, now) : UNWATCHED;
+			long due = (race != null) ? HedgeWaits.timerPassed(race, node, now) : UNWATCHED;
 			if (due != UNWATCHED) {
 				if (keptLast == null) {
 					keptFirst = node;

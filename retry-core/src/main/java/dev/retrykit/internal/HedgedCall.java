@@ -70,7 +70,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 
 	/** Ends a call that did not succeed, as {@link CallEnding#finish} says, the other copies' failures suppressed in the last. */
 	void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
-		this.race.suppressOthers();
+		HedgeEnding.suppressOthers(this.race);
 		try {
 			CallEnding.finish(this.race.runtime, this.race.context, block, reason, refusal, false, HedgeEnding.INSTANCE,
 					this);

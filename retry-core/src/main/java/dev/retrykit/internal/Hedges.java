@@ -143,7 +143,7 @@ final class Hedges {
 
 		@Override
 		public void abandon(RejectedExecutionException reason) {
-			this.race.startRefused(reason);
+			HedgeWaits.startRefused(this.race, reason);
 		}
 
 	}

@@ -52,6 +52,7 @@ class HedgedBlockingCopyTests {
 			}
 		}, this.callers);
 		this.downstream.awaitCalls(1);
+		BlockingDownstream.await(() -> this.time.pendingTasks() > 0, "the timer for the next copy");
 		this.time.advance(Duration.ofMillis(10));
 		this.downstream.awaitCalls(2);
 

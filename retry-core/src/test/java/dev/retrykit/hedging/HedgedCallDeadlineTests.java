@@ -95,6 +95,7 @@ class HedgedCallDeadlineTests {
 		CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> template.execute(context -> "never"),
 				this.callers);
 		awaitQueued(executor, 1);
+		BlockingDownstream.await(() -> this.time.pendingTasks() > 0, "the timer for the next copy");
 
 		for (int millis = 0; millis < 200 && !caller.isDone(); millis += 10) {
 			this.time.advance(Duration.ofMillis(10));
@@ -131,9 +132,8 @@ class HedgedCallDeadlineTests {
 			// The first copy holds the pool's only thread and ignores interrupts (join); the second stays queued.
 			CompletableFuture<String> caller = CompletableFuture.supplyAsync(
 					() -> template.execute(context -> release.join()), this.callers);
-			while (pool.getActiveCount() == 0) {
-				Thread.onSpinWait();
-			}
+			BlockingDownstream.await(() -> pool.getActiveCount() == 1 && this.time.pendingTasks() > 0,
+					"the first copy, and the timer for the next");
 			this.time.advance(Duration.ofMillis(10));
 			assertThat(pool.getQueue()).hasSize(1);
 
