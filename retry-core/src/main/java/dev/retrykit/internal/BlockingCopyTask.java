@@ -3,14 +3,17 @@ package dev.retrykit.internal;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One copy of a hedged blocking call ({@link HedgedBlockingCall}): the task the user's executor runs,
  * and the future of its outcome that the {@link HedgedCall} engine races. The attempt runs with the
- * copy's own context as {@link dev.retrykit.RetryContext#current()}; whatever it throws, an
- * {@link Error} included, completes the future exceptionally.
+ * copy's own context as {@link dev.retrykit.RetryContext#current()}, between the listeners'
+ * {@code beforeAttempt} and {@code attemptReturned} on the same thread (so an observation they open for the
+ * attempt is current where it runs); whatever it throws, an {@link Error} included, completes the future
+ * exceptionally.
  *
  * <p>It never runs the attempt on the thread of the call's caller (an executor that runs a task on the
  * thread that submits it, such as a caller-runs rejection policy or a direct executor): it fails with a
@@ -39,6 +42,12 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 	/** The thread of the call's caller, which never runs the attempt. */
 	private final Thread caller;
 
+	/** The call's listeners, told about this copy on the thread that runs it. */
+	private final Listeners listeners;
+
+	/** What the listeners are told about this copy. */
+	private final RetryContext told;
+
 	/** Whether a thread took the task to run it; guarded by this. */
 	private boolean taken;
 
@@ -48,11 +57,14 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 	/** Whether {@link #cancel} interrupted {@link #runner}; guarded by this. */
 	private boolean interrupted;
 
-	BlockingCopyTask(RetryFunction<? super A, T, ?> attempt, A argument, MutableRetryContext context, Thread caller) {
+	BlockingCopyTask(RetryFunction<? super A, T, ?> attempt, A argument, MutableRetryContext context, Thread caller,
+			Listeners listeners, RetryContext told) {
 		this.attempt = attempt;
 		this.argument = argument;
 		this.context = context;
 		this.caller = caller;
+		this.listeners = listeners;
+		this.told = told;
 	}
 
 	@Override
@@ -79,13 +91,21 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 		stack.push(this.context);
 		T value = null;
 		Throwable failure = null;
+		boolean heard = !this.listeners.isEmpty();
 		try {
+			if (heard) {
+				// On this thread, so that what a listener opens for the attempt (an observation's scope) is current here.
+				this.listeners.beforeAttempt(this.told);
+			}
 			value = this.attempt.apply(this.argument, this.context);
 		}
 		catch (Throwable ex) {
 			failure = ex;
 		}
 		finally {
+			if (heard) {
+				this.listeners.attemptReturned(this.told);
+			}
 			stack.pop();
 			synchronized (this) {
 				this.runner = null;

@@ -54,13 +54,15 @@ final class HedgeCopy<T> implements BiFunction<T, Throwable, Void> {
 	}
 
 	/**
-	 * {@return the context a copy after the first runs with: its own, retry count its number less one,
-	 * {@value #HEDGED} true, the call's parent and last failure}
+	 * {@return the context a copy runs with: its own, retry count its number less one, {@value #HEDGED}
+	 * true after the first, the call's parent and last failure}
 	 */
 	static MutableRetryContext contextOf(MutableRetryContext call, int number) {
 		MutableRetryContext copy = new MutableRetryContext(call.getName(), call.getParent());
 		copy.restore(number - 1, call.getLastThrowable(), false);
-		copy.setAttribute(HEDGED, Boolean.TRUE);
+		if (number > 1) {
+			copy.setAttribute(HEDGED, Boolean.TRUE);
+		}
 		return copy;
 	}
 

@@ -41,8 +41,14 @@ final class HedgeRace<T> {
 
 	final HedgedCall<T> call;
 
-	/** Starts copy k &gt; 1 with its own context, handed over ({@link HedgeCopy#contextOf}). */
-	private final Function<MutableRetryContext, ? extends CompletionStage<T>> copies;
+	/** Starts copy k &gt; 1 of an async call with its own context ({@link HedgeCopy#contextOf}), or {@code null}. */
+	private final @Nullable Function<MutableRetryContext, ? extends CompletionStage<T>> copies;
+
+	/**
+	 * Starts every copy of a blocking call with its context handed over, or {@code null}; its copies tell
+	 * the listeners about themselves on the threads that run them.
+	 */
+	private final HedgedFirstCopy.@Nullable CopySource<T> source;
 
 	final MutableRetryContext context;
 
@@ -84,11 +90,13 @@ final class HedgeRace<T> {
 	HedgeTimer.@Nullable Watch watch;
 
 	HedgeRace(RetryRuntime runtime, Hedges hedges, HedgedCall<T> call,
-			Function<MutableRetryContext, ? extends CompletionStage<T>> copies, MutableRetryContext context) {
+			@Nullable Function<MutableRetryContext, ? extends CompletionStage<T>> copies,
+			HedgedFirstCopy.@Nullable CopySource<T> source, MutableRetryContext context) {
 		this.runtime = runtime;
 		this.hedges = hedges;
 		this.call = call;
 		this.copies = copies;
+		this.source = source;
 		this.context = context;
 		this.maxCopies = Math.max(1, runtime.maxAttempts);
 		this.deadlineNanos = (runtime.maxDurationNanos != 0)
@@ -129,11 +137,18 @@ final class HedgeRace<T> {
 		HedgeStarts.start(this, byDelay, fromTimer);
 	}
 
-	/** Runs a copy after the first on this thread: its supplier, with its own context handed over. */
+	/** Whether the copies tell the listeners about themselves where they run (a blocking call's). */
+	boolean copiesTellListeners() {
+		return this.source != null;
+	}
+
+	/** Starts a copy on this thread: its supplier, or its task, with its own context handed over. */
 	CompletionStage<T> runCopy(HedgeCopy<T> copy) {
 		MutableRetryContext copyContext = HedgeCopy.contextOf(this.context, copy.number);
 		try {
-			CompletionStage<T> stage = this.copies.apply(copyContext);
+			HedgedFirstCopy.CopySource<T> blocking = this.source;
+			CompletionStage<T> stage = (blocking != null) ? blocking.copy(copyContext, copy.told)
+					: java.util.Objects.requireNonNull(this.copies).apply(copyContext);
 			return (stage != null) ? stage : CompletableFuture.failedFuture(AttemptStages.nullStage(this.runtime.name));
 		}
 		catch (Throwable ex) {

@@ -66,8 +66,33 @@ final class HedgeStarts {
 			return;
 		}
 		CompletionStage<T> stage = race.runCopy(copy);
-		CallLifecycle.attemptReturned(race.runtime, told);
+		if (!race.copiesTellListeners()) {
+			CallLifecycle.attemptReturned(race.runtime, told);
+		}
 		race.started(copy, stage, null);
+	}
+
+	/**
+	 * Starts the first copy of a blocking call ({@link HedgedBlockingCall}), whose every copy runs on the
+	 * executor: it needs only a circuit-breaker permit; refused, the call ends as any call would.
+	 */
+	static <T> void startFirst(HedgeRace<T> race) {
+		ThreadCounters block = ContextStack.get().counters(race.runtime);
+		HedgeCopy<T> copy = null;
+		synchronized (race) {
+			RetryContext told = HedgeCopyContext.told(race.runtime, race.context, 1);
+			if (CallLifecycle.acquireAttempt(race.runtime, race.context, block, told, false)) {
+				copy = race.newCopy(told);
+			}
+			else {
+				race.ended = true;
+			}
+		}
+		if (copy == null) {
+			race.call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
+			return;
+		}
+		race.started(copy, race.runCopy(copy), null);
 	}
 
 	/**
@@ -88,7 +113,7 @@ final class HedgeStarts {
 		if (!hedges.load.tryAcquire(hedges.timeSource.nanoTime())) {
 			return CallLifecycle.STOP_BUDGET;
 		}
-		if (!CallLifecycle.acquireAttempt(runtime, race.context, block, told)) {
+		if (!CallLifecycle.acquireAttempt(runtime, race.context, block, told, !race.copiesTellListeners())) {
 			return CallLifecycle.STOP_CIRCUIT_OPEN;
 		}
 		return 0;

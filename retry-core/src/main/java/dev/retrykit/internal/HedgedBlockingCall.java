@@ -68,10 +68,16 @@ final class HedgedBlockingCall {
 	 * @throws Throwable the call's failure, unchanged
 	 */
 	static <A, T> T execute(RetryRuntime runtime, Executor executor,
-			RetryFunction<? super A, T, ?> attempt, A argument, @Nullable RecoveryCallback<T> recovery)
-			throws Throwable {
+			RetryFunction<? super A, T, ?> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
+			@Nullable Object operation) throws Throwable {
 		Copies<A, T> copies = new Copies<>(runtime, executor, attempt, argument);
-		CompletableFuture<T> call = HedgedCall.start(runtime, copies, (recovery != null) ? recovering(recovery) : null);
+		MutableRetryContext context = new MutableRetryContext(runtime.name, ContextStack.current());
+		if (!CallLifecycle.open(runtime, context, operation)) {
+			throw CallLifecycle.vetoed(runtime, context, "Retry");
+		}
+		HedgedCall<T> call = new HedgedCall<>(runtime, null, copies, (recovery != null) ? recovering(recovery) : null,
+				context);
+		HedgeStarts.startFirst(call.race());
 		try {
 			return await(call, copies);
 		}
@@ -100,8 +106,7 @@ final class HedgedBlockingCall {
 
 	/**
 	 * The copies of one blocking call, each a {@link BlockingCopyTask} on the executor with its context
-	 * handed over: the first's made here (retry count 0, the caller's context as parent), each later one's
-	 * by the engine.
+	 * handed over by the engine; each tells the listeners about itself on the thread that runs it.
 	 */
 	private static final class Copies<A, T> implements HedgedFirstCopy.CopySource<T> {
 
@@ -112,8 +117,6 @@ final class HedgedBlockingCall {
 		private final RetryFunction<? super A, T, ?> attempt;
 
 		private final A argument;
-
-		private final @Nullable RetryContext parent = ContextStack.current();
 
 		private final Thread caller = Thread.currentThread();
 
@@ -128,13 +131,9 @@ final class HedgedBlockingCall {
 		}
 
 		@Override
-		public CompletionStage<T> get() {
-			return copy(new MutableRetryContext(this.runtime.name, this.parent));
-		}
-
-		@Override
-		public CompletionStage<T> copy(MutableRetryContext context) {
-			BlockingCopyTask<A, T> copy = new BlockingCopyTask<>(this.attempt, this.argument, context, this.caller);
+		public CompletionStage<T> copy(MutableRetryContext context, RetryContext told) {
+			BlockingCopyTask<A, T> copy = new BlockingCopyTask<>(this.attempt, this.argument, context, this.caller,
+					this.runtime.listeners, told);
 			synchronized (this) {
 				this.sent.add(copy);
 			}

@@ -35,16 +35,21 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 
 	private final HedgeRace<T> race;
 
-	HedgedCall(RetryRuntime runtime, Function<MutableRetryContext, ? extends CompletionStage<T>> copies,
+	/**
+	 * @param copies starts copy k &gt; 1 of an async call (its context pushed), or {@code null} with a source
+	 * @param source starts every copy of a blocking call, or {@code null}
+	 */
+	HedgedCall(RetryRuntime runtime, @Nullable Function<MutableRetryContext, ? extends CompletionStage<T>> copies,
+			HedgedFirstCopy.@Nullable CopySource<T> source,
 			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
 		this.recovery = recovery;
-		this.race = new HedgeRace<>(runtime, java.util.Objects.requireNonNull(runtime.hedges), this, copies, context);
+		this.race = new HedgeRace<>(runtime, java.util.Objects.requireNonNull(runtime.hedges), this, copies, source,
+				context);
 	}
 
 	/**
-	 * Starts a hedged call, its first copy on this thread; returns that copy's future if it already
-	 * succeeded. A {@link HedgedFirstCopy.CopySource} starts each later copy with its context handed over;
-	 * a plain supplier runs with it pushed as the current context.
+	 * Starts a hedged async call, its first copy on this thread; returns that copy's future if it already
+	 * succeeded. Each later copy runs the supplier with its own context pushed as the current one.
 	 */
 	static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {

@@ -5,14 +5,15 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The first copy of a hedged call ({@link FirstAttempt}): run on the calling thread, it hands over to a
  * {@link HedgedCall} whose {@link HedgeRace} takes the copy over, unless it succeeded at once (then
- * nothing is allocated). Copy k &gt; 1 is started by a {@link CopySource}'s {@code copy} with its own
- * context handed over, or, for a plain supplier, by the supplier with that context pushed as the current
- * one. A stateless singleton.
+ * nothing is allocated). Copy k &gt; 1 runs the supplier with its own context pushed as the current one.
+ * A blocking call starts every copy, the first included, through a {@link CopySource} instead
+ * ({@link HedgedBlockingCall}). A stateless singleton.
  */
 final class HedgedFirstCopy extends FirstAttempt {
 
@@ -26,20 +27,20 @@ final class HedgedFirstCopy extends FirstAttempt {
 	 * the first on the calling thread, {@link #copy} every later one.
 	 * @param <T> the result type
 	 */
-	interface CopySource<T> extends Supplier<CompletionStage<T>> {
+	interface CopySource<T> {
 
-		/** Starts copy k &gt; 1 with its own context, retry count k − 1. */
-		CompletionStage<T> copy(MutableRetryContext context);
+		/**
+		 * Starts copy k with its own context (retry count k − 1); the copy tells the listeners about
+		 * itself ({@code beforeAttempt}, {@code attemptReturned}) on the thread that runs it, as {@code told}.
+		 */
+		CompletionStage<T> copy(MutableRetryContext context, RetryContext told);
 
 	}
 
 	@Override
-	@SuppressWarnings("unchecked")
 	<T> CompletableFuture<T> newCall(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context) {
-		Function<MutableRetryContext, ? extends CompletionStage<T>> copies = (supplier instanceof CopySource<?> source)
-				? ((CopySource<T>) source)::copy : withContext(supplier);
-		return new HedgedCall<>(runtime, copies, recovery, context);
+		return new HedgedCall<>(runtime, withContext(supplier), null, recovery, context);
 	}
 
 	private static <T> Function<MutableRetryContext, CompletionStage<T>> withContext(

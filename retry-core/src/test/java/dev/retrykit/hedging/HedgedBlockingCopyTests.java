@@ -98,4 +98,45 @@ class HedgedBlockingCopyTests {
 		assertThat(ranOnCaller).hasValue(0);
 	}
 
+	@Test
+	void eachCopyTellsTheListenersAboutItselfOnTheThreadThatRunsIt() throws Exception {
+		java.util.Map<Integer, String> told = new java.util.concurrent.ConcurrentHashMap<>();
+		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(2)
+			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).executor(this.executor).build())
+			.listener(new dev.retrykit.RetryListener() {
+				@Override
+				public void beforeAttempt(dev.retrykit.RetryContext context) {
+					told.put(context.getRetryCount() + 1, Thread.currentThread().getName());
+				}
+
+				@Override
+				public void attemptReturned(dev.retrykit.RetryContext context) {
+					told.merge(context.getRetryCount() + 1, " " + Thread.currentThread().getName(), String::concat);
+				}
+			})
+			.build();
+		CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> {
+			try {
+				return template.execute(this.downstream);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}, this.callers);
+		this.downstream.awaitCalls(1);
+		BlockingDownstream.await(() -> this.time.pendingTasks() > 0, "the timer for the next copy");
+		this.time.advance(Duration.ofMillis(10));
+		this.downstream.awaitCalls(2);
+		this.downstream.copy(1).answer.complete("first");
+		this.downstream.copy(2).answer.complete("second");
+
+		assertThat(caller.get(10, TimeUnit.SECONDS)).isIn("first", "second");
+		BlockingDownstream.await(() -> told.size() == 2 && told.values().stream().allMatch(names -> names.contains(" ")),
+				"both copies' attemptReturned");
+		for (int copy = 1; copy <= 2; copy++) {
+			String thread = this.downstream.copy(copy).thread.getName();
+			assertThat(told.get(copy)).isEqualTo(thread + " " + thread);
+		}
+	}
+
 }
