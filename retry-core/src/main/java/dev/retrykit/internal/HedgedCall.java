@@ -93,36 +93,31 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 
 	@Override
 	public boolean complete(@Nullable T value) {
-		if (!super.complete(value)) {
-			return false;
-		}
-		endedFromOutside(null);
-		return true;
+		endFromOutside(null);
+		return super.complete(value);
 	}
 
 	@Override
 	public boolean completeExceptionally(Throwable failure) {
-		if (!super.completeExceptionally(failure)) {
-			return false;
-		}
-		endedFromOutside(failure);
-		return true;
+		endFromOutside(failure);
+		return super.completeExceptionally(failure);
 	}
 
 	/** Cancels the call: no copy starts any more; the copies in flight give their permits back and are cancelled. */
 	@Override
 	public boolean cancel(boolean mayInterruptIfRunning) {
 		CallCancelledException cancellation = new CallCancelledException(this.race.runtime.name);
-		if (!super.completeExceptionally(cancellation)) {
-			return isCancelled();
-		}
-		endedFromOutside(cancellation);
-		return true;
+		endFromOutside(cancellation);
+		return super.completeExceptionally(cancellation) || isCancelled();
 	}
 
-	/** The future was completed from outside: unless the race had ended already (its own completion), it ends now. */
-	private void endedFromOutside(@Nullable Throwable failure) {
-		if (this.race.endFromOutside()) {
+	/**
+	 * The future is being completed from outside: unless the race ended already (its own completion, or
+	 * the recovery's), it ends now, its copies cancelled and its listeners closed, before the future
+	 * completes, so that whoever waits on the future finds the call over.
+	 */
+	private void endFromOutside(@Nullable Throwable failure) {
+		if (!isDone() && this.race.endFromOutside()) {
 			CallEnding.endedFromOutside(this.race.runtime, this.race.context, failure);
 		}
 	}
