@@ -8,10 +8,10 @@ import java.util.function.LongSupplier;
  * instance's calls over a sliding window of {@value #SLOTS} one-second slots, plus a reserve of one
  * copy per second ({@value #SLOTS} in the window, which a quiet instance may spend at once). On top
  * of the window's bound, a bucket paces them: each call puts {@code maxExtraLoad} in, each second one
- * more, each copy takes one out, and it holds at most {@value #BURST} (in proportion above the default
- * share of 0.1: 100 at 1.0); so the share a steady state leaves unspent does not pile up, and the
- * copies of any run of calls stay within {@code maxExtraLoad} of them plus that, also the calls right
- * after a latency shift, while an adaptive delay catches up.
+ * more, each copy takes one out, and it keeps at most {@value #BURST} (in proportion above the default
+ * share of 0.1: 100 at 1.0) of what is older than 20 ms; so the share a steady state leaves unspent
+ * does not pile up, and the copies of any run of calls stay within {@code maxExtraLoad}
+ * of them plus that, also the calls right after a latency shift, while an adaptive delay catches up.
  *
  * <p>The calls are read from the instance's counters (started copies of the first kind), not counted
  * here, so that a call that succeeds at once costs nothing more; they are read at most once per
@@ -32,6 +32,9 @@ final class HedgeLoad {
 	static final double BURST = RESERVE_PER_SECOND * SLOTS;
 
 	private static final long READ_EVERY_NANOS = 1_000_000L;
+
+	/** How long the share of calls counted together stays on top of the capped stock: 20 ms (a fan-out's hedges fall due within it). */
+	static final long RECENT_NANOS = 20_000_000L;
 
 	private final double maxExtraLoad;
 
@@ -61,6 +64,11 @@ final class HedgeLoad {
 
 	private long bucketNanos = Long.MIN_VALUE;
 
+	/** The share of the calls counted since {@link #recentSince}, not capped yet. */
+	private double recent;
+
+	private long recentSince;
+
 	HedgeLoad(double maxExtraLoad, LongSupplier calls) {
 		this.maxExtraLoad = maxExtraLoad;
 		this.calls = calls;
@@ -87,7 +95,7 @@ final class HedgeLoad {
 			allowed = allows(now, nowNanos);
 		}
 		if (allowed) {
-			this.bucket -= 1;
+			spend();
 			this.copies[slot(now)]++;
 		}
 		return allowed;
@@ -112,20 +120,45 @@ final class HedgeLoad {
 		}
 		double windowBound = this.maxExtraLoad * Math.max(0, this.callsRead - baseline) + RESERVE_PER_SECOND * SLOTS;
 		fill(nowNanos);
-		return inWindow + 1 <= windowBound && this.bucket >= 1;
+		return inWindow + 1 <= windowBound && bucketAllows();
 	}
 
-	/** Fills the bucket with the calls and the time since it was last filled. */
+	/**
+	 * Fills the bucket with the calls and the time since it was last filled. The share of the calls counted
+	 * lately ({@link #RECENT_NANOS}) is kept apart, on top of the capped stock, so that a fan-out of calls
+	 * started together may hedge its own share; only older share is capped, so unspent share does not
+	 * pile up. Either way a copy is paid for by a call's share, a second, or the stock.
+	 */
 	private void fill(long nowNanos) {
 		if (this.bucketNanos == Long.MIN_VALUE) {
 			this.bucketNanos = nowNanos;
+			this.recentSince = nowNanos;
 			this.bucketCalls = this.callsRead;
 		}
-		double added = this.maxExtraLoad * Math.max(0, this.callsRead - this.bucketCalls)
-				+ RESERVE_PER_SECOND * (double) Math.max(0, nowNanos - this.bucketNanos) / SLOT_NANOS;
-		this.bucket = Math.min(this.burst, this.bucket + added);
+		double refill = RESERVE_PER_SECOND * (double) Math.max(0, nowNanos - this.bucketNanos) / SLOT_NANOS;
+		if (nowNanos - this.recentSince >= RECENT_NANOS) {
+			this.bucket = Math.min(this.burst, this.bucket + this.recent + refill);
+			this.recent = 0;
+			this.recentSince = nowNanos;
+		}
+		else {
+			this.bucket = Math.min(this.burst, this.bucket + refill);
+		}
+		this.recent += this.maxExtraLoad * Math.max(0, this.callsRead - this.bucketCalls);
 		this.bucketCalls = this.callsRead;
 		this.bucketNanos = nowNanos;
+	}
+
+	/** Whether the bucket pays for one copy now. */
+	private boolean bucketAllows() {
+		return this.recent + this.bucket >= 1;
+	}
+
+	/** Pays for one copy: from the recent share first. */
+	private void spend() {
+		double fromRecent = Math.min(1, this.recent);
+		this.recent -= fromRecent;
+		this.bucket -= 1 - fromRecent;
 	}
 
 	/** Opens the slots of the seconds since the latest one (at most a window's worth), each at the calls read now. */
