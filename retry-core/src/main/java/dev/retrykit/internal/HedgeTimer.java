@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The hedging timer of one instance: it watches the hedged calls that wait for a time (their next
  * copy's, a copy's timeout, the call's deadline) and tells each when that time came
- * ({@link HedgeRace#timerPassed}).
+ * ({@link HedgeWaits#timerPassed}).
  *
  * <p>One task on the instance's scheduler, not one per call: arming and cancelling a wheel timer per
  * call costs about 190 ns, while a call that goes async here pushes a {@link Watch} on a lock-free list
@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * pass holds nothing of the call (its result may be large). A pass never runs a copy's supplier: a
  * call that is due hands its copy's start to the executor on its own ({@link Hedges#startLater}).
  * When the scheduler refuses the task (it is stopped), every watched call is told
- * ({@link HedgeRace#timerStopped}). Thread-safe.
+ * ({@link HedgeWaits#timerStopped}). Thread-safe.
  */
 final class HedgeTimer implements AbandonableTask {
 
@@ -35,7 +35,7 @@ final class HedgeTimer implements AbandonableTask {
 	/** {@link #armedFor} when no pass is armed. */
 	private static final long NOT_ARMED = Long.MAX_VALUE;
 
-	/** {@link HedgeRace#timerPassed} result: the timer no longer watches this call. */
+	/** {@link HedgeWaits#timerPassed} result: the timer no longer watches this call. */
 	static final long UNWATCHED = Long.MIN_VALUE;
 
 	private final TimeSource timeSource;

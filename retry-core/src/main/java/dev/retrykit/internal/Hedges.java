@@ -116,7 +116,7 @@ final class Hedges {
 	 * thread, and never after another due copy's start, so that one copy's slow supplier delays no other.
 	 * On retrykit's timing wheel it is handed to the wheel's executor at once; on another scheduler it is
 	 * scheduled with no delay. A start that is refused (the scheduler or its executor) is abandoned:
-	 * {@link HedgeRace#startRefused}.
+	 * {@link HedgeWaits#startRefused}.
 	 */
 	void startLater(HedgeRace<?> race, boolean byDelay) {
 		CopyStart start = new CopyStart(race, byDelay);
