@@ -402,12 +402,24 @@ public final class RetryConfigBuilder {
 	 * Builds a configuration from the values set so far; the builder can go on being used.
 	 * @return the configuration
 	 * @throws IllegalArgumentException if an enabled hedging policy meets unlimited attempts
-	 * ({@code maxAttempts} -1): a call can hold only so many copies
+	 * ({@code maxAttempts} -1) or more than {@value HedgingConfig#MAX_COPIES} ({@code maxAttempts} counts
+	 * the copies of a hedged call), or sends every copy at once (delay zero) while its
+	 * {@code maxExtraLoad} is below {@code maxAttempts} − 1, so that most calls could not send theirs
 	 */
 	public RetryConfig build() {
-		if (this.hedging != null && this.hedging.isEnabled() && this.maxAttempts == -1) {
-			throw new IllegalArgumentException("Invalid maxAttempts (-1) with hedging: must be 1 or greater,"
-					+ " the copies of a hedged call in all");
+		HedgingConfig hedging = this.hedging;
+		if (hedging != null && hedging.isEnabled()) {
+			if (this.maxAttempts == -1 || this.maxAttempts > HedgingConfig.MAX_COPIES) {
+				throw new IllegalArgumentException("Invalid maxAttempts (" + this.maxAttempts + ") with hedging: must be"
+						+ " from 1 to " + HedgingConfig.MAX_COPIES + ", the copies of a hedged call in all");
+			}
+			Duration delay = hedging.getDelay();
+			if (delay != null && delay.isZero() && hedging.getMaxExtraLoad() < this.maxAttempts - 1) {
+				throw new IllegalArgumentException("Invalid maxExtraLoad (" + hedging.getMaxExtraLoad()
+						+ ") with hedging delay 0 and maxAttempts " + this.maxAttempts + ": a delay of 0 sends "
+						+ (this.maxAttempts - 1) + " extra copies with every call, so maxExtraLoad must be at least "
+						+ (this.maxAttempts - 1) + "; raise maxExtraLoad, lower maxAttempts, or set a delay");
+			}
 		}
 		return new RetryConfig(this);
 	}

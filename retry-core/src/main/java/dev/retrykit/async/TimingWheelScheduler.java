@@ -151,6 +151,21 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		return node;
 	}
 
+	/**
+	 * Hands a task to the executor now, as a due task is handed (counted as fired; a refusal goes to the
+	 * {@link RejectedTaskHandler}): hedging starts each due copy so, one copy's slow start delaying no other.
+	 * @param task the task
+	 * @throws NullPointerException if {@code task} is {@code null}
+	 * @throws RejectedExecutionException if the scheduler has been stopped
+	 */
+	public void execute(Runnable task) {
+		Objects.requireNonNull(task, "task must not be null");
+		if (isStopped()) {
+			throw rejectedAfterStop();
+		}
+		this.handoff.handOff(task);
+	}
+
 	/** {@return the clock this scheduler keeps its time with} */
 	public TimeSource timeSource() {
 		return this.clock.timeSource();

@@ -36,6 +36,12 @@ public final class HedgingConfig {
 	/** The default {@link #getMaxDelay() maxDelay}: 1s. */
 	public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1);
 
+	/** The default {@link #getMaxExtraLoad() maxExtraLoad}: {@value}. */
+	public static final double DEFAULT_MAX_EXTRA_LOAD = 0.1;
+
+	/** The most copies a hedged call may send, the first included: {@value} (Polly's cap; gRFC A6 caps at 5). */
+	public static final int MAX_COPIES = 10;
+
 	private final boolean enabled;
 
 	private final @Nullable Duration delay;
@@ -46,6 +52,10 @@ public final class HedgingConfig {
 
 	private final Duration maxDelay;
 
+	private final double maxExtraLoad;
+
+	private final boolean interruptLosers;
+
 	private final @Nullable Executor executor;
 
 	HedgingConfig(HedgingConfigBuilder builder) {
@@ -54,6 +64,8 @@ public final class HedgingConfig {
 		this.quantile = builder.quantile;
 		this.minDelay = builder.minDelay;
 		this.maxDelay = builder.maxDelay;
+		this.maxExtraLoad = builder.maxExtraLoad;
+		this.interruptLosers = builder.interruptLosers;
 		this.executor = builder.executor;
 	}
 
@@ -71,7 +83,8 @@ public final class HedgingConfig {
 	public static HedgingConfigBuilder builder(HedgingConfig base) {
 		Objects.requireNonNull(base, "base must not be null");
 		HedgingConfigBuilder builder = new HedgingConfigBuilder().enabled(base.enabled).quantile(base.quantile)
-				.minDelay(base.minDelay).maxDelay(base.maxDelay).executor(base.executor);
+				.minDelay(base.minDelay).maxDelay(base.maxDelay).maxExtraLoad(base.maxExtraLoad)
+				.interruptLosers(base.interruptLosers).executor(base.executor);
 		return (base.delay != null) ? builder.delay(base.delay) : builder.adaptive();
 	}
 
@@ -106,11 +119,34 @@ public final class HedgingConfig {
 	}
 
 	/**
+	 * {@return the most copies after the first a hedged instance sends, as a share of its calls: over the
+	 * last 10 seconds, copies after the first stay within this share of the calls started, plus one per
+	 * second at low traffic (Finagle's {@code BackupRequestFilter}); default 0.1}
+	 */
+	public double getMaxExtraLoad() {
+		return this.maxExtraLoad;
+	}
+
+	/**
+	 * {@return whether the thread of a blocking copy that lost (or is in flight when the call ends
+	 * otherwise) is interrupted; default {@code false}: the copy is cancelled, its late outcome ignored,
+	 * its thread left alone (an interrupt can tear down a pooled connection)}
+	 */
+	public boolean isInterruptLosers() {
+		return this.interruptLosers;
+	}
+
+	/**
 	 * {@return the executor that runs the copies of blocking calls ({@code RetryTemplate.execute}), or
 	 * {@code null} when blocking calls do not hedge; default {@code null}}
 	 */
 	public @Nullable Executor getExecutor() {
 		return this.executor;
+	}
+
+	/** {@return an executor by class and identity: its own {@code toString()} may show state that changes} */
+	static String describe(Executor executor) {
+		return executor.getClass().getName() + '@' + Integer.toHexString(System.identityHashCode(executor));
 	}
 
 	@Override
@@ -123,18 +159,21 @@ public final class HedgingConfig {
 		}
 		return this.enabled == that.enabled && Objects.equals(this.delay, that.delay)
 				&& Double.compare(this.quantile, that.quantile) == 0 && this.minDelay.equals(that.minDelay)
-				&& this.maxDelay.equals(that.maxDelay) && Objects.equals(this.executor, that.executor);
+				&& this.maxDelay.equals(that.maxDelay) && Double.compare(this.maxExtraLoad, that.maxExtraLoad) == 0
+				&& this.interruptLosers == that.interruptLosers && Objects.equals(this.executor, that.executor);
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(this.enabled, this.delay, this.quantile, this.minDelay, this.maxDelay, this.executor);
+		return Objects.hash(this.enabled, this.delay, this.quantile, this.minDelay, this.maxDelay, this.maxExtraLoad,
+				this.interruptLosers, this.executor);
 	}
 
 	/**
 	 * {@return the effective configuration, e.g.
-	 * {@code HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s}} or
-	 * {@code HedgingConfig{delay=10ms}}; {@code enabled=false} is shown when disabled, and the executor
+	 * {@code HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s, maxExtraLoad=0.1}} or
+	 * {@code HedgingConfig{delay=10ms, maxExtraLoad=0.1}}; {@code enabled=false} is shown when disabled,
+	 * {@code interruptLosers=true} when set, and the executor
 	 * of blocking calls when there is one, by class and identity (its own {@code toString()} may show
 	 * state that changes, such as a pool's queue)}
 	 */
@@ -151,9 +190,12 @@ public final class HedgingConfig {
 			text.append("delay=adaptive, quantile=").append(this.quantile).append(", minDelay=")
 				.append(Durations.format(this.minDelay)).append(", maxDelay=").append(Durations.format(this.maxDelay));
 		}
+		text.append(", maxExtraLoad=").append(this.maxExtraLoad);
+		if (this.interruptLosers) {
+			text.append(", interruptLosers=true");
+		}
 		if (this.executor != null) {
-			text.append(", executor=").append(this.executor.getClass().getName()).append('@')
-				.append(Integer.toHexString(System.identityHashCode(this.executor)));
+			text.append(", executor=").append(describe(this.executor));
 		}
 		return text.append('}').toString();
 	}

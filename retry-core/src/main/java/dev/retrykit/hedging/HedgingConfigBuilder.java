@@ -3,6 +3,8 @@ package dev.retrykit.hedging;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.ThreadPoolExecutor;
 
 import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
@@ -25,6 +27,10 @@ public final class HedgingConfigBuilder {
 	Duration minDelay = HedgingConfig.DEFAULT_MIN_DELAY;
 
 	Duration maxDelay = HedgingConfig.DEFAULT_MAX_DELAY;
+
+	double maxExtraLoad = HedgingConfig.DEFAULT_MAX_EXTRA_LOAD;
+
+	boolean interruptLosers;
 
 	@Nullable Executor executor;
 
@@ -110,22 +116,87 @@ public final class HedgingConfigBuilder {
 	}
 
 	/**
+	 * Bounds the copies after the first: over the last 10 seconds they stay within this share of the
+	 * instance's calls, plus one per second at low traffic, whatever the budget and also while an adaptive
+	 * delay catches up with a latency shift (Finagle's {@code maxExtraLoad}). A copy the bound refuses is
+	 * not sent and counted as refused. Default 0.1.
+	 * @param maxExtraLoad from 0 to {@value HedgingConfig#MAX_COPIES} less one
+	 * @return this builder
+	 * @throws IllegalArgumentException if {@code maxExtraLoad} is negative, above 9 or not a number
+	 */
+	public HedgingConfigBuilder maxExtraLoad(double maxExtraLoad) {
+		if (!(maxExtraLoad >= 0 && maxExtraLoad <= HedgingConfig.MAX_COPIES - 1)) {
+			throw new IllegalArgumentException("Invalid maxExtraLoad (" + maxExtraLoad + "): must be from 0 to "
+					+ (HedgingConfig.MAX_COPIES - 1) + " (a share of the instance's calls; a call sends at most "
+					+ HedgingConfig.MAX_COPIES + " copies)");
+		}
+		this.maxExtraLoad = maxExtraLoad;
+		return this;
+	}
+
+	/**
+	 * Sets whether the thread of a blocking copy that lost, or is in flight when the call ends otherwise,
+	 * is interrupted. Default {@code false}: the copy is cancelled and its late outcome ignored, but its
+	 * thread is not interrupted, as an interrupt can tear down a pooled connection (Failsafe and
+	 * Resilience4j make interruption opt-in too).
+	 * @param interruptLosers whether to interrupt
+	 * @return this builder
+	 */
+	public HedgingConfigBuilder interruptLosers(boolean interruptLosers) {
+		this.interruptLosers = interruptLosers;
+		return this;
+	}
+
+	/**
 	 * Sets the executor that runs the copies of the instance's blocking calls
-	 * ({@code RetryTemplate.execute} without a {@code RetryState}): each copy is a task on it, and the
-	 * calling thread waits for the first acceptable result. A copy that loses, or is cancelled because
-	 * the call ended, has its thread interrupted; a copy the executor refuses
-	 * ({@link java.util.concurrent.RejectedExecutionException}) is a copy failed with that exception.
-	 * Choose an executor with a thread per task or enough threads for {@code maxAttempts} copies of every
-	 * concurrent call (virtual threads fit well): copies queued behind others do not race. It must run
-	 * every task it accepts: a discarded task (a discard policy, {@code shutdownNow()}'s queued tasks)
-	 * is a copy that never ends, which a call with no other copy in flight waits for. Default
+	 * ({@code RetryTemplate.execute} without a {@code RetryState}): each copy is a task on it, the first
+	 * included, and the calling thread waits for the first acceptable result. A copy that loses, or is
+	 * cancelled because the call ended, is cancelled (its thread interrupted only with
+	 * {@link #interruptLosers}); a copy the executor refuses
+	 * ({@link java.util.concurrent.RejectedExecutionException}) is a copy failed with that exception, and
+	 * so is a copy that was never run when the executor terminated ({@code shutdownNow()}). Choose an
+	 * executor with a thread per task or enough threads for {@code maxAttempts} copies of every
+	 * concurrent call (virtual threads fit well): copies queued behind others do not race. Default
 	 * {@code null}: blocking calls do not hedge but retry one attempt after another, with the backoff.
 	 * @param executor the executor, or {@code null} for none
 	 * @return this builder
+	 * @throws IllegalArgumentException if {@code executor} is a {@link ThreadPoolExecutor} whose rejection
+	 * policy runs a refused task on the calling thread ({@link ThreadPoolExecutor.CallerRunsPolicy}: the
+	 * caller would run the copy itself and hedging would silently stop) or drops it unseen
+	 * ({@link ThreadPoolExecutor.DiscardPolicy}, {@link ThreadPoolExecutor.DiscardOldestPolicy})
 	 */
 	public HedgingConfigBuilder executor(@Nullable Executor executor) {
+		checkRejectionPolicy(executor);
 		this.executor = executor;
 		return this;
+	}
+
+	/**
+	 * Checks that an executor of blocking copies neither runs a refused copy on the calling thread nor
+	 * drops it unseen.
+	 * @param executor the executor, or {@code null}
+	 * @throws IllegalArgumentException if it does
+	 */
+	static void checkRejectionPolicy(@Nullable Executor executor) {
+		if (!(executor instanceof ThreadPoolExecutor pool)) {
+			return;
+		}
+		RejectedExecutionHandler policy = pool.getRejectedExecutionHandler();
+		String what;
+		if (policy instanceof ThreadPoolExecutor.CallerRunsPolicy) {
+			what = "runs a refused copy on the calling thread, which then waits for it: the call would not hedge";
+		}
+		else if (policy instanceof ThreadPoolExecutor.DiscardPolicy
+				|| policy instanceof ThreadPoolExecutor.DiscardOldestPolicy) {
+			what = "drops a refused copy without telling anyone";
+		}
+		else {
+			return;
+		}
+		throw new IllegalArgumentException("Invalid executor (" + HedgingConfig.describe(executor)
+				+ "): its rejection policy " + policy.getClass().getSimpleName() + " " + what
+				+ "; use AbortPolicy (the default: a refused copy fails with RejectedExecutionException) or an executor"
+				+ " with a thread per task");
 	}
 
 	/**

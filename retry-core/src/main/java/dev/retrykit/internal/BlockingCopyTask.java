@@ -1,18 +1,28 @@
 package dev.retrykit.internal;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
+import dev.retrykit.RetryContext;
 import dev.retrykit.RetryFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One copy of a hedged blocking call ({@link HedgedBlockingCall}): the task the user's executor runs,
  * and the future of its outcome that the {@link HedgedCall} engine races. The attempt runs with the
- * copy's own context as {@link dev.retrykit.RetryContext#current()}; whatever it throws, an
- * {@link Error} included, completes the future exceptionally.
+ * copy's own context as {@link dev.retrykit.RetryContext#current()}, between the listeners'
+ * {@code beforeAttempt} and {@code attemptReturned} on the same thread (so an observation they open for the
+ * attempt is current where it runs); whatever it throws, an {@link Error} included, completes the future
+ * exceptionally.
  *
- * <p>{@code cancel(true)} (a losing copy, or a call that ended without it) interrupts the thread while
- * it runs the attempt, and only then: once the attempt returned, the thread is no longer interrupted
+ * <p>It never runs the attempt on the thread of the call's caller (an executor that runs a task on the
+ * thread that submits it, such as a caller-runs rejection policy or a direct executor): it fails with a
+ * {@link RejectedExecutionException} instead, as a copy the executor refused, so that the caller never
+ * waits inside its own copy and the call still hedges. A copy the executor dropped without running it
+ * ({@link #dropIfNeverRun}) fails likewise.
+ *
+ * <p>{@code cancel(true)} (a losing copy, or a call that ended without it, when the instance's
+ * {@code interruptLosers} is set) interrupts the thread while it runs the attempt, and only then: once the attempt returned, the thread is no longer interrupted
  * by the copy, and an interrupt the copy sent that the attempt did not consume is cleared, so that a
  * pooled thread takes no stray interrupt to its next task. A copy cancelled before the executor ran
  * it does not run the attempt. Its late outcome is ignored: a cancelled future stays cancelled.
@@ -29,38 +39,73 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 
 	private final MutableRetryContext context;
 
+	/** The thread of the call's caller, which never runs the attempt. */
+	private final Thread caller;
+
+	/** The call's listeners, told about this copy on the thread that runs it. */
+	private final Listeners listeners;
+
+	/** What the listeners are told about this copy. */
+	private final RetryContext told;
+
+	/** Whether a thread took the task to run it; guarded by this. */
+	private boolean taken;
+
 	/** The thread running the attempt, {@code null} before and after; guarded by this. */
 	private @Nullable Thread runner;
 
 	/** Whether {@link #cancel} interrupted {@link #runner}; guarded by this. */
 	private boolean interrupted;
 
-	BlockingCopyTask(RetryFunction<? super A, T, ?> attempt, A argument, MutableRetryContext context) {
+	BlockingCopyTask(RetryFunction<? super A, T, ?> attempt, A argument, MutableRetryContext context, Thread caller,
+			Listeners listeners, RetryContext told) {
 		this.attempt = attempt;
 		this.argument = argument;
 		this.context = context;
+		this.caller = caller;
+		this.listeners = listeners;
+		this.told = told;
 	}
 
 	@Override
 	public void run() {
+		boolean onCaller = Thread.currentThread() == this.caller;
 		synchronized (this) {
-			if (isDone()) {
-				// Cancelled while queued: the call no longer waits for this copy.
+			if (this.taken || isDone()) {
+				// Cancelled while queued, or dropped: the call no longer waits for this copy.
 				return;
 			}
-			this.runner = Thread.currentThread();
+			this.taken = true;
+			if (!onCaller) {
+				this.runner = Thread.currentThread();
+			}
+		}
+		if (onCaller) {
+			completeExceptionally(new RejectedExecutionException("The executor ran copy "
+					+ (this.context.getRetryCount() + 1) + " of retry '" + this.context.getName()
+					+ "' on the calling thread (a caller-runs policy, or a direct executor), which waits for"
+					+ " the copies: the copy is not run there and counts as refused"));
+			return;
 		}
 		ContextStack stack = ContextStack.get();
 		stack.push(this.context);
 		T value = null;
 		Throwable failure = null;
+		boolean heard = !this.listeners.isEmpty();
 		try {
+			if (heard) {
+				// On this thread, so that what a listener opens for the attempt (an observation's scope) is current here.
+				this.listeners.beforeAttempt(this.told);
+			}
 			value = this.attempt.apply(this.argument, this.context);
 		}
 		catch (Throwable ex) {
 			failure = ex;
 		}
 		finally {
+			if (heard) {
+				this.listeners.attemptReturned(this.told);
+			}
 			stack.pop();
 			synchronized (this) {
 				this.runner = null;
@@ -76,6 +121,26 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 		else {
 			completeExceptionally(failure);
 		}
+	}
+
+	/**
+	 * Fails the copy with {@code reason} if no thread took it yet: its executor will never run it
+	 * (it terminated, or was shut down with the copy no longer queued).
+	 * @return whether the copy was failed so
+	 */
+	boolean dropIfNeverRun(RejectedExecutionException reason) {
+		synchronized (this) {
+			if (this.taken) {
+				return false;
+			}
+			this.taken = true;
+		}
+		return completeExceptionally(reason);
+	}
+
+	/** @return whether a thread took the task to run it, or it was dropped */
+	synchronized boolean isTaken() {
+		return this.taken;
 	}
 
 	/**

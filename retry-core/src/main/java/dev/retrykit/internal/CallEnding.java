@@ -194,6 +194,17 @@ final class CallEnding {
 	}
 
 	/**
+	 * Ends a call whose caller completed its future from outside ({@code cancel}, {@code complete},
+	 * {@code orTimeout}) before it ended: it failed, as far as its own attempts go, and its listeners are
+	 * closed with what the future was completed with ({@code null} for a value).
+	 * @param failure what the caller completed the future with, or {@code null} for a value
+	 */
+	static void endedFromOutside(RetryRuntime runtime, MutableRetryContext context, @Nullable Throwable failure) {
+		context.outcome(CallOutcome.failed(context.getRetryCount() >= 1));
+		runtime.close(context, failure);
+	}
+
+	/**
 	 * Runs a recovery on this thread and reports its outcome.
 	 * @return the recovery's result
 	 * @throws Throwable what the recovery threw, after the listeners are closed with it

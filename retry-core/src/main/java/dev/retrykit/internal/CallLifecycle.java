@@ -173,6 +173,16 @@ final class CallLifecycle {
 	 */
 	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			RetryContext told) {
+		return acquireAttempt(runtime, context, block, told, true);
+	}
+
+	/**
+	 * {@link #acquireAttempt}; with {@code tell} false the listeners are not told here: a blocking hedged
+	 * copy tells them on the thread that runs it ({@link BlockingCopyTask}), so that what they open for the
+	 * attempt (an observation's scope) is current where its code runs.
+	 */
+	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			RetryContext told, boolean tell) {
 		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = breaker.acquirePermission();
@@ -182,7 +192,7 @@ final class CallLifecycle {
 			context.permit = permit;
 		}
 		block.attempt();
-		if (!runtime.listeners.isEmpty()) {
+		if (tell && !runtime.listeners.isEmpty()) {
 			runtime.listeners.beforeAttempt(told);
 		}
 		return true;

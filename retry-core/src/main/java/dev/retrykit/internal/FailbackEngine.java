@@ -172,8 +172,17 @@ public final class FailbackEngine implements FailbackExecutor {
 
 	@Override
 	public List<FailbackTask> pendingTasks() {
-		List<FailbackTask> tasks = new ArrayList<>();
-		this.pending.values().forEach(entry -> tasks.add(entry.snapshot()));
+		// The map's iteration is weakly consistent: while the table resizes it may meet a key twice, the
+		// entry it replaced and the new one. A snapshot shows one task per key: the one mapped now.
+		java.util.Map<Object, FailbackEntry> byKey = new java.util.HashMap<>();
+		for (FailbackEntry entry : this.pending.values()) {
+			FailbackEntry seen = byKey.putIfAbsent(entry.key, entry);
+			if (seen != null && this.pending.get(entry.key) == entry) {
+				byKey.put(entry.key, entry);
+			}
+		}
+		List<FailbackTask> tasks = new ArrayList<>(byKey.size());
+		byKey.values().forEach(entry -> tasks.add(entry.snapshot()));
 		tasks.sort(Comparator.comparing(FailbackTask::submittedAt));
 		return tasks;
 	}

@@ -1,5 +1,6 @@
 package dev.retrykit.internal;
 
+import java.util.List;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
@@ -52,6 +53,32 @@ final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<
 			call.completeExceptionally(failure);
 		}
 		return null;
+	}
+
+	/**
+	 * As a hedged call ends without a winner: the last failure carries the other copies' failures as
+	 * suppressed exceptions (each once, however often a call ends with that same exception).
+	 */
+	static void suppressOthers(HedgeRace<?> race) {
+		List<Throwable> all = race.takeFailures();
+		Throwable last = race.context.getLastThrowable();
+		if (all == null || last == null) {
+			return;
+		}
+		for (Throwable failure : all) {
+			if (failure != last && !isSuppressedIn(last, failure)) {
+				last.addSuppressed(failure);
+			}
+		}
+	}
+
+	private static boolean isSuppressedIn(Throwable last, Throwable failure) {
+		for (Throwable suppressed : last.getSuppressed()) {
+			if (suppressed == failure) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }

@@ -1,13 +1,19 @@
 package dev.retrykit.internal;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryContext;
@@ -26,14 +32,19 @@ import org.jspecify.annotations.Nullable;
  * when another copy wins. Copy k sees a context of its own as {@link RetryContext#current()} (and as
  * the attempt's argument): retry count k − 1, attribute {@value HedgeCopy#HEDGED} {@code true} for
  * k &gt; 1.
- * <li>A copy that lost, or that was in flight when the call ended otherwise, has its thread
- * interrupted; its outcome is ignored.
+ * <li>A copy that lost, or that was in flight when the call ended otherwise, is cancelled, its thread
+ * interrupted only with {@code interruptLosers}; its outcome is ignored.
  * <li>An executor that refuses a copy fails that copy with its
  * {@link java.util.concurrent.RejectedExecutionException}, classified as any failure: the call goes on
- * with its other copies, or ends with it; it never waits for a copy that was not sent.
+ * with its other copies, or ends with it; it never waits for a copy that was not sent. Nor for one that
+ * was sent and dropped: the caller waits in slices (1 ms doubling up to 1 s), and after each one fails,
+ * likewise, every copy no thread took while its executor is terminated, or is a
+ * {@link ThreadPoolExecutor} shut down with the copy no longer in its queue ({@code shutdownNow()}).
+ * The call's deadline ({@code max-duration}) and each copy's {@code attempt-timeout} bound the wait
+ * too, through the engine's timer.
  * <li>The call ends as a synchronous one does: with the winner's result, the recovery's result, the last
  * failure unchanged (an {@link Error} of a copy included), or the last rejected result.
- * <li>The caller interrupted while it waits cancels the call (every copy in flight is interrupted, no
+ * <li>The caller interrupted while it waits cancels the call (every copy in flight is cancelled, no
  * further copy starts) and gets a {@link RetryInterruptedException}, the thread's interrupt flag set
  * again; unless the call had already ended, whose outcome it then gets, the flag set.
  * </ul>
@@ -41,6 +52,11 @@ import org.jspecify.annotations.Nullable;
  * could start. Stateless.
  */
 final class HedgedBlockingCall {
+
+	/** The caller's first wait before it looks for dropped copies, doubled up to {@link #MAX_SLICE_NANOS}. */
+	private static final long MIN_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	private static final long MAX_SLICE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	private HedgedBlockingCall() {
 	}
@@ -52,42 +68,102 @@ final class HedgedBlockingCall {
 	 * @throws Throwable the call's failure, unchanged
 	 */
 	static <A, T> T execute(RetryRuntime runtime, Executor executor,
-			RetryFunction<? super A, T, ?> attempt, A argument, @Nullable RecoveryCallback<T> recovery)
-			throws Throwable {
-		String name = runtime.name;
-		Supplier<CompletionStage<T>> copies = () -> {
-			BlockingCopyTask<A, T> copy = new BlockingCopyTask<>(attempt, argument, copyContext(name));
-			executor.execute(copy);
-			return copy;
-		};
-		CompletableFuture<T> call = HedgedCall.start(runtime, copies,
-				(recovery != null) ? recovering(recovery) : null);
+			RetryFunction<? super A, T, ?> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
+			@Nullable Object operation) throws Throwable {
+		Copies<A, T> copies = new Copies<>(runtime, executor, attempt, argument);
+		MutableRetryContext context = new MutableRetryContext(runtime.name, ContextStack.current());
+		if (!CallLifecycle.open(runtime, context, operation)) {
+			throw CallLifecycle.vetoed(runtime, context, "Retry");
+		}
+		HedgedCall<T> call = new HedgedCall<>(runtime, null, copies, (recovery != null) ? recovering(recovery) : null,
+				context);
+		HedgeStarts.startFirst(call.race());
 		try {
-			return call.get();
+			return await(call, copies);
 		}
 		catch (ExecutionException ex) {
 			throw ex.getCause();
 		}
 		catch (InterruptedException ex) {
-			return interrupted(name, call);
+			return interrupted(runtime.name, call);
+		}
+	}
+
+	/** Waits for the call in slices, failing the copies its executor dropped after each. */
+	private static <T> T await(CompletableFuture<T> call, Copies<?, T> copies)
+			throws InterruptedException, ExecutionException {
+		long slice = MIN_SLICE_NANOS;
+		for (;;) {
+			try {
+				return call.get(slice, TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				copies.failDropped();
+				slice = Math.min(MAX_SLICE_NANOS, slice * 2);
+			}
 		}
 	}
 
 	/**
-	 * The context a copy's attempt sees on the executor's thread. The engine has pushed the copy's
-	 * context on this thread: a copy after the first has one of its own, handed over as it is; the first
-	 * copy's is the calling thread's pooled context, whose state is copied into a fresh one.
+	 * The copies of one blocking call, each a {@link BlockingCopyTask} on the executor with its context
+	 * handed over by the engine; each tells the listeners about itself on the thread that runs it.
 	 */
-	private static MutableRetryContext copyContext(String name) {
-		RetryContext current = ContextStack.current();
-		if (current instanceof MutableRetryContext context && context.getAttribute(HedgeCopy.HEDGED) != null) {
-			return context;
+	private static final class Copies<A, T> implements HedgedFirstCopy.CopySource<T> {
+
+		private final RetryRuntime runtime;
+
+		private final Executor executor;
+
+		private final RetryFunction<? super A, T, ?> attempt;
+
+		private final A argument;
+
+		private final Thread caller = Thread.currentThread();
+
+		/** The copies sent; guarded by this. */
+		private final List<BlockingCopyTask<A, T>> sent = new ArrayList<>(2);
+
+		Copies(RetryRuntime runtime, Executor executor, RetryFunction<? super A, T, ?> attempt, A argument) {
+			this.runtime = runtime;
+			this.executor = executor;
+			this.attempt = attempt;
+			this.argument = argument;
 		}
-		MutableRetryContext first = new MutableRetryContext(name, (current != null) ? current.getParent() : null);
-		if (current != null) {
-			first.restore(current.getRetryCount(), current.getLastThrowable(), false);
+
+		@Override
+		public CompletionStage<T> copy(MutableRetryContext context, RetryContext told) {
+			BlockingCopyTask<A, T> copy = new BlockingCopyTask<>(this.attempt, this.argument, context, this.caller,
+					this.runtime.listeners, told);
+			synchronized (this) {
+				this.sent.add(copy);
+			}
+			this.executor.execute(copy);
+			return copy;
 		}
-		return first;
+
+		/** Fails each copy that no thread took and that the executor will never run. */
+		void failDropped() {
+			if (!(this.executor instanceof ExecutorService service) || !service.isShutdown()) {
+				return;
+			}
+			List<BlockingCopyTask<A, T>> sent;
+			synchronized (this) {
+				sent = List.copyOf(this.sent);
+			}
+			for (BlockingCopyTask<A, T> copy : sent) {
+				if (!copy.isDone() && !copy.isTaken() && dropped(service, copy)) {
+					copy.dropIfNeverRun(new RejectedExecutionException("Copy " + (sent.indexOf(copy) + 1)
+							+ " of retry '" + this.runtime.name + "' was dropped by its executor ("
+							+ service.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(service)) + "), shut down before it ran the copy"));
+				}
+			}
+		}
+
+		private static boolean dropped(ExecutorService service, Runnable copy) {
+			return service.isTerminated()
+					|| (service instanceof ThreadPoolExecutor pool && !pool.getQueue().contains(copy));
+		}
+
 	}
 
 	/** The recovery as the engine runs it: with the call's context as {@link RetryContext#current()} (see {@link HedgeEnding}). */
@@ -117,7 +193,7 @@ final class HedgedBlockingCall {
 		}
 		Throwable last = (call instanceof HedgedCall<T> hedged) ? hedged.context().getLastThrowable() : null;
 		throw new RetryInterruptedException("Retry '" + name + "' was interrupted while it waited for its hedged"
-				+ " copies; the call is cancelled and every copy in flight was interrupted"
+				+ " copies; the call is cancelled and every copy in flight was cancelled"
 				+ ((last != null) ? "; the cause is the last failure" : ""), last);
 	}
 

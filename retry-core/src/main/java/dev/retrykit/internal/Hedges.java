@@ -1,11 +1,11 @@
 package dev.retrykit.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.retrykit.async.TimingWheelScheduler;
 import dev.retrykit.hedging.HedgingConfig;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;
@@ -14,72 +14,72 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The hedging of one instance: its delay between copies (fixed, or adaptive through a
- * {@link HedgeLatency} window that carries over live changes), and the timer that starts the copies
- * that fall due.
- *
- * <p>The timer is one task on the instance's scheduler, not one per call: arming and cancelling a
- * wheel timer per call costs about 190 ns, while a call that goes async here only pushes itself on a
- * lock-free list (one CAS) and reads when the task is armed for (see {@code HedgingBenchmark}). The task
- * runs when the earliest watched call falls due; it takes the whole list, starts the copies that are
- * due, drops the calls that ended, puts the rest back and arms itself for the earliest of them. A call
- * that ended stays on the list until the next pass drops it: the list holds at most the calls of one
- * delay (plus those still running). Copies are started on the scheduler's executor thread, never on
- * its timer thread. When the scheduler refuses the task (it is stopped), calls go on without
- * delay-started copies, and a call that waits for nothing but the timer (a retry after a delay hint) ends
- * as an async call does when its scheduler stops. Thread-safe.
+ * {@link HedgeLatency} window), the bound on its extra load ({@link HedgeLoad}), its timer
+ * ({@link HedgeTimer}), and where copies that fall due start ({@link #startLater}). The latency window
+ * and the load bound carry over live changes, also through a time with hedging off; a live change that
+ * switches hedging off {@linkplain #switchOff() reaches the calls in flight}: they start no further copy
+ * by the delay. Thread-safe.
  */
-final class Hedges implements AbandonableTask {
-
-	private static final VarHandle HEAD = VarHandles.field(MethodHandles.lookup(), "head", HedgedCall.class);
-
-	private static final VarHandle ARMED_FOR = VarHandles.field(MethodHandles.lookup(), "armedFor", long.class);
-
-	/** {@link #armedFor} when no pass is armed. */
-	private static final long NOT_ARMED = Long.MAX_VALUE;
+final class Hedges {
 
 	final HedgingConfig config;
 
 	final TimeSource timeSource;
-
-	private final RetryScheduler scheduler;
 
 	final RetryCounters counters;
 
 	/** Where the copies of blocking calls run, or {@code null} when blocking calls do not hedge. */
 	final @Nullable Executor executor;
 
+	/** Whether a losing blocking copy's thread is interrupted. */
+	final boolean interruptLosers;
+
 	/** The fixed delay, or -1 when adaptive. */
 	private final long fixedDelayNanos;
 
 	private final @Nullable HedgeLatency latency;
 
-	/** The watched calls, linked through {@link HedgedCall#nextWatched} (via {@link #HEAD}). */
-	private volatile @Nullable HedgedCall<?> head;
+	final HedgeLoad load;
 
-	/** When the next pass is armed for, or {@link #NOT_ARMED} (via {@link #ARMED_FOR}). */
-	private volatile long armedFor = NOT_ARMED;
+	final HedgeTimer timer;
+
+	private final RetryScheduler scheduler;
+
+	private final @Nullable TimingWheelScheduler wheel;
+
+	/** Set by a live change that switched hedging off: calls in flight start no copy by the delay. */
+	private volatile boolean switchedOff;
 
 	/**
 	 * @param runtime the instance
 	 * @param config its hedging policy
-	 * @param previous the hedging of the runtime it replaces, whose latency window it keeps, or {@code null}
+	 * @param previous the hedging the instance had before a live change (on or off), whose latency
+	 * window (when the rule is the same) and load bound it keeps, or {@code null}
 	 */
 	Hedges(RetryRuntime runtime, HedgingConfig config, @Nullable Hedges previous) {
 		this.config = config;
 		this.timeSource = runtime.timeSource;
-		this.scheduler = runtime.scheduler;
 		this.counters = runtime.counters;
+		this.scheduler = runtime.scheduler;
+		this.wheel = runtime.wheel;
 		this.executor = config.getExecutor();
+		this.interruptLosers = config.isInterruptLosers();
 		if (config.isAdaptive()) {
+			long min = RetryRuntime.saturatedNanos(config.getMinDelay());
+			long max = RetryRuntime.saturatedNanos(config.getMaxDelay());
+			HedgeLatency kept = (previous != null) ? previous.latency : null;
 			this.fixedDelayNanos = -1;
-			this.latency = (previous != null && previous.latency != null && previous.config.equals(config))
-					? previous.latency : new HedgeLatency(config.getQuantile(),
-							RetryRuntime.saturatedNanos(config.getMinDelay()), RetryRuntime.saturatedNanos(config.getMaxDelay()));
+			this.latency = (kept != null && kept.sameRule(config.getQuantile(), min, max)) ? kept
+					: new HedgeLatency(config.getQuantile(), min, max);
 		}
 		else {
-			this.fixedDelayNanos = RetryRuntime.saturatedNanos(java.util.Objects.requireNonNull(config.getDelay()));
+			this.fixedDelayNanos = RetryRuntime.saturatedNanos(Objects.requireNonNull(config.getDelay()));
 			this.latency = null;
 		}
+		RetryCounters counters = this.counters;
+		this.load = (previous != null && previous.config.getMaxExtraLoad() == config.getMaxExtraLoad()) ? previous.load
+				: new HedgeLoad(config.getMaxExtraLoad(), () -> counters.getAttempts() - counters.getHedgesStarted());
+		this.timer = new HedgeTimer(this.timeSource, this.scheduler, this.latency);
 	}
 
 	/** @return the delay between copies now */
@@ -88,112 +88,64 @@ final class Hedges implements AbandonableTask {
 		return (window != null) ? window.delayNanos() : this.fixedDelayNanos;
 	}
 
-	/** Records the latency of a successful copy, for an adaptive delay. */
-	void succeeded(long latencyNanos) {
+	/** Records the latency of a successful call, for an adaptive delay. */
+	void succeeded(long latencyNanos, long nowNanos) {
 		HedgeLatency window = this.latency;
 		if (window != null) {
-			window.record(latencyNanos);
+			window.record(latencyNanos, nowNanos);
 		}
 	}
 
-	/** @return whether the delay is adaptive, so that copies' latencies are wanted */
+	/** @return whether the delay is adaptive, so that calls' latencies are wanted */
 	boolean isAdaptive() {
 		return this.latency != null;
 	}
 
-	/** Watches a call until it ended or may start no more copies; its next copy is due at {@code dueNanos}. */
-	void watch(HedgedCall<?> call, long dueNanos) {
-		HedgedCall<?> current;
-		do {
-			current = this.head;
-			call.nextWatched = current;
-		}
-		while (!HEAD.compareAndSet(this, current, call));
-		if (dueNanos < this.armedFor) {
-			arm(dueNanos);
-		}
+	/** A live change switched hedging off: the calls in flight start no further copy by the delay. */
+	void switchOff() {
+		this.switchedOff = true;
 	}
 
-	/** Arms a pass for {@code dueNanos} if none is armed that early: a watched call's next copy moved earlier. */
-	void rearm(long dueNanos) {
-		if (dueNanos < this.armedFor) {
-			arm(dueNanos);
-		}
-	}
-
-	private void arm(long dueNanos) {
-		for (;;) {
-			long current = this.armedFor;
-			if (dueNanos >= current) {
-				return;
-			}
-			if (ARMED_FOR.compareAndSet(this, current, dueNanos)) {
-				break;
-			}
-		}
-		try {
-			this.scheduler.schedule(this, Math.max(0, dueNanos - this.timeSource.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (RejectedExecutionException ex) {
-			ARMED_FOR.compareAndSet(this, dueNanos, NOT_ARMED);
-			abandon(ex);
-		}
+	/** @return whether a live change switched hedging off since these calls started */
+	boolean isSwitchedOff() {
+		return this.switchedOff;
 	}
 
 	/**
-	 * The scheduler stopped (or refused the pass): every watched call is told, and goes on with its copies
-	 * in flight, or ends if it has none ({@link HedgedCall#timerStopped}).
+	 * Starts a copy that fell due on its own, handed to the scheduler's executor: never on the timer's
+	 * thread, and never after another due copy's start, so that one copy's slow supplier delays no other.
+	 * On retrykit's timing wheel it is handed to the wheel's executor at once; on another scheduler it is
+	 * scheduled with no delay. A start that is refused (the scheduler or its executor) is abandoned:
+	 * {@link HedgeWaits#startRefused}.
 	 */
-	@Override
-	public void abandon(RejectedExecutionException reason) {
-		HedgedCall<?> call = (HedgedCall<?>) HEAD.getAndSet(this, null);
-		while (call != null) {
-			HedgedCall<?> next = call.nextWatched;
-			call.nextWatched = null;
-			call.timerStopped(reason);
-			call = next;
+	void startLater(HedgeRace<?> race, boolean byDelay) {
+		CopyStart start = new CopyStart(race, byDelay);
+		try {
+			if (this.wheel != null) {
+				this.wheel.execute(start);
+			}
+			else {
+				this.scheduler.schedule(start, 0, TimeUnit.NANOSECONDS);
+			}
+		}
+		catch (RejectedExecutionException ex) {
+			start.abandon(ex);
 		}
 	}
 
-	/** A pass: starts the copies that are due, keeps watching the calls that may start more. */
-	@Override
-	public void run() {
-		// Disarm first: a call watched from now on arms a pass of its own if this one misses it.
-		this.armedFor = NOT_ARMED;
-		HedgedCall<?> call = (HedgedCall<?>) HEAD.getAndSet(this, null);
-		HedgeLatency window = this.latency;
-		if (window != null) {
-			window.refresh();
+	/** A due copy's start, as a task of its own. */
+	private record CopyStart(HedgeRace<?> race, boolean byDelay) implements AbandonableTask {
+
+		@Override
+		public void run() {
+			this.race.startCopy(this.byDelay, true);
 		}
-		HedgedCall<?> keptFirst = null;
-		HedgedCall<?> keptLast = null;
-		long earliest = NOT_ARMED;
-		long now = this.timeSource.nanoTime();
-		while (call != null) {
-			HedgedCall<?> next = call.nextWatched;
-			call.nextWatched = null;
-			long due = call.timerPassed(now);
-			if (due != HedgedCall.UNWATCHED) {
-				if (keptLast == null) {
-					keptFirst = call;
-				}
-				else {
-					keptLast.nextWatched = call;
-				}
-				keptLast = call;
-				earliest = Math.min(earliest, due);
-			}
-			call = next;
+
+		@Override
+		public void abandon(RejectedExecutionException reason) {
+			HedgeWaits.startRefused(this.race, reason);
 		}
-		if (keptFirst != null && keptLast != null) {
-			HedgedCall<?> current;
-			do {
-				current = this.head;
-				keptLast.nextWatched = current;
-			}
-			while (!HEAD.compareAndSet(this, current, keptFirst));
-			arm(earliest);
-		}
+
 	}
 
 }

@@ -96,6 +96,12 @@ public final class RetryRuntime {
 	final @Nullable Hedges hedges;
 
 	/**
+	 * The hedging the instance had before a live change switched it off, kept so that switching it on
+	 * again keeps the learnt delay; {@code null} while it hedges or never did.
+	 */
+	private final @Nullable Hedges switchedOffHedges;
+
+	/**
 	 * Makes the runtime of one instance from its parts.
 	 * @param name the instance name
 	 * @param config its configuration
@@ -112,13 +118,13 @@ public final class RetryRuntime {
 			RetryListener[] listeners, RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker,
 			@Nullable RetryBudget budget, int eventCapacity, RetryScheduler scheduler) {
 		this(name, config, sleeper, timeSource, null, listeners, new RetryCounters(name, timeSource, eventCapacity),
-				cache, circuitBreaker, budget, scheduler, null);
+				cache, circuitBreaker, budget, scheduler, null, false);
 	}
 
 	private RetryRuntime(String name, RetryConfig config, Sleeper sleeper, TimeSource timeSource,
 			@Nullable Listeners sharedListeners, RetryListener[] listeners, RetryCounters counters,
 			RetryContextCache cache, @Nullable CircuitBreaker circuitBreaker, @Nullable RetryBudget budget,
-			RetryScheduler scheduler, @Nullable Hedges previousHedges) {
+			RetryScheduler scheduler, @Nullable Hedges previousHedges, boolean switchOff) {
 		this.name = name;
 		this.config = config;
 		this.classifier = new FailureClassifier(config);
@@ -147,6 +153,11 @@ public final class RetryRuntime {
 		this.countersId = counters.id;
 		this.hedges = config.isHedging() ? new Hedges(this, java.util.Objects.requireNonNull(config.getHedging()),
 				previousHedges) : null;
+		this.switchedOffHedges = (this.hedges == null) ? previousHedges : null;
+		if (switchOff && previousHedges != null) {
+			// A live switch-off reaches the calls in flight: they start no further copy by the delay.
+			previousHedges.switchOff();
+		}
 	}
 
 	/**
@@ -157,7 +168,7 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime variant(RetryConfig config) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
-				this.counters, this.cache, this.circuit, this.budget, this.scheduler, this.hedges);
+				this.counters, this.cache, this.circuit, this.budget, this.scheduler, carriedHedges(), false);
 	}
 
 	/**
@@ -169,7 +180,7 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime variant(RetryConfig config, RetryListener[] listeners) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, null, listeners, this.counters,
-				this.cache, this.circuit, this.budget, this.scheduler, this.hedges);
+				this.cache, this.circuit, this.budget, this.scheduler, carriedHedges(), false);
 	}
 
 	/**
@@ -182,7 +193,12 @@ public final class RetryRuntime {
 	 */
 	public RetryRuntime reconfigured(RetryConfig config, @Nullable CircuitBreaker circuitBreaker, @Nullable RetryBudget budget) {
 		return new RetryRuntime(this.name, config, this.sleeper, this.timeSource, this.listeners, new RetryListener[0],
-				this.counters, this.cache, circuitBreaker, budget, this.scheduler, this.hedges);
+				this.counters, this.cache, circuitBreaker, budget, this.scheduler, carriedHedges(), !config.isHedging());
+	}
+
+	/** The hedging a variant or a live change carries on from: the current one, or the one switched off. */
+	private @Nullable Hedges carriedHedges() {
+		return (this.hedges != null) ? this.hedges : this.switchedOffHedges;
 	}
 
 	/**
@@ -232,6 +248,11 @@ public final class RetryRuntime {
 	/** {@return the instance's budget, or {@code null}} */
 	public @Nullable RetryBudget budget() {
 		return this.budget;
+	}
+
+	/** {@return the attempt timeout in nanoseconds, or 0 for none} */
+	long attemptTimeoutNanos() {
+		return this.attemptTimeoutNanos;
 	}
 
 	/**

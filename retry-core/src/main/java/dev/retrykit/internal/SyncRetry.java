@@ -81,7 +81,8 @@ public final class SyncRetry {
 		Hedges hedges = runtime.hedges;
 		if (hedges != null && hedges.executor != null) {
 			try {
-				return HedgedBlockingCall.execute(runtime, hedges.executor, attempt, argument, recovery);
+				return HedgedBlockingCall.execute(runtime, hedges.executor, attempt, argument, recovery,
+						(attempt == CALLBACK) ? argument : attempt);
 			}
 			catch (Throwable failure) {
 				throw Sneaky.<E>rethrow(failure);

@@ -66,8 +66,9 @@ class HedgedBlockingCallTests {
 			.build();
 	}
 
+	/** Losers' threads interrupted: these tests watch the interrupt ({@code interruptLosers} is off by default). */
 	private static HedgingConfig fixed(long millis, java.util.concurrent.Executor executor) {
-		return HedgingConfig.builder().delay(Duration.ofMillis(millis)).executor(executor).build();
+		return HedgingConfig.builder().delay(Duration.ofMillis(millis)).executor(executor).interruptLosers(true).build();
 	}
 
 	private void advanceMillis(long millis) {
@@ -287,7 +288,7 @@ class HedgedBlockingCallTests {
 	}
 
 	@Test
-	void theBudgetRefusesHedgesAndTheCallWaitsForTheCopyInFlight() {
+	void aHedgeTakesNoTokenAFailedCopyDoesAndThenTheBudgetRefusesMoreCopies() throws Exception {
 		RetryBudget budget = RetryBudget.create("search", RetryBudgetConfig.builder().maxTokens(2).build());
 		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(3)
 			.hedging(fixed(10, this.executor)).budget(budget).build();
@@ -296,15 +297,18 @@ class HedgedBlockingCallTests {
 
 		advanceMillis(10);
 		this.downstream.awaitCalls(2);
+		assertThat(budget.getTokens()).isEqualTo(2.0);
+		this.downstream.copy(1).answer.completeExceptionally(new IOException("first"));
+		BlockingDownstream.await(() -> template.getMetrics().getHedgesRefused() == 1, "the third copy's refusal");
 		advanceMillis(100);
 
-		// 2 tokens, retries while more than 1: the first hedge takes one, the second is refused.
+		// 2 tokens, retries while more than 1: the failure took one, so no third copy.
 		assertThat(budget.getTokens()).isEqualTo(1.0);
 		assertThat(template.getMetrics().getHedgesRefused()).isEqualTo(1);
 		assertThat(this.downstream.calls()).isEqualTo(2);
-		this.downstream.copy(1).answer.complete("first");
-		assertThat(caller.result()).isEqualTo("first");
-		assertThat(template.getMetrics().getHedgesLost()).isEqualTo(1);
+		this.downstream.copy(2).answer.complete("second");
+		assertThat(caller.result()).isEqualTo("second");
+		assertThat(template.getMetrics().getHedgesWon()).isEqualTo(1);
 	}
 
 	@Test

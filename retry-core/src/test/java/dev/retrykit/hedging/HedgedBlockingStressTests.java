@@ -56,7 +56,7 @@ class HedgedBlockingStressTests {
 	private RetryTemplate template() {
 		return RetryTemplate.builder().name("search").virtualTime(new VirtualTime())
 			.config(RetryConfig.builder().maxAttempts(3).ignore(IllegalStateException.class)
-				.hedging(HedgingConfig.builder().delay(Duration.ZERO).executor(this.executor).build())
+				.hedging(HedgingConfig.builder().delay(Duration.ZERO).maxExtraLoad(2).interruptLosers(true).executor(this.executor).build())
 				.budget(RetryBudgetConfig.builder().maxTokens(1000).tokenRatio(1).build(), null)
 				.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 1000000").build())
 				.build())

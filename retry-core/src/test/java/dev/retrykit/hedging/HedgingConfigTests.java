@@ -20,14 +20,14 @@ class HedgingConfigTests {
 		assertThat(config.getQuantile()).isEqualTo(0.95);
 		assertThat(config.getMinDelay()).isEqualTo(Duration.ofMillis(1));
 		assertThat(config.getMaxDelay()).isEqualTo(Duration.ofSeconds(1));
-		assertThat(config).hasToString("HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s}");
+		assertThat(config).hasToString("HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s, maxExtraLoad=0.1}");
 	}
 
 	@Test
 	void aFixedDelayShowsAloneAndDisabledShows() {
-		assertThat(HedgingConfig.builder().delay(Duration.ofMillis(10)).build()).hasToString("HedgingConfig{delay=10ms}");
+		assertThat(HedgingConfig.builder().delay(Duration.ofMillis(10)).build()).hasToString("HedgingConfig{delay=10ms, maxExtraLoad=0.1}");
 		assertThat(HedgingConfig.builder().enabled(false).delay(Duration.ZERO).build())
-			.hasToString("HedgingConfig{enabled=false, delay=0s}");
+			.hasToString("HedgingConfig{enabled=false, delay=0s, maxExtraLoad=0.1}");
 	}
 
 	@Test
@@ -53,7 +53,7 @@ class HedgingConfigTests {
 	void unlimitedAttemptsCannotHedge() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RetryConfig.builder().maxAttempts(-1).hedging(HedgingConfig.builder().build()).build())
-			.withMessage("Invalid maxAttempts (-1) with hedging: must be 1 or greater, the copies of a hedged call in all");
+			.withMessage("Invalid maxAttempts (-1) with hedging: must be from 1 to 10, the copies of a hedged call in all");
 		assertThat(RetryConfig.builder().maxAttempts(-1).hedging(HedgingConfig.builder().enabled(false).build()).build()
 			.isHedging()).isFalse();
 	}
@@ -77,7 +77,7 @@ class HedgingConfigTests {
 		assertThat(config.getHedging()).isSameAs(hedging);
 		assertThat(config.isHedging()).isTrue();
 		assertThat(RetryConfig.builder(config).build().getHedging()).isSameAs(hedging);
-		assertThat(config.toString()).endsWith(", hedging=HedgingConfig{delay=10ms}]");
+		assertThat(config.toString()).endsWith(", hedging=HedgingConfig{delay=10ms, maxExtraLoad=0.1}]");
 		assertThat(RetryConfig.defaults().isHedging()).isFalse();
 	}
 
@@ -92,7 +92,7 @@ class HedgingConfigTests {
 		assertThat(HedgingConfig.builder(config).executor(Runnable::run).build()).isNotEqualTo(config);
 		assertThat(HedgingConfig.builder(config).executor(null).build())
 			.isEqualTo(HedgingConfig.builder().delay(Duration.ofMillis(10)).build());
-		assertThat(config.toString()).isEqualTo("HedgingConfig{delay=10ms, executor=" + executor.getClass().getName() + "@"
+		assertThat(config.toString()).isEqualTo("HedgingConfig{delay=10ms, maxExtraLoad=0.1, executor=" + executor.getClass().getName() + "@"
 				+ Integer.toHexString(System.identityHashCode(executor)) + "}");
 	}
 

@@ -38,7 +38,7 @@ class HedgingStressTests {
 		return RetryTemplate.builder().name("search").virtualTime(this.time)
 			.config(RetryConfig.builder().maxAttempts(3).ignore(IllegalStateException.class)
 				.hedging(HedgingConfig.builder().quantile(0.9).minDelay(Duration.ofMillis(1))
-					.maxDelay(Duration.ofMillis(50)).build())
+					.maxDelay(Duration.ofMillis(50)).maxExtraLoad(2).build())
 				.budget(RetryBudgetConfig.builder().maxTokens(1000).tokenRatio(0.5).build(), null)
 				.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 1000000").build())
 				.build())

@@ -201,7 +201,7 @@ class RetryOperatorHedgingTests {
 	@Test
 	void aZeroDelayStartsEveryCopyOnSubscription() {
 		RetryTemplate template = template(3,
-				builder -> builder.hedging(HedgingConfig.builder().delay(Duration.ZERO).build()));
+				builder -> builder.hedging(HedgingConfig.builder().delay(Duration.ZERO).maxExtraLoad(2).build()));
 		StepVerifier.create(this.source.transform(RetryOperator.of(template)))
 			.then(() -> assertThat(this.source.subscriptions()).isEqualTo(3))
 			.then(() -> this.source.copy(1).succeed("first"))

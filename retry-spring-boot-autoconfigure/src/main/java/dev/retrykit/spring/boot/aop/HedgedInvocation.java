@@ -36,6 +36,9 @@ final class HedgedInvocation {
 	/** The key under which Spring's AspectJ advice caches its join point in the user attributes. */
 	private static final String JOIN_POINT_KEY = "org.aspectj.lang.JoinPoint";
 
+	/** The attribute that tells a copy after the first of a hedged call that it is a hedge. */
+	private static final String HEDGED = "retry.hedged";
+
 	private static final @Nullable VarHandle USER_ATTRIBUTES = findUserAttributes();
 
 	private final MethodInvocation invocation;
@@ -81,6 +84,23 @@ final class HedgedInvocation {
 		}
 		HedgingConfig hedging = config.getHedging();
 		return hedging != null && hedging.getExecutor() != null;
+	}
+
+	/**
+	 * Refuses to run a copy after the first of a hedged call on the invocation that the call's copies would
+	 * share: a call prepared as not hedging ({@link #hedgesAsync}, {@link #hedgesBlocking} said no) whose
+	 * instance a live change made hedge before the engine read its configuration. Such a copy fails (and
+	 * counts as a failed copy) instead of running the chain from a position another thread is using; the
+	 * call goes on with its first copy. Nothing is refused for a call that does not hedge.
+	 * @param context the attempt's context
+	 * @throws IllegalStateException if the context is a hedge's
+	 */
+	static void refuseHedgeOnSharedInvocation(@Nullable RetryContext context) {
+		if (context != null && Boolean.TRUE.equals(context.getAttribute(HEDGED))) {
+			throw new IllegalStateException("Retry '" + context.getName() + "' started hedging (a live change) while"
+					+ " this call was starting without it, so its copies would share one invocation: copy "
+					+ (context.getRetryCount() + 1) + " is not sent, and the call goes on with the copies it has");
+		}
 	}
 
 	/**

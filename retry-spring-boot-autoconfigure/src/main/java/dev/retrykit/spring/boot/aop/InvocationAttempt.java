@@ -45,7 +45,11 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 	final @Nullable Object proceed() throws Throwable {
 		try (CallerContext.Scope scope = this.caller.restore()) {
 			HedgedInvocation hedged = this.copies;
-			return (hedged != null) ? hedged.proceed() : AttemptInvoker.proceed(this.invocation, this.mark);
+			if (hedged != null) {
+				return hedged.proceed();
+			}
+			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryContext.current());
+			return AttemptInvoker.proceed(this.invocation, this.mark);
 		}
 	}
 

@@ -24,7 +24,10 @@ import org.jspecify.annotations.Nullable;
 final class SyncMethodRetry implements MethodRetry {
 
 	private static final RetryFunction<MethodInvocation, @Nullable Object, Throwable> PROCEED = (invocation,
-			context) -> AttemptInvoker.proceedAndRewind(invocation);
+			context) -> {
+		HedgedInvocation.refuseHedgeOnSharedInvocation(context);
+		return AttemptInvoker.proceedAndRewind(invocation);
+	};
 
 	private final RetryTemplate template;
 
@@ -110,6 +113,7 @@ final class SyncMethodRetry implements MethodRetry {
 
 		@Override
 		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
+			HedgedInvocation.refuseHedgeOnSharedInvocation(context);
 			return AttemptInvoker.proceedAndRewind(this.invocation);
 		}
 

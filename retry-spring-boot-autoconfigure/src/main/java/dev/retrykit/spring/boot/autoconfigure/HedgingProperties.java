@@ -32,6 +32,18 @@ public class HedgingProperties {
 	private @Nullable Duration maxDelay;
 
 	/**
+	 * Copies after the first are at most this share of the instance's calls over the last 10 seconds, plus
+	 * one per second at low traffic, whatever the budget (Finagle's maxExtraLoad); from 0 to 9. Default 0.1.
+	 */
+	private @Nullable Double maxExtraLoad;
+
+	/**
+	 * Whether the thread of a losing blocking copy is interrupted; else the copy is only cancelled and its
+	 * late outcome ignored (an interrupt can tear down a pooled connection). Default false.
+	 */
+	private @Nullable Boolean interruptLosers;
+
+	/**
 	 * Blocking methods: the name of the Executor bean that runs each copy as a task while the caller waits
 	 * (one with a thread per task, such as virtual threads, or enough threads for every copy). Empty: none, so
 	 * a blocking method of a hedging instance fails startup. Default empty.
@@ -76,6 +88,22 @@ public class HedgingProperties {
 
 	public void setMaxDelay(@Nullable Duration maxDelay) {
 		this.maxDelay = maxDelay;
+	}
+
+	public @Nullable Double getMaxExtraLoad() {
+		return this.maxExtraLoad;
+	}
+
+	public void setMaxExtraLoad(@Nullable Double maxExtraLoad) {
+		this.maxExtraLoad = maxExtraLoad;
+	}
+
+	public @Nullable Boolean getInterruptLosers() {
+		return this.interruptLosers;
+	}
+
+	public void setInterruptLosers(@Nullable Boolean interruptLosers) {
+		this.interruptLosers = interruptLosers;
 	}
 
 	public @Nullable String getExecutor() {

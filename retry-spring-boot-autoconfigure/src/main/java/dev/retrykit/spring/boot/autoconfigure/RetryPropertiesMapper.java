@@ -175,7 +175,7 @@ public final class RetryPropertiesMapper {
 			mapped = builder.build();
 		}
 		catch (IllegalArgumentException ex) {
-			throw InvalidRetryPropertyException.of(path + ".max-attempts", -1, ex);
+			throw HedgingChecks.failure(path, ex);
 		}
 		if (mapped.isHedging() && mapped.isStateful()) {
 			throw new InvalidRetryPropertyException(path + ".hedging.enabled", true,
@@ -396,7 +396,8 @@ public final class RetryPropertiesMapper {
 			String group = this.path + ".hedging";
 			HedgingConfig inherited = base.getHedging();
 			if (hedging.getEnabled() == null && hedging.getDelay() == null && hedging.getQuantile() == null
-					&& hedging.getMinDelay() == null && hedging.getMaxDelay() == null && hedging.getExecutor() == null) {
+					&& hedging.getMinDelay() == null && hedging.getMaxDelay() == null && hedging.getExecutor() == null
+					&& hedging.getMaxExtraLoad() == null && hedging.getInterruptLosers() == null) {
 				return;
 			}
 			HedgingConfigBuilder config = (inherited != null) ? HedgingConfig.builder(inherited)
@@ -413,6 +414,8 @@ public final class RetryPropertiesMapper {
 			set(group + ".quantile", hedging.getQuantile(), config::quantile);
 			set(group + ".min-delay", hedging.getMinDelay(), config::minDelay);
 			set(group + ".max-delay", hedging.getMaxDelay(), config::maxDelay);
+			set(group + ".max-extra-load", hedging.getMaxExtraLoad(), config::maxExtraLoad);
+			set(group + ".interrupt-losers", hedging.getInterruptLosers(), config::interruptLosers);
 			// An empty name clears an executor inherited from the base config.
 			set(group + ".executor", hedging.getExecutor(),
 					name -> config.executor(name.isBlank() ? null : executors.apply(name.trim())));

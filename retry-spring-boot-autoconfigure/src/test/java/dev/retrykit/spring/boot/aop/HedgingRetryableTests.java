@@ -76,7 +76,8 @@ class HedgingRetryableTests {
 					definition -> definition.setDestroyMethodName("shutdownNow"))
 			.withBean("counter", Advisor.class,
 					() -> HedgedCopiesChainTests.advisor(new CountingInterceptor(), Ordered.LOWEST_PRECEDENCE))
-			.withPropertyValues("retry.instances.search.hedging.executor=copies")
+			.withPropertyValues("retry.instances.search.hedging.executor=copies",
+					"retry.instances.search.hedging.interrupt-losers=true")
 			.run(context -> {
 				BlockingSearch search = context.getBean(BlockingSearch.class);
 				CompletableFuture<String> result = CompletableFuture.supplyAsync(() -> {

@@ -120,4 +120,58 @@ class HedgingPropertiesTests {
 			});
 	}
 
+	@Test
+	void maxExtraLoadAndInterruptLosersAreMapped() {
+		this.runner.withPropertyValues("retry.instances.search.hedging.enabled=true",
+				"retry.instances.search.hedging.delay=10ms", "retry.instances.search.hedging.max-extra-load=0.25",
+				"retry.instances.search.hedging.interrupt-losers=true").run(context -> {
+					HedgingConfig hedging = config(context, "search").getHedging();
+					assertThat(hedging.getMaxExtraLoad()).isEqualTo(0.25);
+					assertThat(hedging.isInterruptLosers()).isTrue();
+					assertThat(HedgingConfig.builder().build().getMaxExtraLoad()).isEqualTo(0.1);
+				});
+	}
+
+	@Test
+	void aZeroDelayWithoutRoomInMaxExtraLoadFailsStartupNamingBoth() {
+		this.runner.withPropertyValues("retry.instances.search.hedging.enabled=true",
+				"retry.instances.search.hedging.delay=0", "retry.instances.search.max-attempts=3").run(context -> {
+					FailureAnalysis analysis = analysis(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains("'retry.instances.search.hedging.max-extra-load'",
+							"'0.1'", "retry.instances.search.max-attempts");
+					assertThat(analysis.getAction()).contains("retry.instances.search.hedging.max-extra-load",
+							"retry.instances.search.max-attempts");
+				});
+	}
+
+	@Test
+	void moreThanTenCopiesFailStartupNamingMaxAttempts() {
+		this.runner.withPropertyValues("retry.instances.search.max-attempts=11",
+				"retry.instances.search.hedging.enabled=true").run(context -> {
+					FailureAnalysis analysis = analysis(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains("'retry.instances.search.max-attempts'", "'11'",
+							"from 1 to 10");
+				});
+	}
+
+	@Test
+	void anExecutorThatRunsRefusedCopiesOnTheCallerFailsStartupNamingIt() {
+		java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0,
+				java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(1),
+				new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
+		try {
+			this.runner.withBean("copies", java.util.concurrent.Executor.class, () -> pool)
+				.withPropertyValues("retry.instances.search.hedging.enabled=true",
+						"retry.instances.search.hedging.executor=copies")
+				.run(context -> {
+					FailureAnalysis analysis = analysis(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains("'retry.instances.search.hedging.executor'", "'copies'",
+							"CallerRunsPolicy");
+				});
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
 }

@@ -47,7 +47,7 @@ class RetriesEndpointHedgingTests {
 	@Test
 	void theConfigShowsTheHedgingPolicy() {
 		assertThat(RetryConfig.builder().hedging(HedgingConfig.builder().build()).build().toString())
-			.contains("hedging=HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s}");
+			.contains("hedging=HedgingConfig{delay=adaptive, quantile=0.95, minDelay=1ms, maxDelay=1s, maxExtraLoad=0.1}");
 	}
 
 }

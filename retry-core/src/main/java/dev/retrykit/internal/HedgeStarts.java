@@ -1,0 +1,122 @@
+package dev.retrykit.internal;
+
+import java.util.concurrent.CompletionStage;
+
+import dev.retrykit.RetryContext;
+
+/**
+ * Whether and how a copy after the first of a hedged call starts. A copy started by the delay needs,
+ * in this order (gRFC A6's throttling, Finagle's extra-load bound): hedging not switched off since the
+ * call started, the call's deadline not passed, the retry budget's leave to retry (no token is taken: a
+ * copy costs one only if it fails, as every failed attempt does), room in the instance's
+ * {@code max-extra-load}, and a circuit-breaker permit. A copy started by a failure is a retry that the
+ * lifecycle already let through (deadline, budget); it needs room in {@code max-extra-load} and a permit.
+ * A refused copy is not sent; the call waits for its copies in flight, or, with none, ends. Stateless.
+ */
+final class HedgeStarts {
+
+	private HedgeStarts() {
+	}
+
+	/**
+	 * Starts the next copy of {@code race}, unless the call ended or started all: {@code byDelay} the delay
+	 * passed, else a retry; {@code fromTimer} when the timer handed the start over.
+	 */
+	static <T> void start(HedgeRace<T> race, boolean byDelay, boolean fromTimer) {
+		ContextStack stack = ContextStack.get();
+		ThreadCounters block = stack.counters(race.runtime);
+		HedgeCopy<T> copy;
+		RetryContext told;
+		long ending;
+		synchronized (race) {
+			if (fromTimer) {
+				race.startPending = false;
+			}
+			if (race.ended || race.started >= race.maxCopies
+					|| (byDelay && (race.hedgesRefused || race.retryPending))) {
+				return;
+			}
+			if (!byDelay) {
+				race.retryPending = false;
+			}
+			told = HedgeCopyContext.told(race.runtime, race.context, race.started + 1);
+			ending = acquire(race, block, told, byDelay);
+			if (ending == 0) {
+				copy = race.newCopy(told);
+			}
+			else if (byDelay || race.inFlight > 0) {
+				race.hedgesRefused = true;
+				race.hedges.counters.hedgeRefused();
+				copy = null;
+			}
+			else {
+				// A retry refused with nothing in flight: the call ends, as any call would.
+				race.ended = true;
+				HedgeWaits.unwatch(race);
+				copy = null;
+			}
+		}
+		if (copy == null) {
+			if (ending != 0 && !byDelay && race.ended) {
+				race.call.end(block, ending, null);
+			}
+			else {
+				HedgeWaits.rewatch(race);
+			}
+			return;
+		}
+		CompletionStage<T> stage = race.runCopy(copy);
+		if (!race.copiesTellListeners()) {
+			CallLifecycle.attemptReturned(race.runtime, told);
+		}
+		race.started(copy, stage, null);
+	}
+
+	/**
+	 * Starts the first copy of a blocking call ({@link HedgedBlockingCall}), whose every copy runs on the
+	 * executor: it needs only a circuit-breaker permit; refused, the call ends as any call would.
+	 */
+	static <T> void startFirst(HedgeRace<T> race) {
+		ThreadCounters block = ContextStack.get().counters(race.runtime);
+		HedgeCopy<T> copy = null;
+		synchronized (race) {
+			RetryContext told = HedgeCopyContext.told(race.runtime, race.context, 1);
+			if (CallLifecycle.acquireAttempt(race.runtime, race.context, block, told, false)) {
+				copy = race.newCopy(told);
+			}
+			else {
+				race.ended = true;
+			}
+		}
+		if (copy == null) {
+			race.call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
+			return;
+		}
+		race.started(copy, race.runCopy(copy), null);
+	}
+
+	/**
+	 * Under the race's lock: acquires what the copy needs.
+	 * @return 0 when it may start, else the reason a call with nothing in flight would end with
+	 */
+	private static long acquire(HedgeRace<?> race, ThreadCounters block, RetryContext told, boolean byDelay) {
+		RetryRuntime runtime = race.runtime;
+		Hedges hedges = race.hedges;
+		if (byDelay) {
+			if (hedges.isSwitchedOff() || runtime.isPastDeadline(race.context, 0)) {
+				return CallLifecycle.STOP_DEADLINE;
+			}
+			if (runtime.budget != null && !runtime.budget.tryAcquireRetry()) {
+				return CallLifecycle.STOP_BUDGET;
+			}
+		}
+		if (!hedges.load.tryAcquire(hedges.timeSource.nanoTime())) {
+			return CallLifecycle.STOP_BUDGET;
+		}
+		if (!CallLifecycle.acquireAttempt(runtime, race.context, block, told, !race.copiesTellListeners())) {
+			return CallLifecycle.STOP_CIRCUIT_OPEN;
+		}
+		return 0;
+	}
+
+}
