@@ -63,7 +63,7 @@ public class RetryInstanceProperties {
 	/** Circuit breaker guarding every attempt (Dapr semantics). */
 	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
 
-	/** Retry budget (gRPC retry throttling), shareable by name. */
+	/** Retry budget (gRPC retry throttling, or a ratio of the recent calls when ratio is set), shareable by name. */
 	private final Budget budget = new Budget();
 
 	/** Hedged requests: another copy of a slow async call after a delay, the first answer wins (idempotent operations only). */
@@ -365,16 +365,37 @@ public class RetryInstanceProperties {
 	public static class Budget {
 
 		/**
-		 * Whether retries are limited by a token budget; unset = yes if the base has one or any other
-		 * setting of this group is given. The settings are validated even when false.
+		 * Whether retries are limited by a budget (a token bucket, or a ratio budget when ratio is set); unset =
+		 * yes if the base has one or any other setting of this group is given. The settings are validated even
+		 * when false.
 		 */
 		private @Nullable Boolean enabled;
 
-		/** Tokens the budget starts with; a retry may start only while more than half remain. Default 10. */
+		/**
+		 * Token bucket: tokens the budget starts with; a retry may start only while more than half remain.
+		 * Default 10. Not together with ratio.
+		 */
 		private @Nullable Integer maxTokens;
 
-		/** Tokens a success gives back (each failed attempt takes 1). Default 0.1. */
+		/** Token bucket: tokens a success gives back (each failed attempt takes 1). Default 0.1. Not together with ratio. */
 		private @Nullable Double tokenRatio;
+
+		/**
+		 * Ratio budget (setting it chooses this kind): retries may be up to this share of the calls started in
+		 * the last window (e.g. 0.2), plus the reserve of min-per-second; greater than 0 and at most 10. Not
+		 * together with max-tokens or token-ratio.
+		 */
+		private @Nullable Double ratio;
+
+		/**
+		 * Ratio budget: the reserve for low traffic, in retries per second beyond the ratio (min-per-second x
+		 * window in all, the fleet's in cluster scope); 0 or more. Default 10.
+		 */
+		private @Nullable Integer minPerSecond;
+
+		/** Ratio budget: how long a call (and a retry) counts, from 1s to 60s. Default 10s. */
+		@CompoundDuration
+		private @Nullable Duration window;
 
 		/** Name under which the budget is shared by instances; unset = the instance's own name. */
 		private @Nullable String name;
@@ -420,6 +441,30 @@ public class RetryInstanceProperties {
 
 		public void setName(@Nullable String name) {
 			this.name = name;
+		}
+
+		public @Nullable Double getRatio() {
+			return this.ratio;
+		}
+
+		public void setRatio(@Nullable Double ratio) {
+			this.ratio = ratio;
+		}
+
+		public @Nullable Integer getMinPerSecond() {
+			return this.minPerSecond;
+		}
+
+		public void setMinPerSecond(@Nullable Integer minPerSecond) {
+			this.minPerSecond = minPerSecond;
+		}
+
+		public @Nullable Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(@Nullable Duration window) {
+			this.window = window;
 		}
 
 	}
