@@ -20,7 +20,7 @@ final class BudgetKinds {
 	 * @param inherited the base's budget, or {@code null}
 	 * @throws InvalidRetryPropertyException naming both properties when the group mixes the kinds
 	 */
-	static void check(String group, RetryInstanceProperties.Budget budget, @Nullable RetryBudgetConfig inherited) {
+	static void check(String group, BudgetProperties budget, @Nullable RetryBudgetConfig inherited) {
 		Double ratio = budget.getRatio();
 		if (ratio != null && (budget.getMaxTokens() != null || budget.getTokenRatio() != null)) {
 			String other = (budget.getMaxTokens() != null) ? group + ".max-tokens" : group + ".token-ratio";

@@ -371,7 +371,7 @@ public final class RetryPropertiesMapper {
 			}, builder::circuitBreaker, () -> builder.circuitBreaker(null));
 		}
 
-		void applyBudget(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.Budget budget) {
+		void applyBudget(RetryConfigBuilder builder, RetryConfig base, BudgetProperties budget) {
 			String group = this.path + ".budget";
 			RetryBudgetConfig inherited = base.getBudget();
 			boolean configured = budget.getMaxTokens() != null || budget.getTokenRatio() != null

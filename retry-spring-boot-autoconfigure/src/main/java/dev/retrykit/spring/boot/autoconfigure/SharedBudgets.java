@@ -29,7 +29,7 @@ final class SharedBudgets {
 		}
 		Difference difference = Difference.between(first.config, config);
 		String setting = difference.setting();
-		Function<RetryInstanceProperties.Budget, @Nullable Object> getter = difference.property();
+		Function<BudgetProperties, @Nullable Object> getter = difference.property();
 		@Nullable Object value = difference.value().apply(config);
 		@Nullable Object otherValue = difference.value().apply(first.config);
 		String property = chain.path() + ".budget." + setting;
@@ -44,7 +44,7 @@ final class SharedBudgets {
 
 	/** Where a budget setting of the instance comes from: its own property, a base's, or the built-in default. */
 	private static String where(BaseConfigChain chain, String setting,
-			Function<RetryInstanceProperties.Budget, @Nullable Object> getter) {
+			Function<BudgetProperties, @Nullable Object> getter) {
 		BaseConfigChain.Setting<Object> found = chain.nearest(group -> getter.apply(group.getBudget()));
 		if (found == null) {
 			return "the built-in default";
@@ -58,24 +58,24 @@ final class SharedBudgets {
 
 	/** The first setting in which two budget configurations differ, read from a configuration and from properties. */
 	private record Difference(String setting, Function<RetryBudgetConfig, @Nullable Object> value,
-			Function<RetryInstanceProperties.Budget, @Nullable Object> property) {
+			Function<BudgetProperties, @Nullable Object> property) {
 
 		static Difference between(RetryBudgetConfig first, RetryBudgetConfig second) {
 			if (first.getKind() != second.getKind() || first.getRatio() != second.getRatio()) {
 				return new Difference("ratio", config -> (config.getKind() == RetryBudgetConfig.Kind.RATIO)
-						? config.getRatio() : "unset (a token bucket)", RetryInstanceProperties.Budget::getRatio);
+						? config.getRatio() : "unset (a token bucket)", BudgetProperties::getRatio);
 			}
 			if (first.getKind() == RetryBudgetConfig.Kind.RATIO) {
 				return (first.getMinPerSecond() != second.getMinPerSecond())
 						? new Difference("min-per-second", RetryBudgetConfig::getMinPerSecond,
-								RetryInstanceProperties.Budget::getMinPerSecond)
+								BudgetProperties::getMinPerSecond)
 						: new Difference("window", config -> RetryPropertiesMapper.display(config.getWindow()),
-								RetryInstanceProperties.Budget::getWindow);
+								BudgetProperties::getWindow);
 			}
 			return (first.getMaxTokens() != second.getMaxTokens())
-					? new Difference("max-tokens", RetryBudgetConfig::getMaxTokens, RetryInstanceProperties.Budget::getMaxTokens)
+					? new Difference("max-tokens", RetryBudgetConfig::getMaxTokens, BudgetProperties::getMaxTokens)
 					: new Difference("token-ratio", RetryBudgetConfig::getTokenRatio,
-							RetryInstanceProperties.Budget::getTokenRatio);
+							BudgetProperties::getTokenRatio);
 		}
 
 	}
