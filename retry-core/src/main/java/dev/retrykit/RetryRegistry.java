@@ -283,7 +283,7 @@ public final class RetryRegistry {
 		if (existing != null && existing.getConfig().equals(budgetConfig)) {
 			return existing;
 		}
-		RetryBudget budget = (existing == null) ? RetryBudget.create(budgetName, budgetConfig)
+		RetryBudget budget = (existing == null) ? RetryBudget.create(budgetName, budgetConfig, this.settings.timeSource)
 				: existing.withConfig(budgetConfig);
 		newBudgets.put(budgetName, budget);
 		return budget;
@@ -425,7 +425,7 @@ public final class RetryRegistry {
 	private RetryBudget sharedBudget(String budgetName, RetryBudgetConfig config, Map<String, RetryBudget> newBudgets) {
 		RetryBudget budget = budgetNamed(budgetName, newBudgets);
 		if (budget == null) {
-			budget = RetryBudget.create(budgetName, config);
+			budget = RetryBudget.create(budgetName, config, this.settings.timeSource);
 			newBudgets.put(budgetName, budget);
 		}
 		if (!budget.getConfig().equals(config)) {

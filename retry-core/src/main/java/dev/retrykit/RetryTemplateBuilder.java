@@ -316,7 +316,7 @@ public final class RetryTemplateBuilder {
 		RetryBudget retryBudget = this.budget;
 		if (retryBudget == null && built.getBudget() != null) {
 			String budgetName = (built.getBudgetName() != null) ? built.getBudgetName() : this.name;
-			retryBudget = RetryBudget.create(budgetName, built.getBudget());
+			retryBudget = RetryBudget.create(budgetName, built.getBudget(), this.timeSource);
 		}
 		RetryContextCache cache = (this.contextCache != null) ? this.contextCache
 				: new InMemoryRetryContextCache(InMemoryRetryContextCache.DEFAULT_CAPACITY, this.timeSource);

@@ -1,145 +1,163 @@
 package dev.retrykit.benchmarks;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.SplittableRandom;
-import java.util.function.LongUnaryOperator;
+import java.util.Locale;
 
-import dev.retrykit.RetryCallback;
-import dev.retrykit.RetryConfig;
-import dev.retrykit.RetryTemplate;
-import dev.retrykit.VirtualTime;
-import dev.retrykit.backoff.BackoffPolicy;
-import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.budget.RetryBudgetConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Replicas of a service calling one downstream, in virtual time: 500 calls per second per replica,
- * the downstream failing 1 % of the calls for 60 s, then every call for 60 s, then half of them for 60 s. Each call is a real
- * {@link RetryTemplate} call (3 attempts, no backoff) with no budget, with a budget per replica, or
- * with one budget shared by all replicas the way {@code budget.scope: cluster} shares it: every replica
- * decides on its local view and exchanges its change every 100 ms
- * ({@link RetryBudget#synchronise(java.util.function.LongUnaryOperator, int, java.util.random.RandomGenerator)},
- * the cluster's tokens kept and clamped as {@code HazelcastClusterEngine} keeps them), spending between
- * two exchanges at most its part of the cluster's headroom; the first exchange happens at start-up,
- * before any call, as {@code RetryCluster.start()} makes it, the later ones staggered over the interval.
- * Prints the retries at the onset of the outage (its first second), attempts per call and the extra load
- * retries put on the downstream, for each phase. Deterministic (seeded).
+ * Retry budgets in a fleet, in virtual time ({@link BudgetFleet}): fleets of 5, 20 and 100 replicas at 1,
+ * 10 and 500 calls per second per replica, a downstream failing 1 %, then 100 %, then 50 % of the attempts
+ * for 60 s each, with no budget, per-replica and cluster token buckets (10 tokens, 0.1 per success), and
+ * per-replica and cluster ratio budgets (ratio 0.1, 10 per second, 10 s window; and the DESIGN's example,
+ * ratio 0.2). One row per budget and fleet; then the issue's targets, checked. Deterministic (seeded).
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retrykit.benchmarks.ClusterBudgetSimulation}
  */
 public final class ClusterBudgetSimulation {
 
-	static final int CALLS_PER_SECOND = 500;
+	static final int[] REPLICAS = { 5, 20, 100 };
 
-	/** How long each phase lasts: 1 % of calls failing, then every call, then half of them. */
-	static final int PHASE_MILLIS = 60_000;
+	static final int[] CALLS_PER_SECOND = { 1, 10, 500 };
 
-	/** The share of calls failing in each phase. */
-	private static final double[] FAILING = { 0.01, 1.0, 0.5 };
+	static final RetryBudgetConfig TOKEN_BUCKET = RetryBudgetConfig.ofDefaults();
 
-	private static final String[] PHASES = { "1 % failing, 60 s", "100 % failing, 60 s", "50 % failing, 60 s" };
+	static final RetryBudgetConfig RATIO = RetryBudgetConfig.builder().ratio(0.1).minPerSecond(10)
+		.window(Duration.ofSeconds(10)).build();
 
-	static final int SYNC_MILLIS = 100;
+	static final RetryBudgetConfig DESIGN_RATIO = RetryBudgetConfig.builder().ratio(0.2).minPerSecond(10)
+		.window(Duration.ofSeconds(10)).build();
 
-	private static final RuntimeException FAILURE = new IllegalStateException("downstream failed") {
-
-		private static final long serialVersionUID = 1L;
-
-		@Override
-		public synchronized Throwable fillInStackTrace() {
-			return this;
-		}
-
-	};
-
-	enum Budgets {
-
-		NONE, PER_REPLICA, CLUSTER
-
-	}
+	private static final int PHASE = BudgetFleet.PHASE_SECONDS;
 
 	private ClusterBudgetSimulation() {
 	}
 
 	public static void main(String[] args) {
-		System.out.println("| budgets | replicas | phase | calls | retries | retries in the phase's first second | attempts per call | extra load |");
-		System.out.println("|---|---|---|---|---|---|---|---|");
-		run(Budgets.PER_REPLICA, 5);
-		run(Budgets.CLUSTER, 5);
-		run(Budgets.NONE, 20);
-		run(Budgets.PER_REPLICA, 20);
-		run(Budgets.CLUSTER, 20);
-		run(Budgets.PER_REPLICA, 100);
-		run(Budgets.CLUSTER, 100);
-	}
-
-	static void run(Budgets budgets, int replicas) {
-		SplittableRandom random = new SplittableRandom(42);
-		long[] clusterMilliTokens = { RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L };
-		long[][] phase = new long[PHASES.length][3];
-		int[] now = { 0 };
-		RetryCallback<String, RuntimeException> downstream = context -> {
-			int current = now[0] / PHASE_MILLIS;
-			long[] counts = phase[current];
-			counts[1]++;
-			if (context.getRetryCount() > 0 && now[0] % PHASE_MILLIS < 1000) {
-				counts[2]++;
-			}
-			if (FAILING[current] == 1.0 || random.nextDouble() < FAILING[current]) {
-				throw FAILURE;
-			}
-			return "ok";
-		};
-		List<RetryTemplate> templates = new ArrayList<>();
-		VirtualTime time = new VirtualTime();
-		for (int replica = 0; replica < replicas; replica++) {
-			RetryConfig config = RetryConfig.builder().maxAttempts(3).backoff(BackoffPolicy.none())
-				.budget((budgets == Budgets.NONE) ? null : RetryBudgetConfig.ofDefaults(), null).build();
-			templates.add(RetryTemplate.builder().name("replica-" + replica).config(config).sleeper(time).timeSource(time)
-				.scheduler(time).build());
-		}
-		SplittableRandom draws = new SplittableRandom(7);
-		LongUnaryOperator exchange = delta -> clusterMilliTokens[0] = Math.max(0,
-				Math.min(RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L, clusterMilliTokens[0] + delta));
-		if (budgets == Budgets.CLUSTER) {
-			templates.forEach(template -> budgetOf(template).synchronise(exchange, replicas, draws));
-		}
-		int interval = 1000 / CALLS_PER_SECOND;
-		for (int millis = 0; millis < PHASES.length * PHASE_MILLIS; millis++) {
-			now[0] = millis;
-			for (int replica = 0; replica < replicas; replica++) {
-				if ((millis + replica) % interval == 0) {
-					phase[millis / PHASE_MILLIS][0]++;
-					try {
-						templates.get(replica).execute(downstream);
+		System.out.println("| budget | scope | replicas | calls/s each | 1 %: failed calls retried | 1 %: extra load "
+				+ "| 100 %: extra load, 1st second | 100 %: worst second | ratio + reserve ÷ calls | 100 %: first 10 s "
+				+ "| 100 %: 60 s | 50 %: extra load |");
+		System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+		List<String> missed = new ArrayList<>();
+		for (int replicas : REPLICAS) {
+			for (int rate : CALLS_PER_SECOND) {
+				Row perReplicaRatio = null;
+				for (Case run : Case.values()) {
+					if (run == Case.DESIGN_RATIO_PER_REPLICA || run == Case.DESIGN_RATIO_CLUSTER) {
+						if (replicas != 100 || rate != 1) {
+							continue;
+						}
 					}
-					catch (IllegalStateException expected) {
-						// the call failed after its attempts
+					Row row = new Row(run, replicas, rate, BudgetFleet.run(run.config, run.cluster, replicas, rate));
+					System.out.println(row.markdown());
+					if (run == Case.RATIO_PER_REPLICA || run == Case.DESIGN_RATIO_PER_REPLICA) {
+						perReplicaRatio = row;
 					}
-				}
-				RetryBudget budget = budgetOf(templates.get(replica));
-				if (budgets == Budgets.CLUSTER && (millis + replica * SYNC_MILLIS / replicas) % SYNC_MILLIS == 0) {
-					budget.synchronise(exchange, replicas, draws);
+					row.check(missed, perReplicaRatio);
 				}
 			}
 		}
-		for (int i = 0; i < PHASES.length; i++) {
-			print(budgets, replicas, PHASES[i], phase[i]);
+		System.out.println();
+		System.out.println(missed.isEmpty() ? "Every target met." : "Targets missed:\n- " + String.join("\n- ", missed));
+	}
+
+	/** A budget and scope of the table. */
+	enum Case {
+
+		NONE("none", "", null, false),
+
+		TOKEN_PER_REPLICA("token bucket", "per replica", TOKEN_BUCKET, false),
+
+		TOKEN_CLUSTER("token bucket", "cluster", TOKEN_BUCKET, true),
+
+		RATIO_PER_REPLICA("ratio 0.1", "per replica", RATIO, false),
+
+		RATIO_CLUSTER("ratio 0.1", "cluster", RATIO, true),
+
+		DESIGN_RATIO_PER_REPLICA("ratio 0.2", "per replica", DESIGN_RATIO, false),
+
+		DESIGN_RATIO_CLUSTER("ratio 0.2", "cluster", DESIGN_RATIO, true);
+
+		final String budget;
+
+		final String scope;
+
+		final @Nullable RetryBudgetConfig config;
+
+		final boolean cluster;
+
+		Case(String budget, String scope, @Nullable RetryBudgetConfig config, boolean cluster) {
+			this.budget = budget;
+			this.scope = scope;
+			this.config = config;
+			this.cluster = cluster;
 		}
+
 	}
 
-	private static void print(Budgets budgets, int replicas, String phase, long[] counts) {
-		long calls = counts[0];
-		long attempts = counts[1];
-		System.out.printf("| %s | %d | %s | %,d | %,d | %,d | %.4f | %.3f %% |%n", budgets.name().toLowerCase().replace('_', '-'),
-				replicas, phase, calls, attempts - calls, counts[2], attempts / (double) calls, 100.0 * (attempts - calls) / calls);
-	}
+	/** One row: a fleet's counts turned into the table's columns. */
+	record Row(Case run, int replicas, int rate, BudgetFleet fleet) {
 
-	/** {@return the budget of a template built above, every one of which has one} */
-	private static RetryBudget budgetOf(RetryTemplate template) {
-		return Objects.requireNonNull(template.getBudget(), "a template without a budget");
+		double retriedShare() {
+			return share(BudgetFleet.sum(this.fleet.retriedCalls, 0, PHASE), BudgetFleet.sum(this.fleet.failedCalls, 0, PHASE));
+		}
+
+		double extraLoad(int from, int to) {
+			return share(BudgetFleet.sum(this.fleet.retries, from, to), BudgetFleet.sum(this.fleet.calls, from, to));
+		}
+
+		double worstSecond() {
+			double worst = 0;
+			for (int second = PHASE; second < 2 * PHASE; second++) {
+				worst = Math.max(worst, extraLoad(second, second + 1));
+			}
+			return worst;
+		}
+
+		/** The cluster ratio budget's bound for one second: ratio + the fleet's reserve ÷ the fleet's calls of a second. */
+		double bound() {
+			RetryBudgetConfig config = this.run.config;
+			if (config == null || config.getKind() != RetryBudgetConfig.Kind.RATIO) {
+				return Double.NaN;
+			}
+			double reserve = config.getMinPerSecond() * config.getWindow().toSeconds();
+			double fleetReserve = this.run.cluster ? reserve : reserve * this.replicas;
+			return config.getRatio() + fleetReserve / ((double) this.replicas * this.rate);
+		}
+
+		String markdown() {
+			double bound = bound();
+			return String.format(Locale.ROOT, "| %s | %s | %d | %d | %.2f %% | %.3f | %.3f | %.3f | %s | %.3f | %.4f | %.4f |",
+					this.run.budget, this.run.scope, this.replicas, this.rate, 100 * retriedShare(), extraLoad(0, PHASE),
+					extraLoad(PHASE, PHASE + 1), worstSecond(), Double.isNaN(bound) ? "" : String.format(Locale.ROOT, "%.3f", bound),
+					extraLoad(PHASE, PHASE + 10), extraLoad(PHASE, 2 * PHASE), extraLoad(2 * PHASE, 3 * PHASE));
+		}
+
+		void check(List<String> missed, @Nullable Row perReplicaRatio) {
+			String name = this.run.budget + " " + this.run.scope + ", " + this.replicas + " x " + this.rate + "/s";
+			if (this.run != Case.NONE && retriedShare() < 0.99) {
+				missed.add(String.format(Locale.ROOT, "1 %% failing: %s retried %.2f %% of the failed calls (target 99 %%)",
+						name, 100 * retriedShare()));
+			}
+			if (this.run.cluster && !Double.isNaN(bound()) && worstSecond() > bound() + 1e-9) {
+				missed.add(String.format(Locale.ROOT, "100 %% failing: %s put %.3f extra load on its worst second (bound %.3f)",
+						name, worstSecond(), bound()));
+			}
+			if (this.run.cluster && perReplicaRatio != null && this.replicas == 100 && this.rate == 1
+					&& this.run.config == perReplicaRatio.run.config
+					&& extraLoad(PHASE, PHASE + 10) > perReplicaRatio.extraLoad(PHASE, PHASE + 10) / 10 + 1e-9) {
+				missed.add(String.format(Locale.ROOT, "100 %% failing, first 10 s: %s %.3f, more than 1/10 of per-replica's %.3f",
+						name, extraLoad(PHASE, PHASE + 10), perReplicaRatio.extraLoad(PHASE, PHASE + 10)));
+			}
+		}
+
+		private static double share(long part, long whole) {
+			return (whole == 0) ? 1 : part / (double) whole;
+		}
+
 	}
 
 }

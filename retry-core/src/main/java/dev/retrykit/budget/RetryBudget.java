@@ -1,94 +1,55 @@
 package dev.retrykit.budget;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.function.LongUnaryOperator;
 import java.util.random.RandomGenerator;
 
+import dev.retrykit.spi.TimeSource;
+
 /**
- * A retry budget with gRPC's retry-throttling semantics (gRFC A6). The bucket starts full at
- * {@code maxTokens}; each failed attempt takes one token (never below 0), each success gives back
- * {@code tokenRatio} (never above {@code maxTokens}), and a retry may start only while more than
- * {@code maxTokens / 2} tokens are left. While a downstream fails, the bucket drains and retries
- * stop; first attempts are never refused.
+ * A retry budget: stops retries while a downstream fails, so that retries cannot amplify an outage.
+ * Two kinds ({@link RetryBudgetConfig.Kind}), created from their configuration by {@link #create}:
+ * <ul>
+ * <li>a token bucket (gRPC's retry throttling, gRFC A6): it starts full at {@code maxTokens}; each
+ * failed attempt takes one token, each success gives back {@code tokenRatio}, and a retry may start only
+ * while more than {@code maxTokens / 2} tokens are left;
+ * <li>a ratio (Finagle's {@code RetryBudget}): retries may be up to {@code ratio} × the calls started in
+ * the last {@code window}, plus a reserve of {@code minPerSecond} × the window's seconds for low traffic;
+ * a retry counts against the window until it leaves it. So that the share banked over a healthy window
+ * cannot all be spent in the first second of an outage, no second (the last ten tenths of a second) may
+ * spend more than {@code ratio} × its own calls plus the reserve either.
+ * </ul>
  *
- * <p>Protocol: report every attempt's outcome with {@link #onSuccess()} or {@link #onFailure()};
- * before a retry, ask {@link #tryAcquireRetry()}. Asking consumes nothing — the failed attempt
- * that calls for the retry has already taken its token.
+ * <p>Protocol, as the engine follows it: {@link #onCall()} when a call starts (not when a stateful call
+ * continues), {@link #onSuccess()} or {@link #onFailure()} for every attempt's outcome (a failure that
+ * is not retryable is not reported), and {@link #tryAcquireRetry()} right before a retry or a hedge
+ * starts: a token bucket consumes nothing when asked (the failed attempt took its token), a ratio
+ * budget counts the retry when it says yes. First attempts are never refused.
  *
- * <p>Thread-safety: fully thread-safe and lock-free; one budget may be shared by several retry
- * instances. Tokens are held in fixed point (thousandths of a token) in one {@code int} updated
- * by compare-and-set, so every operation is allocation-free and exact to the thousandth.
+ * <p>In a cluster ({@code budget.scope: cluster}, {@code dev.retrykit.cluster.RetryCluster}),
+ * {@link #synchronise(LongUnaryOperator, int, RandomGenerator)} runs every sync interval, off the calls'
+ * path; calls keep deciding locally, with no round trip.
+ *
+ * <p>Thread-safety: fully thread-safe; one budget may be shared by several retry instances. The
+ * per-call operations are lock-free and allocation-free.
  */
-public final class RetryBudget {
-
-	private static final int ONE_TOKEN = 1000;
-
-	/** What a retry takes from a failing downstream's budget: the failed attempt that calls for it, and itself. */
-	private static final int RETRY_COST = 2 * ONE_TOKEN;
-
-	private static final VarHandle MILLI_TOKENS;
-
-	private static final VarHandle UNSYNCHRONISED;
-
-	private static final VarHandle SPENDABLE;
-
-	static {
-		try {
-			MILLI_TOKENS = MethodHandles.lookup().findVarHandle(RetryBudget.class, "milliTokens", int.class);
-			UNSYNCHRONISED = MethodHandles.lookup().findVarHandle(RetryBudget.class, "unsynchronisedMilliTokens", long.class);
-			SPENDABLE = MethodHandles.lookup().findVarHandle(RetryBudget.class, "spendableMilliTokens", long.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+public abstract sealed class RetryBudget permits TokenBucketBudget, RatioBudget {
 
 	private final String name;
 
 	private final RetryBudgetConfig config;
 
-	private final int maxMilliTokens;
+	final TimeSource timeSource;
 
-	private final int ratioMilliTokens;
-
-	/** Retries are allowed while the tokens are strictly above this. */
-	private final int thresholdMilliTokens;
-
-	private volatile int milliTokens;
-
-	/** Whether the budget is shared with a cluster: from the first {@link #synchronise} on, changes are also summed unclamped. */
-	private volatile boolean shared;
-
-	/**
-	 * The change since the last exchange, unclamped: a failure while this replica's view is empty still
-	 * takes a token from the cluster, so clamping each replica's view never turns an outage into a gain.
-	 */
-	private volatile long unsynchronisedMilliTokens;
-
-	/**
-	 * While shared: what this replica may still take before the next exchange, in thousandths of a token:
-	 * its grant from the cluster's headroom at the last exchange, plus what its successes gave back since,
-	 * less what its failures took. A retry may start only while it is not negative, so that between two
-	 * exchanges the replicas together spend about the cluster's headroom, not each replica its own view's.
-	 */
-	private volatile long spendableMilliTokens;
-
-	/** While shared: this replica's accumulated part of the cluster's headroom that is not granted yet. */
-	private long headroomCredit = -1;
-
-	private RetryBudget(String name, RetryBudgetConfig config) {
+	RetryBudget(String name, RetryBudgetConfig config, TimeSource timeSource) {
 		this.name = name;
 		this.config = config;
-		this.maxMilliTokens = config.getMaxTokens() * ONE_TOKEN;
-		this.ratioMilliTokens = config.tokenRatioMillis();
-		this.thresholdMilliTokens = this.maxMilliTokens / 2;
-		this.milliTokens = this.maxMilliTokens;
+		this.timeSource = timeSource;
 	}
 
 	/**
-	 * Creates a full budget.
+	 * Creates a budget on the system clock: a full token bucket, or a ratio budget that has seen no call yet
+	 * (its reserve only).
 	 * @param name the name, shown in metrics and messages; not blank
 	 * @param config the configuration
 	 * @return the budget
@@ -96,81 +57,80 @@ public final class RetryBudget {
 	 * @throws IllegalArgumentException if {@code name} is blank
 	 */
 	public static RetryBudget create(String name, RetryBudgetConfig config) {
+		return create(name, config, TimeSource.SYSTEM);
+	}
+
+	/**
+	 * Creates a budget, as {@link #create(String, RetryBudgetConfig)}, whose ratio window runs on a given
+	 * clock (a token bucket does not read the clock).
+	 * @param name the name, shown in metrics and messages; not blank
+	 * @param config the configuration
+	 * @param timeSource the clock a ratio budget counts its window on
+	 * @return the budget
+	 * @throws NullPointerException if an argument is {@code null}
+	 * @throws IllegalArgumentException if {@code name} is blank
+	 */
+	public static RetryBudget create(String name, RetryBudgetConfig config, TimeSource timeSource) {
 		Objects.requireNonNull(name, "name must not be null");
 		if (name.isBlank()) {
 			throw new IllegalArgumentException("Invalid name '" + name + "': must not be blank");
 		}
-		return new RetryBudget(name, Objects.requireNonNull(config, "config must not be null"));
+		Objects.requireNonNull(config, "config must not be null");
+		Objects.requireNonNull(timeSource, "timeSource must not be null");
+		return (config.getKind() == RetryBudgetConfig.Kind.RATIO) ? new RatioBudget(name, config, timeSource)
+				: new TokenBucketBudget(name, config, timeSource);
 	}
 
 	/**
-	 * A budget with another configuration that keeps this one's tokens (capped at the new
-	 * {@code maxTokens}): used when a live change alters a budget's settings. This budget is left as is.
+	 * A budget with another configuration, of the same name and clock: used when a live change alters a
+	 * budget's settings. A token bucket that stays one keeps its tokens (capped at the new
+	 * {@code maxTokens}); a ratio budget that stays one keeps the calls and retries of its window; a budget
+	 * that changes kind starts afresh. This budget is left as is.
 	 * @param config the new configuration
-	 * @return the new budget, of the same name
+	 * @return the new budget
 	 * @throws NullPointerException if {@code config} is {@code null}
 	 */
-	public RetryBudget withConfig(RetryBudgetConfig config) {
-		RetryBudget next = new RetryBudget(this.name, Objects.requireNonNull(config, "config must not be null"));
-		next.milliTokens = Math.min(next.maxMilliTokens, this.milliTokens);
-		return next;
+	public abstract RetryBudget withConfig(RetryBudgetConfig config);
+
+	/** Records that a call starts (its first attempt is about to run); a token bucket ignores it. */
+	public void onCall() {
 	}
 
-	/** Records a failed attempt: takes one token, never going below zero. */
-	public void onFailure() {
-		if (this.shared) {
-			UNSYNCHRONISED.getAndAdd(this, (long) -ONE_TOKEN);
-			SPENDABLE.getAndAdd(this, (long) -ONE_TOKEN);
-		}
-		for (;;) {
-			int current = this.milliTokens;
-			if (current == 0) {
-				return;
-			}
-			if (MILLI_TOKENS.compareAndSet(this, current, Math.max(0, current - ONE_TOKEN))) {
-				return;
-			}
-		}
-	}
+	/** Records a successful attempt. */
+	public abstract void onSuccess();
 
-	/** Records a successful attempt: gives back {@code tokenRatio} tokens, never going above {@code maxTokens}. */
-	public void onSuccess() {
-		for (;;) {
-			int current = this.milliTokens;
-			if (current == this.maxMilliTokens) {
-				return;
-			}
-			if (MILLI_TOKENS.compareAndSet(this, current, Math.min(this.maxMilliTokens, current + this.ratioMilliTokens))) {
-				if (this.shared) {
-					// Only a token the budget takes back funds a retry: at a full budget, it funds nothing.
-					UNSYNCHRONISED.getAndAdd(this, (long) this.ratioMilliTokens);
-					SPENDABLE.getAndAdd(this, (long) this.ratioMilliTokens);
-				}
-				return;
-			}
-		}
-	}
+	/** Records a failed attempt that may be retried. */
+	public abstract void onFailure();
 
 	/**
-	 * Asks whether a retry may start: true only while the tokens are strictly greater than
-	 * {@code maxTokens / 2} and, for a budget shared with a cluster, while this replica has not spent
-	 * more than its part of the cluster's headroom since the last exchange (see
-	 * {@link #synchronise(LongUnaryOperator, int, RandomGenerator)}). Consumes nothing and allocates nothing.
+	 * Asks whether a retry (or a hedge) may start now; a ratio budget counts the retry when it answers yes.
+	 * Allocates nothing.
 	 * @return whether the retry may start
 	 */
-	public boolean tryAcquireRetry() {
-		return this.milliTokens > this.thresholdMilliTokens && (!this.shared || this.spendableMilliTokens >= 0);
+	public abstract boolean tryAcquireRetry();
+
+	/**
+	 * {@return the retries the budget would allow now, if each followed a failed attempt and no call
+	 * started meanwhile} A token bucket: the failures it can take while still above half (10 tokens of
+	 * 10: 4); a ratio budget: its balance, rounded down. In a cluster, as this replica decides.
+	 */
+	public abstract double getAvailable();
+
+	/**
+	 * {@return a token bucket's tokens, from 0 to {@code maxTokens}, exact to the thousandth (in a cluster,
+	 * the fewer of this replica's and the cluster's as last synchronised with this replica's changes since);
+	 * a ratio budget's {@link #getAvailable()}}
+	 */
+	public abstract double getTokens();
+
+	/** {@return a token bucket's capacity; 0 for a ratio budget, which has none} */
+	public int getMaxTokens() {
+		return 0;
 	}
 
 	/**
-	 * Exchanges this budget's unsynchronised change with a cluster that shares the budget: hands the
-	 * change since the last exchange (in thousandths of a token, negative when tokens were taken; summed
-	 * without clamping, so failures while this replica's view is empty still count) to {@code exchange},
-	 * which adds it to the cluster's tokens and returns them; the budget then decides on those tokens plus
-	 * the changes made here meanwhile. Calls in progress are never blocked: they keep deciding on the local
-	 * tokens while the exchange runs. If {@code exchange} throws, nothing is lost: the change is handed over
-	 * again next time. Calls to this method are serialised. The same as
-	 * {@link #synchronise(LongUnaryOperator, int, RandomGenerator)} for a cluster of one replica.
+	 * Exchanges this budget's changes with a cluster of one replica: the same as
+	 * {@link #synchronise(LongUnaryOperator, int, RandomGenerator)} with one replica.
 	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
 	 */
 	public void synchronise(LongUnaryOperator exchange) {
@@ -178,73 +138,21 @@ public final class RetryBudget {
 	}
 
 	/**
-	 * Exchanges this budget's unsynchronised change with a cluster of {@code replicas} that share the
-	 * budget (see {@link #synchronise(LongUnaryOperator)}), and grants this replica its part of the
-	 * cluster's headroom (the tokens above {@code maxTokens / 2}) until the next exchange: the headroom
-	 * divided by the replicas, in whole retries of two tokens each (the failed attempt that calls for a
-	 * retry, and the retry). A part smaller than that accumulates from exchange to exchange until it makes
-	 * a whole one, from a random starting point, so that in each exchange interval the replicas granted a
-	 * retry spend about the headroom together instead of each spending its own view's: when a downstream
-	 * fails for every replica at once, the fleet's first retries take about one budget's headroom. A
-	 * replica whose part is at least half a retry (a small fleet: up to 5 replicas with the default 10
-	 * tokens) is granted one retry per exchange. Tokens that this replica's successes give back between
-	 * exchanges are its to spend too.
+	 * Shares this budget with a cluster of {@code replicas} that share it; calls to this method are
+	 * serialised, and calls in progress are never blocked by it. A token bucket hands the change since
+	 * the last exchange (in thousandths of a token, unclamped, so that failures count while this replica's
+	 * bucket is empty) to {@code exchange}, which adds it to the cluster's bucket of {@code maxTokens} and
+	 * returns it; from then on a retry needs both this replica's own bucket and the cluster's (as last
+	 * exchanged, plus the changes since) above half: while the fleet is healthy each replica retries as a
+	 * per-replica bucket would, and once the fleet's tokens run low every replica stops. If {@code exchange}
+	 * throws, nothing is lost: the change is handed over again next time. A ratio budget does not call
+	 * {@code exchange}: its retries are funded by this replica's own calls, which add up to the fleet's
+	 * over the replicas, and its reserve becomes the fleet's, {@code 1/replicas} of it on each.
 	 * @param exchange adds a change to the cluster's tokens and returns them, in thousandths of a token
 	 * @param replicas how many replicas share the budget, as the engine last counted them (at least 1)
-	 * @param random chooses the starting point of this replica's accumulated part, at its first exchange
+	 * @param random unused; kept for the callers that pass one
 	 */
-	public synchronized void synchronise(LongUnaryOperator exchange, int replicas, RandomGenerator random) {
-		long taken;
-		if (this.shared) {
-			taken = (long) UNSYNCHRONISED.getAndSet(this, 0L);
-		}
-		else {
-			// The first exchange: what happened before it is the view's distance from full (a change racing
-			// with this one exchange may be counted twice or not at all; the next exchanges are exact).
-			this.shared = true;
-			taken = (long) this.milliTokens - this.maxMilliTokens;
-		}
-		long cluster;
-		try {
-			cluster = exchange.applyAsLong(taken);
-		}
-		catch (RuntimeException | Error ex) {
-			UNSYNCHRONISED.getAndAdd(this, taken);
-			throw ex;
-		}
-		if (this.headroomCredit < 0) {
-			this.headroomCredit = random.nextInt(RETRY_COST);
-		}
-		long headroom = Math.max(0, Math.min(this.maxMilliTokens, cluster) - this.thresholdMilliTokens);
-		long share = headroom / Math.max(1, replicas);
-		this.headroomCredit += share;
-		long grant = this.headroomCredit - this.headroomCredit % RETRY_COST;
-		if (grant == 0 && 2 * share >= RETRY_COST) {
-			// A fleet small enough for every replica to have half a retry of headroom: one retry each, so
-			// that a few replicas always retry an isolated failure (overshooting the headroom at most twice).
-			grant = RETRY_COST;
-		}
-		this.headroomCredit = Math.max(0, this.headroomCredit - grant);
-		// A retry may start while this is not negative, after the failure that calls for it took its token.
-		this.spendableMilliTokens = grant - ONE_TOKEN;
-		for (;;) {
-			int now = this.milliTokens;
-			long next = Math.max(0, Math.min(this.maxMilliTokens, cluster + this.unsynchronisedMilliTokens));
-			if (MILLI_TOKENS.compareAndSet(this, now, (int) next)) {
-				return;
-			}
-		}
-	}
-
-	/** {@return the tokens left, from 0 to {@code maxTokens}, exact to the thousandth} */
-	public double getTokens() {
-		return this.milliTokens / (double) ONE_TOKEN;
-	}
-
-	/** {@return the capacity of the bucket} */
-	public int getMaxTokens() {
-		return this.config.getMaxTokens();
-	}
+	public abstract void synchronise(LongUnaryOperator exchange, int replicas, RandomGenerator random);
 
 	/** {@return the name} */
 	public String getName() {
@@ -256,11 +164,9 @@ public final class RetryBudget {
 		return this.config;
 	}
 
-	/** @return the name, tokens and configuration, e.g. {@code RetryBudget{name='db', tokens=7.3, maxTokens=10, tokenRatio=0.1}} */
-	@Override
-	public String toString() {
-		return "RetryBudget{name='" + this.name + "', tokens=" + getTokens() + ", maxTokens=" + getMaxTokens()
-				+ ", tokenRatio=" + this.config.getTokenRatio() + "}";
+	/** {@return the kind, as the configuration says} */
+	public RetryBudgetConfig.Kind getKind() {
+		return this.config.getKind();
 	}
 
 }

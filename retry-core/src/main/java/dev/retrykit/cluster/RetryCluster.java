@@ -39,9 +39,10 @@ import org.jspecify.annotations.Nullable;
  * cluster.start();
  * }</pre>
  *
- * <p>Hot paths stay local: a budget decides on the cluster's tokens as last synchronised plus this
- * replica's changes since, and {@link #synchronise()} (every {@code syncInterval} once started)
- * exchanges the changes; a breaker sends its transitions without waiting. A stateful call reads and
+ * <p>Hot paths stay local: a token bucket decides on its own tokens and on the cluster's as last
+ * synchronised plus this replica's changes since, a ratio budget on its own calls and its part of the
+ * fleet's reserve, and {@link #synchronise()} (every {@code syncInterval} once started) exchanges the
+ * changes and the replica count; a breaker sends its transitions without waiting. A stateful call reads and
  * writes its entry once, waiting at most {@code timeout} each time. When the engine is unreachable or
  * slower than the timeout, the replica goes on with local state, counts a fallback and reports
  * {@code reachable=false} until a synchronisation reaches the engine again; then the changes it made
@@ -294,9 +295,9 @@ public final class RetryCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Checks that the engine is reachable (rejoining it if it was not) and exchanges every shared
-	 * budget's changes with it, each replica spending until the next exchange at most its part of the
-	 * cluster's headroom ({@link RetryBudget#synchronise(java.util.function.LongUnaryOperator, int, RandomGenerator)}).
+	 * Checks that the engine is reachable (rejoining it if it was not) and synchronises every shared
+	 * budget with it: a token bucket exchanges its changes, a ratio budget takes its part of the fleet's
+	 * reserve ({@link RetryBudget#synchronise(java.util.function.LongUnaryOperator, int, RandomGenerator)}).
 	 * When the engine answers after it did not (or for the first time), writes back what was changed on
 	 * local state meanwhile and reconciles the shared circuits' manual states. Waits at most the timeout
 	 * per operation; never throws.

@@ -158,9 +158,10 @@ public final class RetryClusterBuilder {
 	}
 
 	/**
-	 * Sets where each shared budget draws the starting point of its part of the cluster's headroom.
-	 * @param random where each shared budget draws the starting point of its part of the cluster's
-	 * headroom (default a new {@link SplittableRandom}); a seeded one makes simulations repeatable
+	 * Sets the random generator handed to each shared budget's synchronisation. The budgets of this version
+	 * draw nothing from it (a cluster token bucket no longer grants parts of the cluster's headroom at random);
+	 * kept so that a seeded one keeps simulations repeatable if a budget draws again.
+	 * @param random the generator (default a new {@link SplittableRandom})
 	 * @return this builder
 	 */
 	public RetryClusterBuilder random(RandomGenerator random) {

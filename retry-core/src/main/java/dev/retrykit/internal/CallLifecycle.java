@@ -104,13 +104,21 @@ final class CallLifecycle {
 
 	/**
 	 * Starts a call: lets its operation describe it to the listeners when it is a
-	 * {@link dev.retrykit.RetryCallDescriber}, stamps its start when there is a deadline, and asks the listeners.
+	 * {@link dev.retrykit.RetryCallDescriber}, stamps its start when there is a deadline, asks the listeners,
+	 * and tells the budget (if any) that a call starts.
 	 * @param operation the call's operation (callback, function, supplier or task)
 	 * @return whether the listeners let the call run
 	 */
 	static boolean open(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
 		runtime.listeners.describe(operation, context);
-		return runtime.open(context);
+		if (!runtime.open(context)) {
+			return false;
+		}
+		if (runtime.budget != null) {
+			// A ratio budget's deposit; a stateful call that continues (openContinued) is not a new call.
+			runtime.budget.onCall();
+		}
+		return true;
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongUnaryOperator;
 
 import dev.retrykit.ExhaustedRetryException;
 import dev.retrykit.RetryCallback;
@@ -383,27 +384,43 @@ class ClusterTrustTests {
 	}
 
 	@Test
-	void aFleetOfAHundredReplicasRetriesAboutOneBudgetsHeadroomWhenADownstreamFailsForAll() {
+	void aFleetOfAHundredReplicasRetriesNoMoreThanPerReplicaBucketsAtAnOutagesOnsetAndStopsTogetherAtTheNextExchange() {
 		long[] cluster = { RetryBudgetConfig.DEFAULT_MAX_TOKENS * 1000L };
+		LongUnaryOperator exchange = delta -> cluster[0] = Math.max(0, Math.min(10_000, cluster[0] + delta));
 		List<RetryBudget> budgets = new ArrayList<>();
 		SplittableRandom random = new SplittableRandom(7);
 		for (int i = 0; i < 100; i++) {
 			RetryBudget budget = RetryBudget.create("shop", RetryBudgetConfig.ofDefaults());
-			budget.synchronise(delta -> cluster[0] = Math.max(0, Math.min(10_000, cluster[0] + delta)), 100, random);
+			budget.synchronise(exchange, 100, random);
 			budgets.add(budget);
 		}
+		RetryBudget perReplica = RetryBudget.create("own", RetryBudgetConfig.ofDefaults());
+		int perReplicaRetries = retriesOfOneFailingCall(perReplica);
 		int retries = 0;
 		for (RetryBudget budget : budgets) {
-			budget.onFailure();
-			while (budget.tryAcquireRetry()) {
-				retries++;
-				budget.onFailure();
-			}
+			retries += retriesOfOneFailingCall(budget);
 		}
-		// Each replica is granted a whole retry (two tokens: the failure that calls for it, and itself) with
-		// probability headroom / replicas / 2 = 2.5 %: about 2.5 in all (binomial, standard deviation 1.6),
-		// against 3 per replica, 300 in all, when each replica spends its own view.
-		assertThat(retries).isLessThanOrEqualTo(10);
+		// Before any exchange a replica cannot tell the onset of an outage from an isolated failure: each
+		// may spend what a bucket of its own would (issue 38), never more.
+		assertThat(retries).isEqualTo(100 * perReplicaRetries);
+		budgets.forEach(budget -> budget.synchronise(exchange, 100, random));
+		int after = 0;
+		for (RetryBudget budget : budgets) {
+			after += retriesOfOneFailingCall(budget);
+		}
+		assertThat(cluster[0]).isZero();
+		assertThat(after).as("retries once every replica has exchanged its failures").isZero();
+	}
+
+	/** A call whose every attempt fails, retried while the budget allows: how many retries it made. */
+	private static int retriesOfOneFailingCall(RetryBudget budget) {
+		int retries = 0;
+		budget.onFailure();
+		while (budget.tryAcquireRetry()) {
+			retries++;
+			budget.onFailure();
+		}
+		return retries;
 	}
 
 	@Test

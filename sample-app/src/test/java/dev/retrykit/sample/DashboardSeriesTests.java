@@ -51,7 +51,8 @@ class DashboardSeriesTests extends SampleOverHttp {
 		driveTraffic();
 		Set<String> queried = queriedSeries(Files.readString(DASHBOARD));
 		assertThat(queried).as("series queried by %s", DASHBOARD).contains("retry_calls_total",
-				"retry_call_seconds_bucket", "retry_circuit_state", "retry_budget_tokens", "retry_failback_exhausted_total",
+				"retry_call_seconds_bucket", "retry_circuit_state", "retry_budget_tokens", "retry_budget_available",
+				"retry_failback_exhausted_total",
 				"retry_failback_rejected_total", "retry_context_cache_evictions_total", "retry_hedges_total",
 				"retry_hedging_delay_seconds");
 		// The cluster's series come from the cluster profile only: ClusterDashboardSeriesTests checks them.

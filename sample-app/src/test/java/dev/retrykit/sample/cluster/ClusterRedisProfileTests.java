@@ -78,6 +78,7 @@ class ClusterRedisProfileTests {
 		String retries = get(second, "/actuator/retries").body();
 		assertThat((String) JsonPath.read(retries, "$.cluster.engine")).isEqualTo("redis");
 		assertThat((String) JsonPath.read(retries, "$.instances.inventory.budget.scope")).isEqualTo("cluster");
+		assertThat((String) JsonPath.read(retries, "$.instances.inventory.budget.kind")).isEqualTo("ratio");
 		assertThat((String) JsonPath.read(get(second, "/actuator/health").body(), "$.components.redis.status"))
 			.isEqualTo("UP");
 	}

@@ -63,8 +63,9 @@ public class RetryInstanceProperties {
 	/** Circuit breaker guarding every attempt (Dapr semantics). */
 	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
 
-	/** Retry budget (gRPC retry throttling), shareable by name. */
-	private final Budget budget = new Budget();
+	/** Retry budget (gRPC retry throttling, or a ratio of the recent calls when ratio is set), shareable by name. */
+	@NestedConfigurationProperty
+	private final BudgetProperties budget = new BudgetProperties();
 
 	/** Hedged requests: another copy of a slow async call after a delay, the first answer wins (idempotent operations only). */
 	@NestedConfigurationProperty
@@ -173,7 +174,7 @@ public class RetryInstanceProperties {
 		return this.circuitBreaker;
 	}
 
-	public Budget getBudget() {
+	public BudgetProperties getBudget() {
 		return this.budget;
 	}
 
@@ -357,69 +358,6 @@ public class RetryInstanceProperties {
 
 		public void setMaxRequests(@Nullable Integer maxRequests) {
 			this.maxRequests = maxRequests;
-		}
-
-	}
-
-	/** Retry budget settings; setting any of them gives the instance a budget unless {@code enabled} is false. */
-	public static class Budget {
-
-		/**
-		 * Whether retries are limited by a token budget; unset = yes if the base has one or any other
-		 * setting of this group is given. The settings are validated even when false.
-		 */
-		private @Nullable Boolean enabled;
-
-		/** Tokens the budget starts with; a retry may start only while more than half remain. Default 10. */
-		private @Nullable Integer maxTokens;
-
-		/** Tokens a success gives back (each failed attempt takes 1). Default 0.1. */
-		private @Nullable Double tokenRatio;
-
-		/** Name under which the budget is shared by instances; unset = the instance's own name. */
-		private @Nullable String name;
-
-		/** Whether the budget is this replica's own (local) or one budget shared by every replica (cluster, needs retry.cluster.enabled). Default local. */
-		private @Nullable Scope scope;
-
-		public @Nullable Scope getScope() {
-			return this.scope;
-		}
-
-		public void setScope(@Nullable Scope scope) {
-			this.scope = scope;
-		}
-
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public @Nullable Integer getMaxTokens() {
-			return this.maxTokens;
-		}
-
-		public void setMaxTokens(@Nullable Integer maxTokens) {
-			this.maxTokens = maxTokens;
-		}
-
-		public @Nullable Double getTokenRatio() {
-			return this.tokenRatio;
-		}
-
-		public void setTokenRatio(@Nullable Double tokenRatio) {
-			this.tokenRatio = tokenRatio;
-		}
-
-		public @Nullable String getName() {
-			return this.name;
-		}
-
-		public void setName(@Nullable String name) {
-			this.name = name;
 		}
 
 	}

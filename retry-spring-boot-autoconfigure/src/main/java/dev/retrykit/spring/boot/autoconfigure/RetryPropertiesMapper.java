@@ -371,16 +371,21 @@ public final class RetryPropertiesMapper {
 			}, builder::circuitBreaker, () -> builder.circuitBreaker(null));
 		}
 
-		void applyBudget(RetryConfigBuilder builder, RetryConfig base, RetryInstanceProperties.Budget budget) {
+		void applyBudget(RetryConfigBuilder builder, RetryConfig base, BudgetProperties budget) {
 			String group = this.path + ".budget";
 			RetryBudgetConfig inherited = base.getBudget();
 			boolean configured = budget.getMaxTokens() != null || budget.getTokenRatio() != null
-					|| budget.getName() != null;
+					|| budget.getName() != null || budget.getRatio() != null || budget.getMinPerSecond() != null
+					|| budget.getWindow() != null;
 			applyGroup(budget.getEnabled(), inherited != null, configured, () -> {
+				BudgetKinds.check(group, budget, inherited);
 				RetryBudgetConfigBuilder config = (inherited != null) ? RetryBudgetConfig.builder(inherited)
 						: RetryBudgetConfig.builder();
 				set(group + ".max-tokens", budget.getMaxTokens(), config::maxTokens);
 				set(group + ".token-ratio", budget.getTokenRatio(), config::tokenRatio);
+				set(group + ".ratio", budget.getRatio(), config::ratio);
+				set(group + ".min-per-second", budget.getMinPerSecond(), config::minPerSecond);
+				set(group + ".window", budget.getWindow(), config::window);
 				return config.build();
 			}, built -> builder.budget(built, (budget.getName() != null) ? budget.getName() : base.getBudgetName()),
 					() -> builder.budget(null, null));

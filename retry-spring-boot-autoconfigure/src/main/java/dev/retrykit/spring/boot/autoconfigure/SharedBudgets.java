@@ -27,17 +27,16 @@ final class SharedBudgets {
 		if (first == null || first.chain.path().equals(chain.path()) || first.config.equals(config)) {
 			return;
 		}
-		boolean tokens = first.config.getMaxTokens() != config.getMaxTokens();
-		String setting = tokens ? "max-tokens" : "token-ratio";
-		Function<RetryInstanceProperties.Budget, @Nullable Object> getter = tokens
-				? RetryInstanceProperties.Budget::getMaxTokens : RetryInstanceProperties.Budget::getTokenRatio;
-		Object value = tokens ? (Object) config.getMaxTokens() : (Object) config.getTokenRatio();
-		Object otherValue = tokens ? (Object) first.config.getMaxTokens() : (Object) first.config.getTokenRatio();
+		Difference difference = Difference.between(first.config, config);
+		String setting = difference.setting();
+		Function<BudgetProperties, @Nullable Object> getter = difference.property();
+		@Nullable Object value = difference.value().apply(config);
+		@Nullable Object otherValue = difference.value().apply(first.config);
 		String property = chain.path() + ".budget." + setting;
 		String other = first.chain.path() + ".budget." + setting;
 		throw new InvalidRetryPropertyException(property, value, "the retry budget '" + name + "' is also used by '"
 				+ first.chain.path() + "', whose " + setting + " is " + otherValue + " (" + where(first.chain, setting, getter)
-				+ "), and instances that share a budget must agree on max-tokens and token-ratio (this " + setting
+				+ "), and instances that share a budget must agree on its kind and settings (this " + setting
 				+ " is " + where(chain, setting, getter) + ")",
 				"Set '" + property + "' and '" + other + "' to the same value, or give '" + chain.path()
 						+ ".budget.name' another name so that each instance has its own budget.", null);
@@ -45,7 +44,7 @@ final class SharedBudgets {
 
 	/** Where a budget setting of the instance comes from: its own property, a base's, or the built-in default. */
 	private static String where(BaseConfigChain chain, String setting,
-			Function<RetryInstanceProperties.Budget, @Nullable Object> getter) {
+			Function<BudgetProperties, @Nullable Object> getter) {
 		BaseConfigChain.Setting<Object> found = chain.nearest(group -> getter.apply(group.getBudget()));
 		if (found == null) {
 			return "the built-in default";
@@ -55,6 +54,30 @@ final class SharedBudgets {
 	}
 
 	private record Declaration(RetryBudgetConfig config, BaseConfigChain chain) {
+	}
+
+	/** The first setting in which two budget configurations differ, read from a configuration and from properties. */
+	private record Difference(String setting, Function<RetryBudgetConfig, @Nullable Object> value,
+			Function<BudgetProperties, @Nullable Object> property) {
+
+		static Difference between(RetryBudgetConfig first, RetryBudgetConfig second) {
+			if (first.getKind() != second.getKind() || first.getRatio() != second.getRatio()) {
+				return new Difference("ratio", config -> (config.getKind() == RetryBudgetConfig.Kind.RATIO)
+						? config.getRatio() : "unset (a token bucket)", BudgetProperties::getRatio);
+			}
+			if (first.getKind() == RetryBudgetConfig.Kind.RATIO) {
+				return (first.getMinPerSecond() != second.getMinPerSecond())
+						? new Difference("min-per-second", RetryBudgetConfig::getMinPerSecond,
+								BudgetProperties::getMinPerSecond)
+						: new Difference("window", config -> RetryPropertiesMapper.display(config.getWindow()),
+								BudgetProperties::getWindow);
+			}
+			return (first.getMaxTokens() != second.getMaxTokens())
+					? new Difference("max-tokens", RetryBudgetConfig::getMaxTokens, BudgetProperties::getMaxTokens)
+					: new Difference("token-ratio", RetryBudgetConfig::getTokenRatio,
+							BudgetProperties::getTokenRatio);
+		}
+
 	}
 
 }

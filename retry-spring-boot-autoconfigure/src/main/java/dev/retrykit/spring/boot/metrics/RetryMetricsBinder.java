@@ -12,6 +12,7 @@ import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryRegistryListener;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.failback.FailbackExecutor;
@@ -37,7 +38,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code retry.circuit.state} (gauge per {@code state} = {@code closed}, {@code open},
  * {@code half_open}: 1 for the current state, 0 for the others; only for instances with a circuit
  * breaker)</li>
- * <li>{@code retry.budget.tokens} (gauge; only for instances with a retry budget)</li>
+ * <li>{@code retry.budget.tokens} (gauge; only for instances with a token-bucket retry budget)</li>
+ * <li>{@code retry.budget.available} (gauge: the retries the budget would allow now; for instances with a retry
+ * budget of either kind)</li>
  * <li>{@code retry.context.cache.size} (gauge)</li>
  * <li>{@code retry.context.cache.evictions} (function counter: contexts evicted because the cache was
  * full)</li>
@@ -194,13 +197,23 @@ public final class RetryMetricsBinder implements MeterBinder {
 		else if (template.getCircuitBreaker() == null) {
 			remove(meterRegistry, "retry.circuit.state", tags);
 		}
-		if (template.getBudget() != null && !bound(meterRegistry, "retry.budget.tokens", tags)) {
+		RetryBudget budget = template.getBudget();
+		boolean tokenBucket = budget != null && budget.getKind() == RetryBudgetConfig.Kind.TOKEN_BUCKET;
+		if (tokenBucket && !bound(meterRegistry, "retry.budget.tokens", tags)) {
 			Gauge.builder("retry.budget.tokens", template, RetryMetricsBinder::budgetTokens).tags(tags)
 				.description("Tokens left in the retry budget; retries stop at half of the maximum")
 				.register(meterRegistry);
 		}
-		else if (template.getBudget() == null) {
+		else if (!tokenBucket) {
 			remove(meterRegistry, "retry.budget.tokens", tags);
+		}
+		if (budget != null && !bound(meterRegistry, "retry.budget.available", tags)) {
+			Gauge.builder("retry.budget.available", template, RetryMetricsBinder::budgetAvailable).tags(tags)
+				.description("Retries the retry budget would allow now (a token bucket or a ratio budget)")
+				.register(meterRegistry);
+		}
+		else if (budget == null) {
+			remove(meterRegistry, "retry.budget.available", tags);
 		}
 	}
 
@@ -211,7 +224,12 @@ public final class RetryMetricsBinder implements MeterBinder {
 
 	private static double budgetTokens(RetryTemplate template) {
 		RetryBudget budget = template.getBudget();
-		return (budget != null) ? budget.getTokens() : Double.NaN;
+		return (budget != null && budget.getKind() == RetryBudgetConfig.Kind.TOKEN_BUCKET) ? budget.getTokens() : Double.NaN;
+	}
+
+	private static double budgetAvailable(RetryTemplate template) {
+		RetryBudget budget = template.getBudget();
+		return (budget != null) ? budget.getAvailable() : Double.NaN;
 	}
 
 	private static boolean bound(MeterRegistry meterRegistry, String meter, Tags tags) {

@@ -134,6 +134,27 @@ class RetryMetricsBinderTest {
 	}
 
 	@Test
+	void reportsTheRetriesEitherKindOfBudgetWouldAllowNowAndTokensOnlyForATokenBucket() {
+		assertThat(gauge("retry.budget.available", "search")).isZero();
+		RetryRegistry ratio = RetryRegistry.builder().virtualTime(this.time)
+			.instance("lookup", null, (config) -> config.maxAttempts(3).backoff(BackoffPolicy.none())
+				.budget(RetryBudgetConfig.builder().ratio(0.5).minPerSecond(1).window(Duration.ofSeconds(2)).build(), null))
+			.build();
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		new RetryMetricsBinder(ratio).bindTo(meters);
+		assertThat(meters.get("retry.budget.available").tag("name", "lookup").gauge().value()).isEqualTo(2.0);
+		assertThat(meters.find("retry.budget.tokens").tag("name", "lookup").meters()).isEmpty();
+		for (int i = 0; i < 4; i++) {
+			ratio.template("lookup").execute((context) -> "ok");
+		}
+		assertThat(meters.get("retry.budget.available").tag("name", "lookup").gauge().value()).isEqualTo(4.0);
+		ratio.replace("lookup", RetryConfig.builder(ratio.template("lookup").getConfig())
+			.budget(RetryBudgetConfig.ofDefaults(), null).build());
+		assertThat(meters.get("retry.budget.tokens").tag("name", "lookup").gauge().value()).isEqualTo(10.0);
+		assertThat(meters.get("retry.budget.available").tag("name", "lookup").gauge().value()).isEqualTo(4.0);
+	}
+
+	@Test
 	void reportsTheContextCacheSizeOfStatefulCalls() {
 		RetryTemplate inventory = this.registry.template("inventory");
 		assertThat(gauge("retry.context.cache.size", "inventory")).isZero();
@@ -253,7 +274,7 @@ class RetryMetricsBinderTest {
 			.isIn(this.registry.names()));
 		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName()).containsOnly("retry.calls",
 				"retry.attempts", "retry.recoveries", "retry.rejections", "retry.circuit.state", "retry.budget.tokens",
-				"retry.context.cache.size", "retry.context.cache.evictions", "retry.failback.pending",
+				"retry.budget.available", "retry.context.cache.size", "retry.context.cache.evictions", "retry.failback.pending",
 				"retry.failback.exhausted", "retry.failback.rejected", "retry.hedges");
 		assertThat(this.meters.getMeters()).filteredOn((meter) -> meter.getId().getName().equals("retry.calls"))
 			.allSatisfy((meter) -> assertThat(meter).isInstanceOf(FunctionCounter.class));

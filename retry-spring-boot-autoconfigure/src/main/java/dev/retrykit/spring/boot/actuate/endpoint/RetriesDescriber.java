@@ -10,6 +10,7 @@ import dev.retrykit.RetryEvent;
 import dev.retrykit.RetryMetrics;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
+import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.failback.FailbackExecutor;
@@ -89,8 +90,16 @@ final class RetriesDescriber {
 	}
 
 	private RetryInstanceDescriptor.@Nullable Budget budget(@Nullable RetryBudget budget) {
-		return (budget != null) ? new RetryInstanceDescriptor.Budget(budget.getTokens(), budget.getMaxTokens(),
-				(this.cluster != null && this.cluster.isShared(budget)) ? CLUSTER_SCOPE : null) : null;
+		if (budget == null) {
+			return null;
+		}
+		String scope = (this.cluster != null && this.cluster.isShared(budget)) ? CLUSTER_SCOPE : null;
+		if (budget.getKind() == RetryBudgetConfig.Kind.TOKEN_BUCKET) {
+			return new RetryInstanceDescriptor.Budget(budget.getTokens(), budget.getMaxTokens(), scope);
+		}
+		RetryBudgetConfig config = budget.getConfig();
+		return new RetryInstanceDescriptor.Budget(RetryInstanceDescriptor.Budget.RATIO, null, null, config.getRatio(),
+				config.getMinPerSecond(), CompoundDurationConverter.format(config.getWindow()), budget.getAvailable(), scope);
 	}
 
 	/**

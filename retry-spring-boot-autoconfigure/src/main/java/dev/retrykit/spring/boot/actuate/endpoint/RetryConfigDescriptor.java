@@ -128,17 +128,34 @@ public record RetryConfigDescriptor(int maxAttempts, @Nullable String maxDuratio
 	}
 
 	/**
-	 * The retry budget settings.
+	 * The retry budget settings: a token bucket's {@code maxTokens} and {@code tokenRatio}, or a ratio budget's
+	 * {@code ratio}, {@code minPerSecond} and {@code window}; the other kind's are {@code null} and left out.
 	 *
-	 * @param maxTokens the capacity of the bucket
-	 * @param tokenRatio tokens given back by each success
+	 * @param kind {@code token-bucket} or {@code ratio}
+	 * @param maxTokens a token bucket's capacity
+	 * @param tokenRatio tokens given back by each success to a token bucket
+	 * @param ratio a ratio budget's share of the recent calls that may be retried
+	 * @param minPerSecond a ratio budget's reserve, in retries per second
+	 * @param window a ratio budget's window, e.g. {@code 10s}
 	 * @param name the name under which the budget is shared, or {@code null} for the instance's own
 	 */
 	@JsonInclude(Include.NON_NULL)
-	public record Budget(int maxTokens, double tokenRatio, @Nullable String name) {
+	public record Budget(String kind, @Nullable Integer maxTokens, @Nullable Double tokenRatio, @Nullable Double ratio,
+			@Nullable Integer minPerSecond, @Nullable String window, @Nullable String name) {
+
+		/** A token bucket's settings. */
+		public Budget(int maxTokens, double tokenRatio, @Nullable String name) {
+			this(RetryInstanceDescriptor.Budget.TOKEN_BUCKET, maxTokens, tokenRatio, null, null, null, name);
+		}
 
 		static @Nullable Budget of(@Nullable RetryBudgetConfig config, @Nullable String name) {
-			return (config != null) ? new Budget(config.getMaxTokens(), config.getTokenRatio(), name) : null;
+			if (config == null) {
+				return null;
+			}
+			return (config.getKind() == RetryBudgetConfig.Kind.TOKEN_BUCKET)
+					? new Budget(config.getMaxTokens(), config.getTokenRatio(), name)
+					: new Budget(RetryInstanceDescriptor.Budget.RATIO, null, null, config.getRatio(), config.getMinPerSecond(),
+							CompoundDurationConverter.format(config.getWindow()), name);
 		}
 
 	}

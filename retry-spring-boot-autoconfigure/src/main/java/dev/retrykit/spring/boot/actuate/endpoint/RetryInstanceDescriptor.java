@@ -99,18 +99,37 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	}
 
 	/**
-	 * A retry budget; shared budgets show the same tokens under every instance that uses them.
+	 * A retry budget; shared budgets show the same state under every instance that uses them. A token bucket
+	 * shows {@code tokens} and {@code maxTokens}; a ratio budget {@code ratio}, {@code minPerSecond},
+	 * {@code window} and {@code available}; the other kind's fields are {@code null} and left out.
 	 *
-	 * @param tokens the tokens left; retries stop at {@code maxTokens / 2}
-	 * @param maxTokens the capacity of the bucket
+	 * @param kind {@code token-bucket} or {@code ratio}
+	 * @param tokens a token bucket's tokens left; retries stop at {@code maxTokens / 2}
+	 * @param maxTokens a token bucket's capacity
+	 * @param ratio a ratio budget's share of the recent calls that may be retried
+	 * @param minPerSecond a ratio budget's reserve, in retries per second
+	 * @param window a ratio budget's window, e.g. {@code 10s}
+	 * @param available the retries a ratio budget would allow now (its balance, rounded down)
 	 * @param scope {@code cluster} when the budget is shared by the service's replicas, else {@code null} (left out)
 	 */
 	@JsonInclude(Include.NON_NULL)
-	public record Budget(double tokens, int maxTokens, @Nullable String scope) {
+	public record Budget(String kind, @Nullable Double tokens, @Nullable Integer maxTokens, @Nullable Double ratio,
+			@Nullable Integer minPerSecond, @Nullable String window, @Nullable Double available, @Nullable String scope) {
 
-		/** A budget of this replica only. */
+		/** The {@code kind} of a token bucket. */
+		public static final String TOKEN_BUCKET = "token-bucket";
+
+		/** The {@code kind} of a ratio budget. */
+		public static final String RATIO = "ratio";
+
+		/** A token bucket of this replica only. */
 		public Budget(double tokens, int maxTokens) {
 			this(tokens, maxTokens, null);
+		}
+
+		/** A token bucket, shared by the replicas when {@code scope} is {@code cluster}. */
+		public Budget(double tokens, int maxTokens, @Nullable String scope) {
+			this(TOKEN_BUCKET, tokens, maxTokens, null, null, null, null, scope);
 		}
 
 	}

@@ -8,6 +8,7 @@ import java.time.Duration;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.budget.RetryBudgetConfig;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -64,7 +65,23 @@ class RetriesEndpointJsonTest {
 			.isEqualTo("{\"state\":\"OPEN\",\"forcedOpen\":false,\"remainingOpen\":\"30s\",\"consecutiveFailures\":0,"
 					+ "\"totalFailures\":0,\"totalSuccesses\":0,\"failureRate\":0.0}");
 		assertThat(this.json.writeValueAsString(this.endpoint.retries().instances().get("search").budget()))
-			.isEqualTo("{\"tokens\":2.0,\"maxTokens\":2}");
+			.isEqualTo("{\"kind\":\"token-bucket\",\"tokens\":2.0,\"maxTokens\":2}");
+	}
+
+	@Test
+	void writesARatioBudgetWithItsKindSettingsAndTheRetriesItAllowsNow() {
+		RetryRegistry ratio = RetryRegistry.builder().virtualTime(this.time)
+			.instance("lookup", null, (config) -> config.budget(RetryBudgetConfig.builder().ratio(0.2).minPerSecond(3)
+				.window(Duration.ofSeconds(10)).build(), null))
+			.build();
+		RetriesEndpoint endpoint = new RetriesEndpoint(ratio, Show.NEVER, this.time);
+		for (int i = 0; i < 10; i++) {
+			ratio.template("lookup").execute((context) -> "ok");
+		}
+		assertThat(this.json.writeValueAsString(endpoint.retries().instances().get("lookup").budget()))
+			.isEqualTo("{\"kind\":\"ratio\",\"ratio\":0.2,\"minPerSecond\":3,\"window\":\"10s\",\"available\":32.0}");
+		assertThat(this.json.writeValueAsString(endpoint.retries().instances().get("lookup").config().budget()))
+			.isEqualTo("{\"kind\":\"ratio\",\"ratio\":0.2,\"minPerSecond\":3,\"window\":\"10s\"}");
 	}
 
 	@Test
