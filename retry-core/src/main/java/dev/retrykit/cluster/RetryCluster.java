@@ -1,6 +1,7 @@
 package dev.retrykit.cluster;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -97,13 +98,16 @@ public final class RetryCluster implements AutoCloseable {
 	/** Whether a synchronisation has reached the engine yet. */
 	private boolean reachedOnce;
 
+	/** Stateful contexts written back since the engine was last unreachable; touched by {@link #synchronise()} only. */
+	private int writtenBack;
+
 	private @Nullable AutoCloseable subscription;
 
 	private @Nullable ScheduledExecutorService syncThread;
 
 	RetryCluster(RetryClusterBuilder builder) {
 		this.engine = builder.engine;
-		this.calls = new EngineCalls(builder.timeout.toNanos());
+		this.calls = new EngineCalls(builder.timeout.toNanos(), builder.timeSource);
 		this.replicaId = builder.replicaId;
 		this.timeSource = builder.timeSource;
 		this.syncIntervalNanos = builder.syncInterval.toNanos();
@@ -315,9 +319,12 @@ public final class RetryCluster implements AutoCloseable {
 			reconcileCircuits();
 		}
 		// Also when the engine stayed reachable between two synchronisations: a call may have fallen back since.
+		int pendingBefore = pendingWriteBacks();
 		for (ClusterContextCache cache : this.caches) {
 			cache.replay();
 		}
+		int pendingAfter = pendingWriteBacks();
+		this.writtenBack += Math.max(0, pendingBefore - pendingAfter);
 		for (RetryBudget budget : this.budgets) {
 			long max = budget.getMaxTokens() * 1000L;
 			this.calls.call(() -> {
@@ -325,6 +332,20 @@ public final class RetryCluster implements AutoCloseable {
 				return true;
 			}, () -> false);
 		}
+		EngineReach.Spell ended = this.calls.reach().settled(this.writtenBack + " stateful contexts changed meanwhile written back"
+				+ ((pendingAfter > 0) ? ", " + pendingAfter + " still to write" : "")
+				+ (this.circuitsByName.isEmpty() ? "" : ", shared circuits reconciled with the states kept in the engine"));
+		if (ended != null) {
+			this.writtenBack = 0;
+		}
+	}
+
+	private int pendingWriteBacks() {
+		int pending = 0;
+		for (ClusterContextCache cache : this.caches) {
+			pending += cache.pendingReplays();
+		}
+		return pending;
 	}
 
 	private void reconcileCircuits() {
@@ -344,13 +365,51 @@ public final class RetryCluster implements AutoCloseable {
 				this.members = seen;
 			}
 		}
-		int pending = 0;
-		for (ClusterContextCache cache : this.caches) {
-			pending += cache.pendingReplays();
-		}
+		int pending = pendingWriteBacks();
 		return new ClusterStatus(this.engine.engineName(), Math.max(0, this.members), this.calls.isReachable(),
 				this.calls.fallbacks(), this.counters.undecodableEntries.sum(), this.codec.withheldAttributes(),
 				this.counters.droppedSignals.sum(), pending, this.counters.replayDropped.sum());
+	}
+
+	/**
+	 * {@return how long since the engine last answered, while it is marked unreachable; {@code null} while it is
+	 * reachable or before it first answered} What the replica shows of shared state is at least that old.
+	 */
+	public @Nullable Duration unansweredFor() {
+		return this.calls.reach().unansweredFor();
+	}
+
+	/**
+	 * {@return whether it keeps its contexts in the engine (a cache made by {@link #contextCache})}
+	 * @param cache a context cache
+	 */
+	public boolean isShared(RetryContextCache cache) {
+		return cache instanceof ClusterContextCache && this.caches.contains(cache);
+	}
+
+	/**
+	 * Runs reads of shared state and tells whether the engine answered all of them: none fell back to local
+	 * state, and the engine is reachable after them. A read of another thread that fell back meanwhile counts as
+	 * well, so the answer errs towards {@code false}.
+	 * @param reads the reads (e.g. a context cache's size and entries)
+	 * @param <T> what they return
+	 * @return what they returned, and where from
+	 */
+	public <T> SharedRead<T> read(java.util.function.Supplier<T> reads) {
+		long before = this.calls.fallbacks();
+		boolean reachable = this.calls.isReachable();
+		T value = reads.get();
+		return new SharedRead<>(value, reachable && this.calls.isReachable() && this.calls.fallbacks() == before);
+	}
+
+	/**
+	 * What reads of shared state returned, and whether it came from the engine.
+	 * @param value what the reads returned
+	 * @param fromEngine whether the engine answered every read; {@code false}: some or all of it is this replica's
+	 * local state
+	 * @param <T> the value's type
+	 */
+	public record SharedRead<T>(T value, boolean fromEngine) {
 	}
 
 	/** {@return this replica's id} */
