@@ -371,6 +371,11 @@ public final class RetryCluster implements AutoCloseable {
 				this.counters.droppedSignals.sum(), pending, this.counters.replayDropped.sum());
 	}
 
+	/** {@return whether operations try the engine: false from a failure until a synchronisation reaches it again} */
+	public boolean isReachable() {
+		return this.calls.isReachable();
+	}
+
 	/**
 	 * {@return how long since the engine last answered, while it is marked unreachable; {@code null} while it is
 	 * reachable or before it first answered} What the replica shows of shared state is at least that old.

@@ -93,6 +93,10 @@ public class RetriesHealthIndicator implements HealthIndicator {
 			reach.put("reachable", status.reachable());
 			reach.put("members", status.members());
 			reach.put("fallbacks", status.fallbacks());
+			java.time.Duration unanswered = this.cluster.unansweredFor();
+			if (unanswered != null) {
+				reach.put("staleFor", dev.retrykit.text.Durations.approximate(unanswered));
+			}
 			details.put("cluster", reach);
 		}
 		Health.Builder health = (anyOpen && this.downWhenOpen) ? Health.down() : Health.up();
