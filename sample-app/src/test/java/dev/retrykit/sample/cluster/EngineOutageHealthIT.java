@@ -56,11 +56,15 @@ class EngineOutageHealthIT {
 					awaitReachable(replica, 2);
 					replica.post("/downstream/script/payments/down");
 				}
+				List<Long> logged = new ArrayList<>();
+				for (ReplicaProcess replica : replicas) {
+					logged.add(Files.size(replica.log));
+				}
 				redis.kill();
 				Health worst = watchHealth(replicas, "O-");
 				redis.restart();
-				for (ReplicaProcess replica : replicas) {
-					awaitBackInLog(replica);
+				for (int i = 0; i < replicas.size(); i++) {
+					awaitBackInLog(replicas.get(i), logged.get(i));
 				}
 				assertThat(worst.sawUnreachable).as("the engine's reach shown DOWN in the details during the outage").isTrue();
 			}
@@ -88,6 +92,7 @@ class EngineOutageHealthIT {
 			}
 			ReplicaProcess live = replicas.get(0);
 			ReplicaProcess frozen = replicas.get(1);
+			long logged = Files.size(live.log);
 			frozen.freeze();
 			Health worst;
 			try {
@@ -96,7 +101,7 @@ class EngineOutageHealthIT {
 			finally {
 				frozen.thaw();
 			}
-			awaitBackInLog(live);
+			awaitBackInLog(live, logged);
 			assertThat(worst.sawUnreachable).as("the engine's reach shown DOWN in the details during the freeze").isTrue();
 			assertThat(Files.readString(live.log)).as("the module-access warning, silenced by the jar's manifest")
 				.doesNotContain("without proper access to required Java packages");
@@ -146,19 +151,29 @@ class EngineOutageHealthIT {
 		return health;
 	}
 
-	/** Once the engine is back: one warning for the outage, then one line saying it is reachable again. */
-	private static void awaitBackInLog(ReplicaProcess replica) throws IOException {
+	/**
+	 * Once the engine is back: one warning for the outage, then one line saying it is reachable again, in what the
+	 * replica logged since the outage began (a cold JVM's first operations may have been slower than the timeout
+	 * before: short spells of their own, each logged once).
+	 */
+	private static void awaitBackInLog(ReplicaProcess replica, long from) throws IOException {
 		ReplicaProcess.await(replica + " logs that the engine is reachable again", Duration.ofSeconds(60), () -> {
 			try {
-				return Files.readString(replica.log).contains(BACK);
+				return logSince(replica, from).contains(BACK);
 			}
 			catch (IOException ex) {
 				return false;
 			}
 		});
-		String log = Files.readString(replica.log);
+		String log = logSince(replica, from);
 		assertThat(occurrences(log, UNREACHABLE)).as("unreachable warnings in " + replica.log).isEqualTo(1);
 		assertThat(occurrences(log, BACK)).as("reachable-again lines in " + replica.log).isEqualTo(1);
+	}
+
+	private static String logSince(ReplicaProcess replica, long from) throws IOException {
+		byte[] log = Files.readAllBytes(replica.log);
+		return new String(log, (int) Math.min(from, log.length), (int) Math.max(0, log.length - from),
+				java.nio.charset.StandardCharsets.UTF_8);
 	}
 
 	private static int occurrences(String text, String part) {

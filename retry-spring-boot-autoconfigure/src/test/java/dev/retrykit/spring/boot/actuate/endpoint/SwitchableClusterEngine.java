@@ -13,9 +13,10 @@ import org.jspecify.annotations.Nullable;
  * An engine in this JVM for one replica that can be taken down: while {@link #down}, every operation throws,
  * as an engine does whose server was killed. Thread-safe.
  */
-final class SwitchableClusterEngine implements ClusterEngine {
+public final class SwitchableClusterEngine implements ClusterEngine {
 
-	volatile boolean down;
+	/** Whether every operation throws. */
+	public volatile boolean down;
 
 	private final Map<String, byte[]> contexts = new ConcurrentHashMap<>();
 
