@@ -33,9 +33,14 @@ final class EngineCalls implements AutoCloseable {
 
 	private final EngineReach reach;
 
-	EngineCalls(long timeoutNanos, TimeSource timeSource) {
+	/**
+	 * @param timeoutNanos the longest a caller waits for an operation
+	 * @param timeSource the clock of the engine's reach
+	 * @param settleNanos how long the engine must answer everything before a spell of unreachability ends
+	 */
+	EngineCalls(long timeoutNanos, TimeSource timeSource, long settleNanos) {
 		this.timeoutNanos = timeoutNanos;
-		this.reach = new EngineReach(timeSource);
+		this.reach = new EngineReach(timeSource, settleNanos);
 		AtomicInteger threads = new AtomicInteger();
 		// Bounded: an engine that hangs fills the queue, and further operations fall back at once.
 		this.executor = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1024), task -> {

@@ -15,8 +15,10 @@ import org.jspecify.annotations.Nullable;
  * is marked reachable again only by a successful probe ({@link #probed}), never by an operation that was
  * in flight and answered late: an engine that answers some operations and not others (a frozen member
  * that owns part of the data) would otherwise flip between reachable and unreachable and warn at every
- * flip. The spell ends at the second synchronisation in a row that reached the engine with no operation
- * failing in between ({@link #settled}); a failure meanwhile keeps it open, without a new warning.
+ * flip. The spell ends at a synchronisation that reached the engine once the engine has answered everything
+ * for the settle time (at least two synchronisations in a row with no operation failing in between,
+ * {@link #settled}); a failure meanwhile keeps it open, without a new warning. So a busy machine whose
+ * operations now and then miss the timeout makes one spell while it stays busy, not a pair of lines each time.
  *
  * <p>Thread-safe: the flag is volatile, the spell's state is guarded by this object.
  */
@@ -26,7 +28,12 @@ final class EngineReach {
 
 	private final TimeSource timeSource;
 
+	private final long settleNanos;
+
 	private volatile boolean reachable = true;
+
+	/** When an operation last failed. Guarded by this. */
+	private long lastFailureNanos;
 
 	/** When the engine last answered an operation, on {@link TimeSource#nanoTime()}; {@link #NEVER} before. */
 	private volatile long lastAnswerNanos = NEVER;
@@ -45,8 +52,13 @@ final class EngineReach {
 	/** Whether an operation failed since the last synchronisation that reached the engine. Guarded by this. */
 	private boolean failedSinceSync;
 
-	EngineReach(TimeSource timeSource) {
+	/**
+	 * @param timeSource the clock of spells and staleness
+	 * @param settleNanos how long the engine must answer everything before a spell ends
+	 */
+	EngineReach(TimeSource timeSource, long settleNanos) {
 		this.timeSource = timeSource;
+		this.settleNanos = settleNanos;
 	}
 
 	/** {@return whether operations should try the engine; false from a failure until a probe answers} */
@@ -76,9 +88,10 @@ final class EngineReach {
 			this.failedSinceSync = true;
 			this.quietSync = false;
 			this.spellFallbacks++;
+			this.lastFailureNanos = this.timeSource.nanoTime();
 			begins = this.spellStartNanos == NEVER;
 			if (begins) {
-				this.spellStartNanos = this.timeSource.nanoTime();
+				this.spellStartNanos = this.lastFailureNanos;
 				this.spellFallbacks = 1;
 			}
 		}
@@ -108,13 +121,14 @@ final class EngineReach {
 				this.failedSinceSync = false;
 				return null;
 			}
-			if (!this.quietSync || this.failedSinceSync) {
-				// The first quiet synchronisation, or one after a failure: the spell goes on.
+			long now = this.timeSource.nanoTime();
+			if (!this.quietSync || this.failedSinceSync || now - this.lastFailureNanos < this.settleNanos) {
+				// The first quiet synchronisation, one after a failure, or too soon after one: the spell goes on.
 				this.quietSync = !this.failedSinceSync;
 				this.failedSinceSync = false;
 				return null;
 			}
-			ended = new Spell(Duration.ofNanos(this.timeSource.nanoTime() - this.spellStartNanos), this.spellFallbacks);
+			ended = new Spell(Duration.ofNanos(now - this.spellStartNanos), this.spellFallbacks);
 			this.spellStartNanos = NEVER;
 			this.quietSync = false;
 			this.failedSinceSync = false;

@@ -60,6 +60,12 @@ public final class RetryCluster implements AutoCloseable {
 
 	private static final System.Logger LOGGER = System.getLogger(RetryCluster.class.getName());
 
+	/**
+	 * How long the engine must answer everything before a spell of unreachability ends (and is logged as over),
+	 * at least two sync intervals: a busy machine whose operations now and then miss the timeout logs one spell.
+	 */
+	private static final long SETTLE_NANOS = 1_000_000_000L;
+
 	private final ClusterEngine engine;
 
 	private final EngineCalls calls;
@@ -107,7 +113,8 @@ public final class RetryCluster implements AutoCloseable {
 
 	RetryCluster(RetryClusterBuilder builder) {
 		this.engine = builder.engine;
-		this.calls = new EngineCalls(builder.timeout.toNanos(), builder.timeSource);
+		this.calls = new EngineCalls(builder.timeout.toNanos(), builder.timeSource,
+				Math.max(SETTLE_NANOS, 2 * builder.syncInterval.toNanos()));
 		this.replicaId = builder.replicaId;
 		this.timeSource = builder.timeSource;
 		this.syncIntervalNanos = builder.syncInterval.toNanos();
