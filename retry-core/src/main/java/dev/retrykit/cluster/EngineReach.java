@@ -134,7 +134,8 @@ final class EngineReach {
 			this.failedSinceSync = false;
 		}
 		LOGGER.log(Level.INFO, "The retry cluster's engine is reachable again after " + Durations.approximate(ended.away())
-				+ " away (" + ended.fallbacks() + " operations used local state meanwhile); " + writeBack);
+				+ " away (" + ended.fallbacks() + ((ended.fallbacks() == 1) ? " operation" : " operations")
+				+ " used local state meanwhile); " + writeBack);
 		return ended;
 	}
 
