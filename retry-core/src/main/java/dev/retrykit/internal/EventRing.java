@@ -22,11 +22,12 @@ import org.jspecify.annotations.Nullable;
  * Should more writers than there are slots race for one slot at once, its fields may mix; the ring
  * trades that for a recording path with no lock and no allocation.
  *
- * <p>Events are stamped with a monotonic clock and turned into wall-clock time when they are read, through
- * the offset between the two clocks taken at the first reading and kept while it stays within a second of
- * each later reading's: an event reads the same time at every reading (the wall clock is read to the
- * millisecond, the monotonic one to the nanosecond, so an offset taken anew at each reading moved events by
- * a millisecond either way), and a step of the wall clock (NTP, a suspended machine) is followed. An instance on the system time source stamps them
+ * <p>Events are stamped with a monotonic clock and turned into wall-clock time when they are read, through the
+ * offset between the two clocks at an anchor reading. The anchor is the first reading, kept while
+ * the two clocks' offset at later readings stays within a second of its own: an event reads the same time at
+ * every reading (the wall clock is read to the millisecond, the monotonic one to the nanosecond, so anchoring
+ * each reading anew moved events by a millisecond either way), and a step of the wall clock (NTP, a suspended
+ * machine) is followed. An instance on the system time source stamps them
  * with {@link CoarseClock#SYSTEM}, a field read to the millisecond; one on another time source (virtual
  * time) with that source's {@link dev.retrykit.spi.TimeSource#nanoTime()}.
  */
@@ -75,12 +76,10 @@ final class EventRing {
 	 */
 	private @Nullable Text lastText;
 
-	/** Wall-clock nanoseconds minus monotonic ones, as taken at a reading; {@link #NO_OFFSET} before the first. */
-	private volatile long offsetNanos = NO_OFFSET;
+	/** The reading events are turned into wall-clock time from; {@code null} before the first. */
+	private volatile @Nullable Anchor anchor;
 
-	private static final long NO_OFFSET = Long.MIN_VALUE;
-
-	/** How far a reading's offset may move before the kept one is taken anew: a step of the wall clock. */
+	/** How far the clocks' offset at a reading may move from the anchor's before it is taken anew: a step of the wall clock. */
 	private static final long OFFSET_STEP_NANOS = 1_000_000_000L;
 
 	EventRing(int capacity) {
@@ -141,12 +140,12 @@ final class EventRing {
 	 * @return the events kept, oldest first
 	 */
 	List<RetryEvent> snapshot(String name, long nowNanos, long nowMillis) {
-		long offset = offset(nowNanos, nowMillis);
+		Anchor anchor = anchor(nowNanos, nowMillis);
 		long end = this.sequence.get();
 		long start = Math.max(0, end - this.capacity);
 		List<Stamped> events = new ArrayList<>((int) (end - start));
 		for (long sequence = start; sequence < end; sequence++) {
-			Stamped event = read(name, sequence, offset);
+			Stamped event = read(name, sequence, anchor);
 			if (event != null) {
 				events.add(event);
 			}
@@ -159,19 +158,17 @@ final class EventRing {
 		return sorted;
 	}
 
-	/** The offset of the wall clock to the monotonic one: the kept one, unless this reading's is a second away. */
-	private long offset(long nowNanos, long nowMillis) {
-		// The wall clock's millisecond holds the true time somewhere in it: take its middle.
-		long reading = nowMillis * 1_000_000L + 500_000L - nowNanos;
-		long kept = this.offsetNanos;
-		if (kept == NO_OFFSET || Math.abs(reading - kept) > OFFSET_STEP_NANOS) {
-			this.offsetNanos = reading;
-			return reading;
+	/** The kept anchor, unless this reading's clocks are a second away from it: then this reading. */
+	private Anchor anchor(long nowNanos, long nowMillis) {
+		Anchor kept = this.anchor;
+		if (kept == null || Math.abs(kept.offsetNanos() - Anchor.offsetNanos(nowNanos, nowMillis)) > OFFSET_STEP_NANOS) {
+			kept = new Anchor(nowNanos, nowMillis);
+			this.anchor = kept;
 		}
 		return kept;
 	}
 
-	private @Nullable Stamped read(String name, long sequence, long offset) {
+	private @Nullable Stamped read(String name, long sequence, Anchor anchor) {
 		int slot = (int) sequence & this.mask;
 		int at = FIELDS * slot;
 		long version = (long) LONGS.getAcquire(this.fields, at);
@@ -190,10 +187,28 @@ final class EventRing {
 		String failureType = (text != null) ? text.type() : null;
 		String failureMessage = (text != null) ? text.message() : null;
 		int attempt = (int) typeAndAttempt;
-		// Wall-clock time to the millisecond: the event's monotonic time moved by the kept offset.
-		Instant timestamp = Instant.ofEpochMilli(Math.floorDiv(offset + time, 1_000_000L));
+		// Wall-clock time to the millisecond: the event's monotonic time moved by the anchor's offset between the
+		// clocks (exact when the anchor was read on a whole millisecond, as in virtual time; else at most 1 ms early).
+		Instant timestamp = Instant.ofEpochMilli(Math.floorDiv(anchor.offsetNanos() + time, 1_000_000L));
 		return new Stamped(time, new RetryEvent(type, name, attempt, failureType, failureMessage, Duration.ofNanos(delay),
 				timestamp));
+	}
+
+	/**
+	 * A reading of both clocks.
+	 * @param nanos the monotonic time
+	 * @param millis the wall-clock time
+	 */
+	private record Anchor(long nanos, long millis) {
+
+		long offsetNanos() {
+			return offsetNanos(this.nanos, this.millis);
+		}
+
+		static long offsetNanos(long nanos, long millis) {
+			return millis * 1_000_000L - nanos;
+		}
+
 	}
 
 	/** A failure's type name and bounded message. */
