@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 import dev.retrykit.RetryConfig;
@@ -47,7 +48,10 @@ import org.jspecify.annotations.Nullable;
  * slower than the timeout, the replica goes on with local state, counts a fallback and reports
  * {@code reachable=false} until a synchronisation reaches the engine again; then the changes it made
  * to stateful contexts meanwhile are written back, manual circuit transitions it could not send are
- * sent, and the manual circuit states kept in the engine are applied.
+ * sent, and the manual circuit states kept in the engine are applied. The log tells each spell of
+ * unreachability in two lines: a warning when it begins, and when the engine has answered everything for a
+ * second (at least two sync intervals), how long it was away and what was written back. What the replica
+ * shows meanwhile says where it came from ({@link #read}, {@link #isReachable()}, {@link #unansweredFor()}).
  *
  * <p>Trust: everything read from the engine may have been written by anything that can reach it.
  * Contexts are decoded with a {@link SnapshotCodec} that creates only allowed classes, and an entry
@@ -407,7 +411,7 @@ public final class RetryCluster implements AutoCloseable {
 	 * @param <T> what they return
 	 * @return what they returned, and where from
 	 */
-	public <T> SharedRead<T> read(java.util.function.Supplier<T> reads) {
+	public <T> SharedRead<T> read(Supplier<T> reads) {
 		long before = this.calls.fallbacks();
 		boolean reachable = this.calls.isReachable();
 		T value = reads.get();
