@@ -188,8 +188,10 @@ final class EventRing {
 		String failureMessage = (text != null) ? text.message() : null;
 		int attempt = (int) typeAndAttempt;
 		// Wall-clock time to the millisecond: the event's monotonic time moved by the anchor's offset between the
-		// clocks (exact when the anchor was read on a whole millisecond, as in virtual time; else at most 1 ms early).
-		Instant timestamp = Instant.ofEpochMilli(Math.floorDiv(anchor.offsetNanos() + time, 1_000_000L));
+		// clocks. The anchor's wall clock was read to the millisecond, so the true offset is up to a millisecond
+		// above the one read; taking the top of that range turns an event into the same millisecond as the old
+		// reading-minus-age did at its first reading (exact in virtual time for events on whole milliseconds).
+		Instant timestamp = Instant.ofEpochMilli(Math.floorDiv(anchor.offsetNanos() + 999_999L + time, 1_000_000L));
 		return new Stamped(time, new RetryEvent(type, name, attempt, failureType, failureMessage, Duration.ofNanos(delay),
 				timestamp));
 	}
