@@ -21,7 +21,10 @@ public enum RetryEventType {
 	BUDGET_REJECTION,
 	/** The caller's thread was interrupted while waiting to retry. */
 	INTERRUPTED,
-	/** A stateful call failed and rethrew; the next call with its key continues. */
+	/**
+	 * A stateful call failed and rethrew; the next call with its key continues after the event's delay, or,
+	 * when this was its last allowed attempt (or a failure it cannot retry), finds it exhausted.
+	 */
 	STATEFUL_RETHROW,
 	/** A failed background (failback) task was scheduled for a retry. */
 	FAILBACK_SCHEDULED,

@@ -37,7 +37,26 @@ class StatefulRetryTest {
 			.cause().hasMessage("attempt 3");
 		assertThat(this.attempts).hasValue(3);
 		assertThat(this.template.getContextCache().size()).isZero();
-		assertThat(this.template.getMetrics().getFailedCallsWithRetry()).isEqualTo(1);
+		// Every call is counted once, as its observation reports it: the first failed without retry, the others
+		// (the key's second and third attempts, and the delivery that found it exhausted) with retry.
+		assertThat(this.template.getMetrics().getFailedCallsWithoutRetry()).isEqualTo(1);
+		assertThat(this.template.getMetrics().getFailedCallsWithRetry()).isEqualTo(3);
+	}
+
+	@Test
+	void aRethrownFailureIsACountedFailedCallAndTheLastAllowedAttemptIsAnEvent() {
+		RetryState state = RetryState.of("message-1");
+		for (int call = 1; call <= 3; call++) {
+			assertThatThrownBy(() -> this.template.execute(this::failingCall, state)).isInstanceOf(IOException.class);
+		}
+		RetryMetrics metrics = this.template.getMetrics();
+		assertThat(metrics.getFailedCallsWithoutRetry() + metrics.getFailedCallsWithRetry()).isEqualTo(3);
+		assertThat(metrics.getRecentEvents()).extracting(RetryEvent::type, RetryEvent::attempt, RetryEvent::delay)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple(RetryEventType.RETRY, 1, Duration.ofMillis(500)),
+					org.assertj.core.groups.Tuple.tuple(RetryEventType.STATEFUL_RETHROW, 1, Duration.ofMillis(500)),
+					org.assertj.core.groups.Tuple.tuple(RetryEventType.RETRY, 2, Duration.ofMillis(500)),
+					org.assertj.core.groups.Tuple.tuple(RetryEventType.STATEFUL_RETHROW, 2, Duration.ofMillis(500)),
+					org.assertj.core.groups.Tuple.tuple(RetryEventType.STATEFUL_RETHROW, 3, Duration.ZERO));
 	}
 
 	@Test

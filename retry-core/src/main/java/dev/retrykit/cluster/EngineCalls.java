@@ -1,6 +1,5 @@
 package dev.retrykit.cluster;
 
-import java.lang.System.Logger.Level;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -12,17 +11,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import dev.retrykit.spi.TimeSource;
+
 /**
  * Runs operations on the engine on two daemon threads of its own and bounds how long a caller waits
  * for them: past the timeout, or when the engine throws, the caller takes its local fallback, a
  * fallback is counted and the engine is marked unreachable. While unreachable, operations fall back at
- * once without waiting, until {@link #probe} reaches the engine again. Only the engine's own failures
+ * once without waiting, until {@link #probe} reaches the engine again: only a probe marks it reachable,
+ * so an operation in flight that answers late does not (see {@link EngineReach}, which also logs the
+ * spell once). Only the engine's own failures
  * count: a caller interrupted while it waits keeps waiting (at most the timeout) and gets its interrupt
  * back, flag set, with the engine's answer. Thread-safe.
  */
 final class EngineCalls implements AutoCloseable {
-
-	private static final System.Logger LOGGER = System.getLogger(EngineCalls.class.getName());
 
 	private final long timeoutNanos;
 
@@ -30,10 +31,16 @@ final class EngineCalls implements AutoCloseable {
 
 	private final AtomicLong fallbacks = new AtomicLong();
 
-	private volatile boolean reachable = true;
+	private final EngineReach reach;
 
-	EngineCalls(long timeoutNanos) {
+	/**
+	 * @param timeoutNanos the longest a caller waits for an operation
+	 * @param timeSource the clock of the engine's reach
+	 * @param settleNanos how long the engine must answer everything before a spell of unreachability ends
+	 */
+	EngineCalls(long timeoutNanos, TimeSource timeSource, long settleNanos) {
 		this.timeoutNanos = timeoutNanos;
+		this.reach = new EngineReach(timeSource, settleNanos);
 		AtomicInteger threads = new AtomicInteger();
 		// Bounded: an engine that hangs fills the queue, and further operations fall back at once.
 		this.executor = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1024), task -> {
@@ -49,16 +56,21 @@ final class EngineCalls implements AutoCloseable {
 	 * @return the operation's result, or the fallback's
 	 */
 	<T> T call(Supplier<T> operation, Supplier<T> fallback) {
-		if (!this.reachable) {
-			this.fallbacks.incrementAndGet();
+		if (!this.reach.isReachable()) {
+			fellBack();
 			return fallback.get();
 		}
-		return await(operation, fallback);
+		return await(operation, fallback, false);
+	}
+
+	private void fellBack() {
+		this.fallbacks.incrementAndGet();
+		this.reach.fellBack();
 	}
 
 	/** Like {@link #call}, but tries the engine even while it is marked unreachable, so the replica rejoins. */
 	<T> T probe(Supplier<T> operation, Supplier<T> fallback) {
-		return await(operation, fallback);
+		return await(operation, fallback, true);
 	}
 
 	/**
@@ -66,14 +78,15 @@ final class EngineCalls implements AutoCloseable {
 	 * @return whether the operation was started (not while the engine is unreachable)
 	 */
 	boolean send(Runnable operation) {
-		if (!this.reachable) {
-			this.fallbacks.incrementAndGet();
+		if (!this.reach.isReachable()) {
+			fellBack();
 			return false;
 		}
 		try {
 			this.executor.execute(() -> {
 				try {
 					operation.run();
+					this.reach.answered();
 				}
 				catch (RuntimeException ex) {
 					failed(ex);
@@ -87,7 +100,7 @@ final class EngineCalls implements AutoCloseable {
 		}
 	}
 
-	private <T> T await(Supplier<T> operation, Supplier<T> fallback) {
+	private <T> T await(Supplier<T> operation, Supplier<T> fallback, boolean probe) {
 		Future<T> future;
 		try {
 			future = this.executor.submit(operation::get);
@@ -102,7 +115,12 @@ final class EngineCalls implements AutoCloseable {
 			for (;;) {
 				try {
 					T result = future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-					this.reachable = true;
+					if (probe) {
+						this.reach.probed();
+					}
+					else {
+						this.reach.answered();
+					}
 					return result;
 				}
 				catch (InterruptedException ex) {
@@ -130,15 +148,15 @@ final class EngineCalls implements AutoCloseable {
 
 	private void failed(Throwable cause) {
 		this.fallbacks.incrementAndGet();
-		if (this.reachable) {
-			this.reachable = false;
-			LOGGER.log(Level.WARNING, "The retry cluster's engine is unreachable or slower than the timeout ("
-					+ cause + "); going on with local state until it is back");
-		}
+		this.reach.failed(cause);
 	}
 
 	boolean isReachable() {
-		return this.reachable;
+		return this.reach.isReachable();
+	}
+
+	EngineReach reach() {
+		return this.reach;
 	}
 
 	long fallbacks() {

@@ -1,6 +1,7 @@
 package dev.retrykit.cluster;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 import dev.retrykit.RetryConfig;
@@ -47,7 +49,10 @@ import org.jspecify.annotations.Nullable;
  * slower than the timeout, the replica goes on with local state, counts a fallback and reports
  * {@code reachable=false} until a synchronisation reaches the engine again; then the changes it made
  * to stateful contexts meanwhile are written back, manual circuit transitions it could not send are
- * sent, and the manual circuit states kept in the engine are applied.
+ * sent, and the manual circuit states kept in the engine are applied. The log tells each spell of
+ * unreachability in two lines: a warning when it begins, and when the engine has answered everything for a
+ * second (at least two sync intervals), how long it was away and what was written back. What the replica
+ * shows meanwhile says where it came from ({@link #read}, {@link #isReachable()}, {@link #unansweredFor()}).
  *
  * <p>Trust: everything read from the engine may have been written by anything that can reach it.
  * Contexts are decoded with a {@link SnapshotCodec} that creates only allowed classes, and an entry
@@ -62,6 +67,12 @@ import org.jspecify.annotations.Nullable;
 public final class RetryCluster implements AutoCloseable {
 
 	private static final System.Logger LOGGER = System.getLogger(RetryCluster.class.getName());
+
+	/**
+	 * How long the engine must answer everything before a spell of unreachability ends (and is logged as over),
+	 * at least two sync intervals: a busy machine whose operations now and then miss the timeout logs one spell.
+	 */
+	private static final long SETTLE_NANOS = 1_000_000_000L;
 
 	private final ClusterEngine engine;
 
@@ -101,13 +112,17 @@ public final class RetryCluster implements AutoCloseable {
 	/** Whether a synchronisation has reached the engine yet. */
 	private boolean reachedOnce;
 
+	/** Stateful contexts written back since the engine was last unreachable; touched by {@link #synchronise()} only. */
+	private int writtenBack;
+
 	private @Nullable AutoCloseable subscription;
 
 	private @Nullable ScheduledExecutorService syncThread;
 
 	RetryCluster(RetryClusterBuilder builder) {
 		this.engine = builder.engine;
-		this.calls = new EngineCalls(builder.timeout.toNanos());
+		this.calls = new EngineCalls(builder.timeout.toNanos(), builder.timeSource,
+				Math.max(SETTLE_NANOS, 2 * builder.syncInterval.toNanos()));
 		this.replicaId = builder.replicaId;
 		this.timeSource = builder.timeSource;
 		this.syncIntervalNanos = builder.syncInterval.toNanos();
@@ -319,9 +334,12 @@ public final class RetryCluster implements AutoCloseable {
 			reconcileCircuits();
 		}
 		// Also when the engine stayed reachable between two synchronisations: a call may have fallen back since.
+		int pendingBefore = pendingWriteBacks();
 		for (ClusterContextCache cache : this.caches) {
 			cache.replay();
 		}
+		int pendingAfter = pendingWriteBacks();
+		this.writtenBack += Math.max(0, pendingBefore - pendingAfter);
 		for (RetryBudget budget : this.budgets) {
 			long max = budget.getMaxTokens() * 1000L;
 			this.calls.call(() -> {
@@ -329,6 +347,20 @@ public final class RetryCluster implements AutoCloseable {
 				return true;
 			}, () -> false);
 		}
+		EngineReach.Spell ended = this.calls.reach().settled(this.writtenBack + " stateful contexts changed meanwhile written back"
+				+ ((pendingAfter > 0) ? ", " + pendingAfter + " still to write" : "")
+				+ (this.circuitsByName.isEmpty() ? "" : ", shared circuits reconciled with the states kept in the engine"));
+		if (ended != null) {
+			this.writtenBack = 0;
+		}
+	}
+
+	private int pendingWriteBacks() {
+		int pending = 0;
+		for (ClusterContextCache cache : this.caches) {
+			pending += cache.pendingReplays();
+		}
+		return pending;
 	}
 
 	private void reconcileCircuits() {
@@ -348,13 +380,56 @@ public final class RetryCluster implements AutoCloseable {
 				this.members = seen;
 			}
 		}
-		int pending = 0;
-		for (ClusterContextCache cache : this.caches) {
-			pending += cache.pendingReplays();
-		}
+		int pending = pendingWriteBacks();
 		return new ClusterStatus(this.engine.engineName(), Math.max(0, this.members), this.calls.isReachable(),
 				this.calls.fallbacks(), this.counters.undecodableEntries.sum(), this.codec.withheldAttributes(),
 				this.counters.droppedSignals.sum(), pending, this.counters.replayDropped.sum());
+	}
+
+	/** {@return whether operations try the engine: false from a failure until a synchronisation reaches it again} */
+	public boolean isReachable() {
+		return this.calls.isReachable();
+	}
+
+	/**
+	 * {@return how long since the engine last answered, while it is marked unreachable; {@code null} while it is
+	 * reachable or before it first answered} What the replica shows of shared state is at least that old.
+	 */
+	public @Nullable Duration unansweredFor() {
+		return this.calls.reach().unansweredFor();
+	}
+
+	/**
+	 * {@return whether it keeps its contexts in the engine (a cache made by {@link #contextCache})}
+	 * @param cache a context cache
+	 */
+	public boolean isShared(RetryContextCache cache) {
+		return cache instanceof ClusterContextCache && this.caches.contains(cache);
+	}
+
+	/**
+	 * Runs reads of shared state and tells whether the engine answered all of them: none fell back to local
+	 * state, and the engine is reachable after them. A read of another thread that fell back meanwhile counts as
+	 * well, so the answer errs towards {@code false}.
+	 * @param reads the reads (e.g. a context cache's size and entries)
+	 * @param <T> what they return
+	 * @return what they returned, and where from
+	 */
+	public <T> SharedRead<T> read(Supplier<T> reads) {
+		long before = this.calls.fallbacks();
+		boolean reachable = this.calls.isReachable();
+		T value = reads.get();
+		return new SharedRead<>(value, reachable && this.calls.isReachable() && this.calls.fallbacks() == before);
+	}
+
+	/**
+	 * What reads of shared state returned, and whether it came from the engine.
+	 * @param value what the reads returned
+	 * @param fromEngine whether the engine answered every read; {@code false}: some or all of it is this replica's
+	 * local state
+	 * @param <T> the value's type
+	 */
+	public record SharedRead<T>(T value, boolean fromEngine) {
 	}
 
 	/** {@return this replica's id} */

@@ -22,8 +22,12 @@ import org.jspecify.annotations.Nullable;
  * Should more writers than there are slots race for one slot at once, its fields may mix; the ring
  * trades that for a recording path with no lock and no allocation.
  *
- * <p>Events are stamped with a monotonic clock and turned into wall-clock time when they are read: the
- * reading's wall-clock time minus each event's age. An instance on the system time source stamps them
+ * <p>Events are stamped with a monotonic clock and turned into wall-clock time when they are read, through the
+ * offset between the two clocks at an anchor reading. The anchor is the first reading, kept while
+ * the two clocks' offset at later readings stays within a second of its own: an event reads the same time at
+ * every reading (the wall clock is read to the millisecond, the monotonic one to the nanosecond, so anchoring
+ * each reading anew moved events by a millisecond either way), and a step of the wall clock (NTP, a suspended
+ * machine) is followed. An instance on the system time source stamps them
  * with {@link CoarseClock#SYSTEM}, a field read to the millisecond; one on another time source (virtual
  * time) with that source's {@link dev.retrykit.spi.TimeSource#nanoTime()}.
  */
@@ -71,6 +75,12 @@ final class EventRing {
 	 * (the same strings). Written by any writer without synchronization: a {@link Text} is immutable.
 	 */
 	private @Nullable Text lastText;
+
+	/** The reading events are turned into wall-clock time from; {@code null} before the first. */
+	private volatile @Nullable Anchor anchor;
+
+	/** How far the clocks' offset at a reading may move from the anchor's before it is taken anew: a step of the wall clock. */
+	private static final long OFFSET_STEP_NANOS = 1_000_000_000L;
 
 	EventRing(int capacity) {
 		// The builders refuse such a size first, with the property's name; this guards direct use.
@@ -130,11 +140,12 @@ final class EventRing {
 	 * @return the events kept, oldest first
 	 */
 	List<RetryEvent> snapshot(String name, long nowNanos, long nowMillis) {
+		Anchor anchor = anchor(nowNanos, nowMillis);
 		long end = this.sequence.get();
 		long start = Math.max(0, end - this.capacity);
 		List<Stamped> events = new ArrayList<>((int) (end - start));
 		for (long sequence = start; sequence < end; sequence++) {
-			Stamped event = read(name, sequence, nowNanos, nowMillis);
+			Stamped event = read(name, sequence, anchor);
 			if (event != null) {
 				events.add(event);
 			}
@@ -147,7 +158,17 @@ final class EventRing {
 		return sorted;
 	}
 
-	private @Nullable Stamped read(String name, long sequence, long nowNanos, long nowMillis) {
+	/** The kept anchor, unless this reading's clocks are a second away from it: then this reading. */
+	private Anchor anchor(long nowNanos, long nowMillis) {
+		Anchor kept = this.anchor;
+		if (kept == null || Math.abs(kept.offsetNanos() - Anchor.offsetNanos(nowNanos, nowMillis)) > OFFSET_STEP_NANOS) {
+			kept = new Anchor(nowNanos, nowMillis);
+			this.anchor = kept;
+		}
+		return kept;
+	}
+
+	private @Nullable Stamped read(String name, long sequence, Anchor anchor) {
 		int slot = (int) sequence & this.mask;
 		int at = FIELDS * slot;
 		long version = (long) LONGS.getAcquire(this.fields, at);
@@ -166,10 +187,30 @@ final class EventRing {
 		String failureType = (text != null) ? text.type() : null;
 		String failureMessage = (text != null) ? text.message() : null;
 		int attempt = (int) typeAndAttempt;
-		// Wall-clock time to the millisecond: the reading's, less the event's age on the monotonic clock.
-		Instant timestamp = Instant.ofEpochMilli(nowMillis - Math.floorDiv(nowNanos - time, 1_000_000L));
+		// Wall-clock time to the millisecond: the event's monotonic time moved by the anchor's offset between the
+		// clocks. The anchor's wall clock was read to the millisecond, so the true offset is up to a millisecond
+		// above the one read; taking the top of that range turns an event into the same millisecond as the old
+		// reading-minus-age did at its first reading (exact in virtual time for events on whole milliseconds).
+		Instant timestamp = Instant.ofEpochMilli(Math.floorDiv(anchor.offsetNanos() + 999_999L + time, 1_000_000L));
 		return new Stamped(time, new RetryEvent(type, name, attempt, failureType, failureMessage, Duration.ofNanos(delay),
 				timestamp));
+	}
+
+	/**
+	 * A reading of both clocks.
+	 * @param nanos the monotonic time
+	 * @param millis the wall-clock time
+	 */
+	private record Anchor(long nanos, long millis) {
+
+		long offsetNanos() {
+			return offsetNanos(this.nanos, this.millis);
+		}
+
+		static long offsetNanos(long nanos, long millis) {
+			return millis * 1_000_000L - nanos;
+		}
+
 	}
 
 	/** A failure's type name and bounded message. */

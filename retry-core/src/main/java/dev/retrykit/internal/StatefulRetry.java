@@ -87,7 +87,7 @@ public final class StatefulRetry {
 				if (failure != null && decision != CallLifecycle.STOP_BROKEN && decision != CallLifecycle.STOP_INTERRUPTED) {
 					long rollback = CallLifecycle.rollback(runtime, context, state.rollbackFor(), failure);
 					if (rollback == CallLifecycle.ROLL_BACK) {
-						throw rethrowForRollback(runtime, context, state, startCount, failure, decision);
+						throw rethrowForRollback(runtime, context, block, state, startCount, failure, decision);
 					}
 					if (rollback == CallLifecycle.STOP_BROKEN) {
 						decision = rollback;
@@ -146,21 +146,26 @@ public final class StatefulRetry {
 	/**
 	 * Records a failure the caller rolls back for and returns it to rethrow: the next call waits out
 	 * the backoff ({@code decision} is a delay, or the circuit is open), or finds the context exhausted
-	 * (any other stop: it can no longer retry).
+	 * (any other stop: it can no longer retry). Either way the call is a failed call, counted as the
+	 * observation of the call reports it, and its failure is a {@code STATEFUL_RETHROW} event (with no
+	 * delay when the next call will find the context exhausted).
 	 */
 	private static Throwable rethrowForRollback(RetryRuntime runtime, MutableRetryContext.Stateful context,
-			RetryState state, int startCount, Throwable failure, long decision) {
+			ThreadCounters block, RetryState state, int startCount, Throwable failure, long decision) {
+		long wait = 0;
 		if (decision >= 0 || decision == CallLifecycle.STOP_CIRCUIT_OPEN) {
-			long wait = Math.max(0, decision);
+			wait = Math.max(0, decision);
 			context.notBeforeNanos = runtime.timeSource.nanoTime() + wait;
-			runtime.counters.event(RetryEventType.STATEFUL_RETHROW, context.getRetryCount(), failure, wait);
 		}
 		else {
 			context.setExhaustedOnly();
 		}
+		runtime.counters.event(RetryEventType.STATEFUL_RETHROW, context.getRetryCount(), failure, wait);
 		int failures = context.getRetryCount() - startCount;
 		runtime.cache.update(state.key(), current -> merged(runtime, current, context, failures));
-		context.outcome(CallOutcome.failed(context.getRetryCount() > 1));
+		boolean retried = context.getRetryCount() > 1;
+		block.outcome(false, retried);
+		context.outcome(CallOutcome.failed(retried));
 		runtime.close(context, failure);
 		return failure;
 	}

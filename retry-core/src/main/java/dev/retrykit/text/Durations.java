@@ -63,6 +63,47 @@ public final class Durations {
 	}
 
 	/**
+	 * A measured duration as people read it, in Spring Boot's units and rounded to what matters at its size:
+	 * whole microseconds below a millisecond ({@code 750us}), whole milliseconds below a second
+	 * ({@code 5ms}, {@code 100ms}), seconds with at most one decimal below a minute ({@code 1.5s}, {@code 12s}),
+	 * then whole seconds in larger units ({@code 2m}, {@code 2m30s}, {@code 1h5m}). Halves round up.
+	 * @param duration any duration; a negative one is formatted as its magnitude with a {@code -}
+	 * @return e.g. {@code 5ms} for 5.4 ms, {@code 1.5s} for 1,460 ms; {@code 0s} for zero
+	 */
+	public static String approximate(Duration duration) {
+		if (duration.isNegative()) {
+			return (duration.getSeconds() == Long.MIN_VALUE) ? duration.toString() : "-" + approximate(duration.negated());
+		}
+		if (duration.isZero()) {
+			return "0s";
+		}
+		if (duration.getSeconds() >= 60) {
+			long seconds = duration.getSeconds() + ((duration.getNano() >= SECOND / 2) ? 1 : 0);
+			StringBuilder text = new StringBuilder();
+			for (int unit = 0; unit <= SECONDS_UNIT; unit++) {
+				long unitSeconds = UNIT_NANOS[unit] / SECOND;
+				append(text, seconds / unitSeconds, UNIT_SUFFIXES[unit]);
+				seconds %= unitSeconds;
+			}
+			return text.toString();
+		}
+		long nanos = duration.toNanos();
+		if (nanos < MILLI) {
+			long micros = (nanos + 500) / 1000;
+			return (micros < 1000) ? micros + "us" : "1ms";
+		}
+		if (nanos < SECOND) {
+			long millis = (nanos + MILLI / 2) / MILLI;
+			return (millis < 1000) ? millis + "ms" : "1s";
+		}
+		long tenths = (nanos + SECOND / 20) / (SECOND / 10);
+		if (tenths >= 600) {
+			return "1m";
+		}
+		return (tenths % 10 == 0) ? (tenths / 10) + "s" : (tenths / 10) + "." + (tenths % 10) + "s";
+	}
+
+	/**
 	 * A time left, rounded up: milliseconds below a second, else tenths of a second.
 	 * @param nanos the time left in nanoseconds
 	 * @return e.g. {@code 250ms}, {@code 12.3s}, {@code 1h1m}; {@code 0s} when none is left

@@ -168,4 +168,40 @@ class EventRingTest {
 		assertThat(events).filteredOn(event -> event.exceptionType() != null).hasSizeGreaterThanOrEqualTo(2);
 	}
 
+	@Test
+	void anEventReadsTheSameTimeAtEveryReadingWhileTheWallClockTicksInMilliseconds() {
+		EventRing ring = new EventRing(4);
+		// The wall clock reads whole milliseconds of a time 0.5 ms past a millisecond at monotonic time 0.
+		long wallAtZero = NOW_MILLIS * 1_000_000L + 500_000L;
+		ring.add(RetryEventType.RETRY, 1, null, 0, 0);
+		List<java.time.Instant> times = new java.util.ArrayList<>();
+		for (long now = 100_000; now <= 2_000_000; now += 300_000) {
+			long millis = Math.floorDiv(wallAtZero + now, 1_000_000L);
+			times.add(ring.snapshot("inventory", now, millis).get(0).timestamp());
+		}
+		assertThat(times).containsOnly(java.time.Instant.ofEpochMilli(NOW_MILLIS));
+	}
+
+	@Test
+	void eventsOnWholeMillisecondsOfAClockReadOnWholeMillisecondsGetExactTimes() {
+		EventRing ring = new EventRing(4);
+		ring.add(RetryEventType.RETRY, 1, null, 0, 1_000_000);
+		assertThat(ring.snapshot("inventory", 3_000_000, NOW_MILLIS + 3).get(0).timestamp())
+			.isEqualTo(java.time.Instant.ofEpochMilli(NOW_MILLIS + 1));
+		ring.add(RetryEventType.RETRY, 2, null, 0, 4_000_000);
+		assertThat(ring.snapshot("inventory", 7_300_000, NOW_MILLIS + 7)).extracting(RetryEvent::timestamp)
+			.containsExactly(java.time.Instant.ofEpochMilli(NOW_MILLIS + 1), java.time.Instant.ofEpochMilli(NOW_MILLIS + 4));
+	}
+
+	@Test
+	void aStepOfTheWallClockIsFollowed() {
+		EventRing ring = new EventRing(4);
+		ring.add(RetryEventType.RETRY, 1, null, 0, 0);
+		assertThat(ring.snapshot("inventory", 0, NOW_MILLIS).get(0).timestamp())
+			.isEqualTo(java.time.Instant.ofEpochMilli(NOW_MILLIS));
+		// NTP set the clock 5 s back.
+		assertThat(ring.snapshot("inventory", 1_000_000, NOW_MILLIS - 4_999).get(0).timestamp())
+			.isEqualTo(java.time.Instant.ofEpochMilli(NOW_MILLIS - 5_000));
+	}
+
 }

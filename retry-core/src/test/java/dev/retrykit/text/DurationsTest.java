@@ -45,4 +45,20 @@ class DurationsTest {
 		assertThat(Durations.remaining(Duration.ofSeconds(3).toNanos())).isEqualTo("3s");
 	}
 
+	@Test
+	void measuredDurationsAreRoundedToWhatMattersAtTheirSize() {
+		assertThat(Durations.approximate(Duration.ofNanos(5_514_199))).isEqualTo("6ms");
+		assertThat(Durations.approximate(Duration.ofNanos(5_414_199))).isEqualTo("5ms");
+		assertThat(Durations.approximate(Duration.ofMillis(100))).isEqualTo("100ms");
+		assertThat(Durations.approximate(Duration.ofNanos(750_400))).isEqualTo("750us");
+		assertThat(Durations.approximate(Duration.ofMillis(999_600))).isEqualTo("16m40s");
+		assertThat(Durations.approximate(Duration.ofMillis(1460))).isEqualTo("1.5s");
+		assertThat(Durations.approximate(Duration.ofMillis(12_000))).isEqualTo("12s");
+		assertThat(Durations.approximate(Duration.ofMillis(59_980))).isEqualTo("1m");
+		assertThat(Durations.approximate(Duration.ofMinutes(2))).isEqualTo("2m");
+		assertThat(Durations.approximate(Duration.ofSeconds(3900))).isEqualTo("1h5m");
+		assertThat(Durations.approximate(Duration.ofMillis(999_700).negated())).isEqualTo("-16m40s");
+		assertThat(Durations.approximate(Duration.ZERO)).isEqualTo("0s");
+	}
+
 }

@@ -180,6 +180,17 @@ class RedisClusterEngineTests {
 	}
 
 	@Test
+	void aReplicaThatClosesItsEngineIsNoLongerCountedFromThen() {
+		RedisClusterEngine staying = engine(RedisClusterEngine.builder(client).prefix("leaving"));
+		RedisClusterEngine leaving = RedisClusterEngine.builder(client).prefix("leaving").build();
+		leaving.members();
+		assertThat(staying.members()).isEqualTo(2);
+		leaving.close();
+		// Not after the member timeout (10 s by default): a replica restarted in its place counts 2, not 3.
+		assertThat(staying.members()).isEqualTo(1);
+	}
+
+	@Test
 	void anEngineOnTheApplicationsOwnConnectionsLeavesThemOpen() {
 		StatefulRedisConnection<String, byte[]> connection = client.connect(RedisClusterEngine.CODEC);
 		StatefulRedisPubSubConnection<String, byte[]> pubSub = client.connectPubSub(RedisClusterEngine.CODEC);

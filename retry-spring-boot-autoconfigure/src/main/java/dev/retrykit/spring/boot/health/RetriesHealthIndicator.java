@@ -50,8 +50,10 @@ public class RetriesHealthIndicator implements HealthIndicator {
 	 * @param registry the registry whose circuits are reported
 	 * @param downWhenOpen whether an open circuit makes the status {@code DOWN} (else it stays {@code UP})
 	 * @param cluster the cluster through which the replicas share state, or {@code null}; its engine's
-	 * reach is shown under the {@code cluster} detail and never changes the status: an unreachable engine
-	 * only makes the replica use local state
+	 * reach is shown under the {@code cluster} detail ({@code engine}, {@code reachable}, {@code members},
+	 * {@code fallbacks}, and {@code staleFor} while unreachable) and never changes the status: an unreachable
+	 * engine only makes the replica use local state. Read from what the replica knows, without waiting for the
+	 * engine (but for the first member count before it was ever reached, at most {@code retry.cluster.timeout})
 	 */
 	public RetriesHealthIndicator(RetryRegistry registry, boolean downWhenOpen, @Nullable RetryCluster cluster) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
@@ -93,6 +95,10 @@ public class RetriesHealthIndicator implements HealthIndicator {
 			reach.put("reachable", status.reachable());
 			reach.put("members", status.members());
 			reach.put("fallbacks", status.fallbacks());
+			java.time.Duration unanswered = this.cluster.unansweredFor();
+			if (unanswered != null) {
+				reach.put("staleFor", dev.retrykit.text.Durations.approximate(unanswered));
+			}
 			details.put("cluster", reach);
 		}
 		Health.Builder health = (anyOpen && this.downWhenOpen) ? Health.down() : Health.up();

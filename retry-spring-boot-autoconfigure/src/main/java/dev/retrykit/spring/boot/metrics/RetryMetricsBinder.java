@@ -51,8 +51,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code retry.failback.rejected} (function counter: failback submits refused because the executor
  * held its capacity of pending tasks; 0 while the instance has no failback executor)</li>
  * <li>{@code retry.hedges} (function counter, tag {@code result} = {@code won}, {@code lost},
- * {@code cancelled}, {@code refused}: copies of hedged calls after the first; registered for every
- * instance, as a live change may turn hedging on, and 0 while it does not hedge)</li>
+ * {@code cancelled}, {@code refused}: copies of hedged calls after the first; only for instances that hedge,
+ * registered when a live change turns hedging on and removed when one turns it off)</li>
  * <li>{@code retry.hedging.delay} (time gauge: the delay after which a hedged call starts its next copy now,
  * the adaptive estimate or the fixed delay; only for instances that hedge)</li>
  * </ul>
@@ -111,7 +111,7 @@ public final class RetryMetricsBinder implements MeterBinder {
 				// The gauges already read the template's current breaker, budget and hedging; a change may add or remove one.
 				Tags tags = Tags.of(NAME_TAG, template.getName());
 				bindCircuitAndBudget(meterRegistry, template, tags);
-				bindHedgingDelay(meterRegistry, template, tags);
+				bindHedging(meterRegistry, template, tags);
 			}
 
 		});
@@ -144,23 +144,26 @@ public final class RetryMetricsBinder implements MeterBinder {
 		FunctionCounter.builder("retry.failback.rejected", this.retryRegistry, (registry) -> rejectedFailbacks(registry, name))
 			.tags(tags).description("Failback submits refused because the executor's capacity of pending tasks was reached")
 			.register(meterRegistry);
-		hedges(meterRegistry, tags, metrics, "won", RetryMetrics::getHedgesWon);
-		hedges(meterRegistry, tags, metrics, "lost", RetryMetrics::getHedgesLost);
-		hedges(meterRegistry, tags, metrics, "cancelled", RetryMetrics::getHedgesCancelled);
-		hedges(meterRegistry, tags, metrics, "refused", RetryMetrics::getHedgesRefused);
-		bindHedgingDelay(meterRegistry, template, tags);
+		bindHedging(meterRegistry, template, tags);
 	}
 
 	/**
-	 * The hedging delay gauge, for an instance that hedges: it reads the template's delay each time, so an
-	 * adaptive delay is published as it moves. A live change that turns hedging on registers it; one that
-	 * turns it off removes it.
+	 * The hedging meters, for an instance that hedges: {@code retry.hedges} by result, and the delay gauge, which
+	 * reads the template's delay each time, so an adaptive delay is published as it moves. A live change that
+	 * turns hedging on registers them; one that turns it off removes them (the core keeps the counts, so they
+	 * carry on if it is turned on again).
 	 */
-	private static void bindHedgingDelay(MeterRegistry meterRegistry, RetryTemplate template, Tags tags) {
+	private static void bindHedging(MeterRegistry meterRegistry, RetryTemplate template, Tags tags) {
 		if (template.getHedgingDelay() == null) {
+			remove(meterRegistry, "retry.hedges", tags);
 			remove(meterRegistry, "retry.hedging.delay", tags);
 		}
 		else if (!bound(meterRegistry, "retry.hedging.delay", tags)) {
+			RetryMetrics metrics = template.getMetrics();
+			hedges(meterRegistry, tags, metrics, "won", RetryMetrics::getHedgesWon);
+			hedges(meterRegistry, tags, metrics, "lost", RetryMetrics::getHedgesLost);
+			hedges(meterRegistry, tags, metrics, "cancelled", RetryMetrics::getHedgesCancelled);
+			hedges(meterRegistry, tags, metrics, "refused", RetryMetrics::getHedgesRefused);
 			TimeGauge.builder("retry.hedging.delay", template, TimeUnit.NANOSECONDS, RetryMetricsBinder::hedgingDelayNanos)
 				.tags(tags).description("The delay after which a hedged call starts its next copy (adaptive or fixed)")
 				.register(meterRegistry);

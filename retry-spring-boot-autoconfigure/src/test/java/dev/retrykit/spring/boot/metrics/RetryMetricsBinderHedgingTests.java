@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The hedging delay gauge: present for the instances that hedge, reading the delay they use now. */
+/**
+ * The hedging meters ({@code retry.hedging.delay}, {@code retry.hedges}): present for the instances that hedge
+ * only, the gauge reading the delay they use now; a live change that turns hedging on registers them.
+ */
 class RetryMetricsBinderHedgingTests {
 
 	private final VirtualTime time = new VirtualTime();
@@ -45,11 +48,13 @@ class RetryMetricsBinderHedgingTests {
 	}
 
 	@Test
-	void bindsNoDelayGaugeForAnInstanceThatDoesNotHedge() {
+	void bindsNoHedgingMeterForAnInstanceThatDoesNotHedge() {
 		assertThat(this.meters.find("retry.hedging.delay").tag("name", "inventory").meters()).isEmpty();
+		assertThat(this.meters.find("retry.hedges").tag("name", "inventory").meters()).isEmpty();
 		this.registry.template("late");
 		assertThat(this.meters.find("retry.hedging.delay").tag("name", "late").meters()).isEmpty();
-		assertThat(this.meters.find("retry.hedges").tag("name", "late").meters()).hasSize(4);
+		assertThat(this.meters.find("retry.hedges").tag("name", "late").meters()).isEmpty();
+		assertThat(this.meters.find("retry.hedges").tag("name", "search").meters()).hasSize(4);
 	}
 
 	@Test
@@ -72,16 +77,19 @@ class RetryMetricsBinderHedgingTests {
 	}
 
 	@Test
-	void aReplacementThatTurnsHedgingOnOrOffAddsOrRemovesTheGauge() {
+	void aReplacementThatTurnsHedgingOnOrOffAddsOrRemovesTheMeters() {
 		RetryTemplate inventory = this.registry.template("inventory");
 		this.registry.replace("inventory", RetryConfig.builder(inventory.getConfig())
 			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(50)).build()).build());
 		assertThat(this.meters.get("retry.hedging.delay").tag("name", "inventory").timeGauge()
 			.value(TimeUnit.MILLISECONDS)).isEqualTo(50.0);
+		assertThat(this.meters.find("retry.hedges").tag("name", "inventory").meters()).extracting(
+				(meter) -> meter.getId().getTag("result")).containsExactlyInAnyOrder("won", "lost", "cancelled", "refused");
 
 		this.registry.replace("inventory", RetryConfig.builder(inventory.getConfig())
 			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(50)).enabled(false).build()).build());
 		assertThat(this.meters.find("retry.hedging.delay").tag("name", "inventory").meters()).isEmpty();
+		assertThat(this.meters.find("retry.hedges").tag("name", "inventory").meters()).isEmpty();
 	}
 
 	@Test

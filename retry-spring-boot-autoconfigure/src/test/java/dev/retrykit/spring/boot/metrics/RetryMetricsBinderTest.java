@@ -275,7 +275,7 @@ class RetryMetricsBinderTest {
 		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName()).containsOnly("retry.calls",
 				"retry.attempts", "retry.recoveries", "retry.rejections", "retry.circuit.state", "retry.budget.tokens",
 				"retry.budget.available", "retry.context.cache.size", "retry.context.cache.evictions", "retry.failback.pending",
-				"retry.failback.exhausted", "retry.failback.rejected", "retry.hedges");
+				"retry.failback.exhausted", "retry.failback.rejected");
 		assertThat(this.meters.getMeters()).filteredOn((meter) -> meter.getId().getName().equals("retry.calls"))
 			.allSatisfy((meter) -> assertThat(meter).isInstanceOf(FunctionCounter.class));
 	}

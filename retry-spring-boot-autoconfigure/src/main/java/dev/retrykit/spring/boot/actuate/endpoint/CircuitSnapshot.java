@@ -1,9 +1,11 @@
 package dev.retrykit.spring.boot.actuate.endpoint;
 
+import java.time.Duration;
+
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerMetrics;
 import dev.retrykit.circuit.CircuitState;
-import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
+import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,7 +32,7 @@ public record CircuitSnapshot(CircuitBreakerMetrics metrics, boolean forcedOpen,
 		CircuitBreakerMetrics metrics = breaker.getMetrics();
 		boolean open = metrics.state() == CircuitState.OPEN;
 		boolean forced = open && breaker.isForcedOpen();
-		String remaining = (open && !forced) ? CompoundDurationConverter.formatRounded(breaker.getRemainingOpenNanos())
+		String remaining = (open && !forced) ? Durations.approximate(Duration.ofNanos(breaker.getRemainingOpenNanos()))
 				: null;
 		return new CircuitSnapshot(metrics, forced, remaining);
 	}

@@ -19,7 +19,7 @@ import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
 import dev.retrykit.spi.RetryContextSnapshot;
 import dev.retrykit.spi.TimeSource;
-import dev.retrykit.spring.boot.convert.CompoundDurationConverter;
+import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,6 +35,12 @@ final class RetriesDescriber {
 
 	/** The scope of a budget or circuit shared by the replicas. */
 	static final String CLUSTER_SCOPE = "cluster";
+
+	/** The source of a read that the cluster engine answered. */
+	static final String CLUSTER_SOURCE = "cluster";
+
+	/** The source of a read of shared state that the engine did not answer: this replica's local state. */
+	static final String LOCAL_SOURCE = "local";
 
 	/** What a masked value shows. */
 	static final String MASK = "******";
@@ -77,7 +83,7 @@ final class RetriesDescriber {
 			return null;
 		}
 		RetryMetrics metrics = template.getMetrics();
-		return new RetryInstanceDescriptor.Hedging(dev.retrykit.text.Durations.format(delay), config.isAdaptive(),
+		return new RetryInstanceDescriptor.Hedging(Durations.approximate(delay), config.isAdaptive(),
 				config.isAdaptive() ? config.getQuantile() : null, metrics.getHedgesStarted(), metrics.getHedgesWon());
 	}
 
@@ -86,20 +92,31 @@ final class RetriesDescriber {
 			return null;
 		}
 		RetryInstanceDescriptor.Circuit circuit = CircuitSnapshot.of(breaker).toDescriptor();
-		return (this.cluster != null && this.cluster.isShared(breaker)) ? circuit.withScope(CLUSTER_SCOPE) : circuit;
+		RetryCluster shared = this.cluster;
+		return (shared != null && shared.isShared(breaker)) ? circuit.withScope(CLUSTER_SCOPE, source(shared.isReachable()))
+				: circuit;
+	}
+
+	/** Where a read of shared state came from: the engine's answers, or this replica's local state. */
+	private static String source(boolean fromEngine) {
+		return fromEngine ? CLUSTER_SOURCE : LOCAL_SOURCE;
 	}
 
 	private RetryInstanceDescriptor.@Nullable Budget budget(@Nullable RetryBudget budget) {
 		if (budget == null) {
 			return null;
 		}
-		String scope = (this.cluster != null && this.cluster.isShared(budget)) ? CLUSTER_SCOPE : null;
+		RetryCluster shared = this.cluster;
+		boolean clustered = shared != null && shared.isShared(budget);
+		String scope = clustered ? CLUSTER_SCOPE : null;
+		String source = clustered ? source(shared.isReachable()) : null;
 		if (budget.getKind() == RetryBudgetConfig.Kind.TOKEN_BUCKET) {
-			return new RetryInstanceDescriptor.Budget(budget.getTokens(), budget.getMaxTokens(), scope);
+			return new RetryInstanceDescriptor.Budget(budget.getTokens(), budget.getMaxTokens(), scope, source);
 		}
 		RetryBudgetConfig config = budget.getConfig();
 		return new RetryInstanceDescriptor.Budget(RetryInstanceDescriptor.Budget.RATIO, null, null, config.getRatio(),
-				config.getMinPerSecond(), CompoundDurationConverter.format(config.getWindow()), budget.getAvailable(), scope);
+				config.getMinPerSecond(), CompoundDurationConverter.format(config.getWindow()), budget.getAvailable(), scope,
+				source);
 	}
 
 	/**
@@ -112,10 +129,23 @@ final class RetriesDescriber {
 		if (!stateful && !cache.hasBeenUsed()) {
 			return null;
 		}
+		RetryCluster shared = this.cluster;
+		if (shared == null || !shared.isShared(cache)) {
+			return contextCache(cache, detailed, showValues, null);
+		}
+		RetryCluster.SharedRead<RetryInstanceDescriptor.ContextCache> read = shared
+			.read(() -> contextCache(cache, detailed, showValues, null));
+		RetryInstanceDescriptor.ContextCache view = read.value();
+		return new RetryInstanceDescriptor.ContextCache(view.size(), view.capacity(), view.evictions(), view.entries(),
+				view.entriesOmitted(), source(read.fromEngine()));
+	}
+
+	private RetryInstanceDescriptor.ContextCache contextCache(RetryContextCache cache, boolean detailed,
+			boolean showValues, @Nullable String source) {
 		int size = cache.size();
 		long evictions = cache.evictions();
 		if (!detailed) {
-			return new RetryInstanceDescriptor.ContextCache(size, cache.capacity(), evictions, null, null);
+			return new RetryInstanceDescriptor.ContextCache(size, cache.capacity(), evictions, null, null, source);
 		}
 		long now = this.timeSource.currentTimeMillis();
 		List<RetryInstanceDescriptor.ContextCacheEntry> entries = new ArrayList<>();
@@ -125,10 +155,10 @@ final class RetriesDescriber {
 			entries.add(new RetryInstanceDescriptor.ContextCacheEntry(mask(String.valueOf(entry.key()), showValues),
 					context.getRetryCount(), errorType(last),
 					Instant.ofEpochMilli(entry.createdAtMillis()).toString(),
-					CompoundDurationConverter.format(Duration.ofMillis(Math.max(0, now - entry.createdAtMillis())))));
+					Durations.approximate(Duration.ofMillis(Math.max(0, now - entry.createdAtMillis())))));
 		}
 		return new RetryInstanceDescriptor.ContextCache(size, cache.capacity(), evictions, entries,
-				Math.max(0, size - entries.size()));
+				Math.max(0, size - entries.size()), source);
 	}
 
 	/**
@@ -176,7 +206,7 @@ final class RetriesDescriber {
 		for (RetryEvent event : shown) {
 			String message = event.exceptionMessage();
 			events.add(new RetryInstanceDescriptor.Event(event.type().name(), event.attempt(), event.exceptionType(),
-					(message != null) ? mask(message, showValues) : null, CompoundDurationConverter.formatRounded(event.delay().toNanos()),
+					(message != null) ? mask(message, showValues) : null, Durations.approximate(event.delay()),
 					event.timestamp().toString()));
 		}
 		return events;

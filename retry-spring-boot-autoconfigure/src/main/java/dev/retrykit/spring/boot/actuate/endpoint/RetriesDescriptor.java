@@ -47,9 +47,22 @@ public record RetriesDescriptor(Map<String, RetryInstanceDescriptor> instances, 
 	 * @param droppedSignals circuit messages dropped: malformed, oversized, or for a circuit not shared here
 	 * @param pendingWriteBacks keys changed on local state during a fallback, waiting to be written back
 	 * @param droppedWriteBacks such changes that could not be kept for writing back
+	 * @param staleFor while the engine is unreachable, how long since it last answered (e.g. {@code 1.2s}): the
+	 * shared state this replica shows (members, and every part marked {@code "source": "local"}) is at least that
+	 * old; {@code null} (left out) while it is reachable
 	 */
+	@JsonInclude(Include.NON_NULL)
 	public record Cluster(String engine, int members, boolean reachable, long fallbacks, long undecodableEntries,
-			long withheldAttributes, long droppedSignals, int pendingWriteBacks, long droppedWriteBacks) {
+			long withheldAttributes, long droppedSignals, int pendingWriteBacks, long droppedWriteBacks,
+			@Nullable String staleFor) {
+
+		/** An engine's view without its staleness. */
+		public Cluster(String engine, int members, boolean reachable, long fallbacks, long undecodableEntries,
+				long withheldAttributes, long droppedSignals, int pendingWriteBacks, long droppedWriteBacks) {
+			this(engine, members, reachable, fallbacks, undecodableEntries, withheldAttributes, droppedSignals,
+					pendingWriteBacks, droppedWriteBacks, null);
+		}
+
 	}
 
 }

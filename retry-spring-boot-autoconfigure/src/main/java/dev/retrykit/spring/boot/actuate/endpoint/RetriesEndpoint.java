@@ -9,6 +9,7 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.cluster.ClusterStatus;
 import dev.retrykit.cluster.RetryCluster;
+import dev.retrykit.text.Durations;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -141,7 +142,7 @@ public class RetriesEndpoint {
 			this.registry.find(name)
 				.ifPresent((template) -> instances.put(name, describe(template, false, showValues)));
 		}
-		return new RetriesDescriptor(instances, (this.cluster != null) ? cluster(this.cluster.status()) : null);
+		return new RetriesDescriptor(instances, (this.cluster != null) ? cluster(this.cluster) : null);
 	}
 
 	/**
@@ -197,10 +198,12 @@ public class RetriesEndpoint {
 				showValues);
 	}
 
-	private static RetriesDescriptor.Cluster cluster(ClusterStatus status) {
+	private static RetriesDescriptor.Cluster cluster(RetryCluster cluster) {
+		ClusterStatus status = cluster.status();
+		java.time.Duration unanswered = cluster.unansweredFor();
 		return new RetriesDescriptor.Cluster(status.engine(), status.members(), status.reachable(), status.fallbacks(),
 				status.undecodableEntries(), status.withheldAttributes(), status.droppedSignals(), status.pendingWriteBacks(),
-				status.droppedWriteBacks());
+				status.droppedWriteBacks(), (unanswered != null) ? Durations.approximate(unanswered) : null);
 	}
 
 	private static CircuitBreaker circuitBreaker(RetryTemplate template, String action) {

@@ -80,20 +80,34 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	 * @param totalSuccesses successes in the current window
 	 * @param failureRate failures in percent of the calls in the current window
 	 * @param scope {@code cluster} when the breaker is shared by the service's replicas, else {@code null} (left out)
+	 * @param source for a shared breaker, {@code cluster} while the engine answers (its state follows the other
+	 * replicas'), {@code local} while it does not (this replica's own state only); {@code null} (left out) otherwise
 	 */
 	@JsonInclude(Include.NON_NULL)
 	public record Circuit(String state, boolean forcedOpen, @Nullable String remainingOpen, long consecutiveFailures,
-			long totalFailures, long totalSuccesses, double failureRate, @Nullable String scope) {
+			long totalFailures, long totalSuccesses, double failureRate, @Nullable String scope, @Nullable String source) {
 
 		/** A circuit of this replica only. */
 		public Circuit(String state, boolean forcedOpen, @Nullable String remainingOpen, long consecutiveFailures,
 				long totalFailures, long totalSuccesses, double failureRate) {
-			this(state, forcedOpen, remainingOpen, consecutiveFailures, totalFailures, totalSuccesses, failureRate, null);
+			this(state, forcedOpen, remainingOpen, consecutiveFailures, totalFailures, totalSuccesses, failureRate, null,
+					null);
+		}
+
+		/** A circuit with a scope and no source. */
+		public Circuit(String state, boolean forcedOpen, @Nullable String remainingOpen, long consecutiveFailures,
+				long totalFailures, long totalSuccesses, double failureRate, @Nullable String scope) {
+			this(state, forcedOpen, remainingOpen, consecutiveFailures, totalFailures, totalSuccesses, failureRate, scope,
+					null);
 		}
 
 		Circuit withScope(@Nullable String scope) {
+			return withScope(scope, this.source);
+		}
+
+		Circuit withScope(@Nullable String scope, @Nullable String source) {
 			return new Circuit(this.state, this.forcedOpen, this.remainingOpen, this.consecutiveFailures,
-					this.totalFailures, this.totalSuccesses, this.failureRate, scope);
+					this.totalFailures, this.totalSuccesses, this.failureRate, scope, source);
 		}
 
 	}
@@ -111,10 +125,14 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	 * @param window a ratio budget's window, e.g. {@code 10s}
 	 * @param available the retries a ratio budget would allow now (its balance, rounded down)
 	 * @param scope {@code cluster} when the budget is shared by the service's replicas, else {@code null} (left out)
+	 * @param source for a shared budget, {@code cluster} while the engine answers (the cluster's tokens as last
+	 * synchronised, plus this replica's changes since), {@code local} while it does not (the last synchronised
+	 * tokens and this replica's changes only); {@code null} (left out) otherwise
 	 */
 	@JsonInclude(Include.NON_NULL)
 	public record Budget(String kind, @Nullable Double tokens, @Nullable Integer maxTokens, @Nullable Double ratio,
-			@Nullable Integer minPerSecond, @Nullable String window, @Nullable Double available, @Nullable String scope) {
+			@Nullable Integer minPerSecond, @Nullable String window, @Nullable Double available, @Nullable String scope,
+			@Nullable String source) {
 
 		/** The {@code kind} of a token bucket. */
 		public static final String TOKEN_BUCKET = "token-bucket";
@@ -124,12 +142,23 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 
 		/** A token bucket of this replica only. */
 		public Budget(double tokens, int maxTokens) {
-			this(tokens, maxTokens, null);
+			this(tokens, maxTokens, null, null);
+		}
+
+		/** A token bucket, shared by the replicas when {@code scope} is {@code cluster}, with no source. */
+		public Budget(double tokens, int maxTokens, @Nullable String scope) {
+			this(tokens, maxTokens, scope, null);
 		}
 
 		/** A token bucket, shared by the replicas when {@code scope} is {@code cluster}. */
-		public Budget(double tokens, int maxTokens, @Nullable String scope) {
-			this(TOKEN_BUCKET, tokens, maxTokens, null, null, null, null, scope);
+		public Budget(double tokens, int maxTokens, @Nullable String scope, @Nullable String source) {
+			this(TOKEN_BUCKET, tokens, maxTokens, null, null, null, null, scope, source);
+		}
+
+		/** The same budget, read from the given source. */
+		Budget withSource(@Nullable String source) {
+			return new Budget(this.kind, this.tokens, this.maxTokens, this.ratio, this.minPerSecond, this.window,
+					this.available, this.scope, source);
 		}
 
 	}
@@ -142,10 +171,20 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	 * @param evictions contexts evicted because the cache was full
 	 * @param entries the oldest entries, at most {@value RetriesDescriber#MAX_ENTRIES}, in the detailed view only
 	 * @param entriesOmitted the entries held but not listed, in the detailed view only
+	 * @param source for a cache shared through the cluster engine, {@code cluster} when the engine answered every
+	 * read of this view, {@code local} when it did not (the size and entries are then this replica's local contexts
+	 * only); {@code null} (left out) for a cache of this replica only
 	 */
 	@JsonInclude(Include.NON_NULL)
 	public record ContextCache(int size, int capacity, long evictions, @Nullable List<ContextCacheEntry> entries,
-			@Nullable Integer entriesOmitted) {
+			@Nullable Integer entriesOmitted, @Nullable String source) {
+
+		/** A cache of this replica only. */
+		public ContextCache(int size, int capacity, long evictions, @Nullable List<ContextCacheEntry> entries,
+				@Nullable Integer entriesOmitted) {
+			this(size, capacity, evictions, entries, entriesOmitted, null);
+		}
+
 	}
 
 	/**
