@@ -30,9 +30,14 @@ final class StarterRepository {
 		ExecutionContext context = new InMemoryExecutionContext((failure) -> {
 			throw new AssertionError(failure);
 		});
-		MavenExecutionContextView.view(context).setRepositories(List.of(MavenRepository.builder().id("retrykit-starter")
-			.uri(ROOT.toUri().toString()).releases(true).snapshots(true).knownToExist(true).build()));
+		MavenExecutionContextView.view(context).setRepositories(List.of(repository()));
 		return context;
+	}
+
+	/** @return the folder as a Maven repository */
+	static MavenRepository repository() {
+		return MavenRepository.builder().id("retrykit-starter").uri(ROOT.toUri().toString()).releases(true).snapshots(true)
+			.knownToExist(true).build();
 	}
 
 	private static Path create() {
