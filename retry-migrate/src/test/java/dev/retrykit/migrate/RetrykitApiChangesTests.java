@@ -1,9 +1,14 @@
 package dev.retrykit.migrate;
 
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openrewrite.test.RecipeSpec;
 import org.openrewrite.test.RewriteTest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.openrewrite.java.Assertions.java;
 import static org.openrewrite.java.Assertions.mavenProject;
 import static org.openrewrite.java.Assertions.srcMainJava;
@@ -228,6 +233,24 @@ class RetrykitApiChangesTests implements RewriteTest {
 
 				}
 				"""));
+	}
+
+	/**
+	 * The whole sample project ({@code src/test/resources/e2e/retrykit-0.1}) compiles against 0.1's names, and after
+	 * the recipe against 0.2's without the deprecated {@code RetryContext.current()}, but no longer against 0.1's.
+	 */
+	@Test
+	void theMigratedProjectCompilesAgainstTheNewNamesOnly(@TempDir Path before, @TempDir Path after, @TempDir Path old)
+			throws Exception {
+		MiniProject original = MiniProject.load("retrykit-0.1");
+		original.with(RetrykitApiStubs.files(false)).compile(before);
+
+		MiniProject migrated = original.migrate("dev.retrykit.migrate.RetrykitApiChanges", RetrykitApiStubs.before());
+
+		assertThat(migrated.toString()).contains("Checkout.java", "Probe.java", "RedisSetup.java");
+		migrated.with(RetrykitApiStubs.files(true)).compile(after);
+		assertThatThrownBy(() -> migrated.with(RetrykitApiStubs.files(false)).compile(old))
+			.hasMessageContaining("dev.retrykit.context");
 	}
 
 	/** The static import lands where OpenRewrite's import layout puts it in a file too small to show a style. */

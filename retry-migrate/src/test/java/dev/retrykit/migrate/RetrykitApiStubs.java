@@ -1,7 +1,11 @@
 package dev.retrykit.migrate;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.openrewrite.java.JavaParser;
 
@@ -111,6 +115,12 @@ final class RetrykitApiStubs {
 			}
 			""";
 
+	private static final Pattern DEPRECATED_CURRENT = Pattern.compile("\\s*@Deprecated\\s*static RetryContext current\\(\\) \\{ return null; \\}");
+
+	private static final Pattern PACKAGE = Pattern.compile("package ([\\w.]+);");
+
+	private static final Pattern TYPE = Pattern.compile("public (?:final )?(?:class|interface|enum) (\\w+)");
+
 	private RetrykitApiStubs() {
 	}
 
@@ -124,6 +134,30 @@ final class RetrykitApiStubs {
 	static JavaParser.Builder<?, ?> after() {
 		return JavaParser.fromJavaVersion().dependsOn(sources(RETRY_TEMPLATE_0_2, LISTENER_0_2, "dev.retrykit.context",
 				"dev.retrykit.scheduler", "dev.retrykit.cluster", "RedisEngine"));
+	}
+
+	/**
+	 * @param newNames 0.2's names (without the deprecated {@code RetryContext.current()}) or 0.1's
+	 * @return the stand-ins as Java source files by path, to compile a project against
+	 */
+	static Map<String, String> files(boolean newNames) {
+		String[] sources = newNames ? sources(RETRY_TEMPLATE_0_2, LISTENER_0_2, "dev.retrykit.context", "dev.retrykit.scheduler",
+				"dev.retrykit.cluster", "RedisEngine")
+				: sources(RETRY_TEMPLATE_0_1, LISTENER_0_1, "dev.retrykit", "dev.retrykit.async", "dev.retrykit.spi",
+						"RedisClusterEngine");
+		Map<String, String> files = new LinkedHashMap<>();
+		for (String source : sources) {
+			if (newNames) {
+				source = DEPRECATED_CURRENT.matcher(source).replaceAll("");
+			}
+			Matcher packageName = PACKAGE.matcher(source);
+			Matcher typeName = TYPE.matcher(source);
+			if (!packageName.find() || !typeName.find()) {
+				throw new IllegalStateException("not a type: " + source);
+			}
+			files.put("stubs/" + packageName.group(1).replace('.', '/') + "/" + typeName.group(1) + ".java", source);
+		}
+		return files;
 	}
 
 	private static String[] sources(String template, String listener, String contextPackage, String schedulerPackage,
