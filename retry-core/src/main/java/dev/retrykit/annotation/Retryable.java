@@ -72,9 +72,9 @@ public @interface Retryable {
 	Class<? extends Throwable>[] notRecoverable() default {};
 
 	/**
-	 * {@return the name of the {@link Recover} method(s) to use; {@value #NO_RECOVERY} ({@link #NO_RECOVERY})
-	 * for none, so that a method keeps no recovery beside methods of its class that have one; empty (default)
-	 * considers every {@code @Recover} method of the class that fits (Spring Retry's rule)}
+	 * {@return the name of the {@link Recover} method(s) to use; {@link #NO_RECOVERY} for none, so that a method
+	 * keeps no recovery beside methods of its class that have one; empty (default) considers every
+	 * {@code @Recover} method of the class that fits (Spring Retry's rule)}
 	 */
 	String recover() default "";
 

@@ -123,9 +123,9 @@ final class RecoverMethods {
 				mismatches.add(describe(retryable) + ": " + mismatch);
 			}
 			if (mismatches != null) {
+				String none = " (the class has none but those with recover = Retryable.NO_RECOVERY)";
 				throw new RetryableMethodException("@Recover", recover, "it fits no @Retryable method of its class, so it "
-						+ "would never be called" + (mismatches.isEmpty() ? " (the class has none but those with recover = Retryable.NO_RECOVERY)" : ": "
-								+ String.join("; ", mismatches)),
+						+ "would never be called" + (mismatches.isEmpty() ? none : ": " + String.join("; ", mismatches)),
 						"Make it return what the @Retryable method returns and take an optional leading Throwable "
 								+ "followed by all or none of that method's parameters, name it with "
 								+ "@Retryable(recover = \"" + recover.getName() + "\") to be told what does not fit, or remove it.",
