@@ -34,6 +34,13 @@ public @interface Retryable {
 	/** The value of {@link #maxAttempts()} that is not set. */
 	int UNSET_ATTEMPTS = -2;
 
+	/**
+	 * The value of {@link #recover()} that says the method has no recovery: when its attempts are used up the
+	 * call ends with its failure even if a {@link Recover} method of the class would fit. No method can have
+	 * this name ({@code <} and {@code >} are not allowed in a JVM method name).
+	 */
+	String NO_RECOVERY = "<none>";
+
 	/** {@return the instance name; same as {@link #name()}; empty (default) = {@code SimpleClassName.method}} */
 	String value() default "";
 
@@ -65,8 +72,9 @@ public @interface Retryable {
 	Class<? extends Throwable>[] notRecoverable() default {};
 
 	/**
-	 * {@return the name of the {@link Recover} method(s) to use; empty (default) considers every
-	 * {@code @Recover} method of the class that fits}
+	 * {@return the name of the {@link Recover} method(s) to use; {@link #NO_RECOVERY} for none, so that a method
+	 * keeps no recovery beside methods of its class that have one; empty (default) considers every
+	 * {@code @Recover} method of the class that fits (Spring Retry's rule)}
 	 */
 	String recover() default "";
 

@@ -3,31 +3,25 @@ package dev.retrykit.migrate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import org.openrewrite.ExecutionContext;
 import org.openrewrite.ScanningRecipe;
-import org.openrewrite.SourceFile;
 import org.openrewrite.Tree;
 import org.openrewrite.TreeVisitor;
 import org.openrewrite.java.tree.JavaSourceFile;
 import org.openrewrite.java.tree.JavaType;
-import org.openrewrite.xml.AddToTagVisitor;
-import org.openrewrite.xml.RemoveContentVisitor;
-import org.openrewrite.xml.XPathMatcher;
-import org.openrewrite.xml.XmlIsoVisitor;
 import org.openrewrite.xml.tree.Xml;
 
 /**
- * Replaces a library's Maven dependencies with retrykit's Spring Boot starter, and drops the AOP starter the library
- * needed when no code of the project uses AspectJ itself.
+ * Replaces a library's dependencies with retrykit's Spring Boot starter, and drops the AOP starter the library needed
+ * when no code of the project uses AspectJ itself: in Maven poms ({@link MavenDependencyEdits}) and Gradle build
+ * scripts, Groovy or Kotlin DSL ({@link GradleDependencyEdits}), each through OpenRewrite's own recipes for that build.
  *
  * <p>When Java code still uses the library after the migration (an annotation left with a note, an API the recipes
- * do not move), its dependencies stay and the starter is added beside them. Only {@code pom.xml} files' own
- * {@code <dependencies>} are changed; managed versions and plugins are left alone.
+ * do not move), its dependencies stay and the starter is added beside them. Only a build's own dependencies are
+ * changed; managed versions (dependency management, BOMs, platforms) and plugins are left alone.
  */
 abstract class DependenciesToRetrykitStarter extends ScanningRecipe<DependenciesToRetrykitStarter.Usage> {
 
@@ -36,8 +30,6 @@ abstract class DependenciesToRetrykitStarter extends ScanningRecipe<Dependencies
 	static final String STARTER_ARTIFACT = "retry-spring-boot-starter";
 
 	private static final Set<String> AOP_STARTERS = Set.of("spring-boot-starter-aop", "spring-boot-starter-aspectj");
-
-	private static final XPathMatcher DEPENDENCIES = new XPathMatcher("/project/dependencies");
 
 	/** What the Java sources use. */
 	static final class Usage {
@@ -71,7 +63,7 @@ abstract class DependenciesToRetrykitStarter extends ScanningRecipe<Dependencies
 		return new TreeVisitor<>() {
 			@Override
 			public @Nullable Tree visit(@Nullable Tree tree, ExecutionContext context) {
-				if (tree instanceof JavaSourceFile java) {
+				if (tree instanceof JavaSourceFile java && !GradleDependencyEdits.isBuildScript(java)) {
 					usage.libraryStays |= staysAfterMigration(java);
 					for (JavaType type : java.getTypesInUse().getTypesInUse()) {
 						if (type instanceof JavaType.FullyQualified named && named.getFullyQualifiedName().startsWith("org.aspectj.")) {
@@ -89,62 +81,25 @@ abstract class DependenciesToRetrykitStarter extends ScanningRecipe<Dependencies
 		return new TreeVisitor<>() {
 			@Override
 			public @Nullable Tree visit(@Nullable Tree tree, ExecutionContext context) {
-				if (tree instanceof Xml.Document pom && ((SourceFile) tree).getSourcePath().toString().endsWith("pom.xml")) {
-					return new PomVisitor(usage).visit(pom, context);
+				if (tree instanceof Xml.Document pom && pom.getSourcePath().toString().endsWith("pom.xml")) {
+					return MavenDependencyEdits.edit(pom, DependenciesToRetrykitStarter.this, usage, context);
+				}
+				if (tree instanceof JavaSourceFile script && GradleDependencyEdits.isBuildScript(script)) {
+					return GradleDependencyEdits.edit(script, DependenciesToRetrykitStarter.this, usage, context);
 				}
 				return tree;
 			}
 		};
 	}
 
-	private final class PomVisitor extends XmlIsoVisitor<ExecutionContext> {
+	/** @return whether the artifact is an AOP starter that the library needed */
+	static boolean isAopStarter(String groupId, String artifactId) {
+		return "org.springframework.boot".equals(groupId) && AOP_STARTERS.contains(artifactId);
+	}
 
-		private final Usage usage;
-
-		PomVisitor(Usage usage) {
-			this.usage = usage;
-		}
-
-		@Override
-		public Xml.Tag visitTag(Xml.Tag tag, ExecutionContext context) {
-			Xml.Tag visited = super.visitTag(tag, context);
-			if (!DEPENDENCIES.matches(getCursor())) {
-				return visited;
-			}
-			List<Xml.Tag> library = new ArrayList<>();
-			List<Xml.Tag> aop = new ArrayList<>();
-			boolean hasStarter = false;
-			for (Xml.Tag dependency : visited.getChildren("dependency")) {
-				String group = dependency.getChildValue("groupId").orElse("");
-				String artifact = dependency.getChildValue("artifactId").orElse("");
-				if (isLibrary(group, artifact)) {
-					library.add(dependency);
-				}
-				else if ("org.springframework.boot".equals(group) && AOP_STARTERS.contains(artifact)) {
-					aop.add(dependency);
-				}
-				hasStarter |= STARTER_GROUP.equals(group) && STARTER_ARTIFACT.equals(artifact);
-			}
-			if (library.isEmpty()) {
-				return visited;
-			}
-			if (!hasStarter) {
-				Xml.Tag starter = Xml.Tag.build("<dependency>\n<groupId>" + STARTER_GROUP + "</groupId>\n<artifactId>"
-						+ STARTER_ARTIFACT + "</artifactId>\n<version>" + retrykitVersion() + "</version>\n</dependency>");
-				doAfterVisit(new AddToTagVisitor<>(visited, starter));
-			}
-			if (!this.usage.libraryStays) {
-				List<Xml.Tag> removed = new ArrayList<>(library);
-				if (!this.usage.aspectJUsed) {
-					removed.addAll(aop);
-				}
-				for (Xml.Tag dependency : removed) {
-					doAfterVisit(new RemoveContentVisitor<>(dependency, false, true));
-				}
-			}
-			return visited;
-		}
-
+	/** @return whether the artifact is retrykit's starter */
+	static boolean isStarter(String groupId, String artifactId) {
+		return STARTER_GROUP.equals(groupId) && STARTER_ARTIFACT.equals(artifactId);
 	}
 
 	/** @return the version of retrykit these recipes belong to, which the starter gets */

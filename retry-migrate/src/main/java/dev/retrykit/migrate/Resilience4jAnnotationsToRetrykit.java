@@ -29,7 +29,8 @@ import org.openrewrite.java.tree.TypeUtils;
  * Moves Resilience4j's {@code @Retry(name, fallbackMethod)} and {@code @CircuitBreaker(name, fallbackMethod)} to
  * retrykit's {@code @Retryable(value = name, recover = fallbackMethod)} (one attempt per call for a breaker alone), and
  * makes each fallback method a {@code @Recover} method: its trailing exception parameter moves to the front, where
- * retrykit expects it.
+ * retrykit expects it. A method without a fallback in a class with recover methods gets
+ * {@code recover = Retryable.NO_RECOVERY}: a {@code @Recover} method would otherwise recover it too.
  *
  * <p>As for Spring Retry, a class is migrated whole or not at all; what cannot be mapped gets a comment and a row in
  * {@link UnmappedElements}. The configuration of the instances is moved by {@link Resilience4jConfigToRetrykit}.

@@ -20,13 +20,16 @@ import org.openrewrite.java.tree.TypeUtils;
 /**
  * What to do with the Resilience4j {@code @Retry} and {@code @CircuitBreaker} annotations of one class: the
  * retrykit {@code @Retryable} that replaces each (by annotation id), the annotations that go (a method's second one),
- * the fallback methods that become {@code @Recover} methods, or what cannot be mapped.
+ * the fallback methods that become {@code @Recover} methods, or what cannot be mapped. In a class with recover methods,
+ * a method that had no fallback gets {@code recover = Retryable.NO_RECOVERY}, so that it keeps none.
  */
 final class Resilience4jClassPlan {
 
 	static final String RETRY = "io.github.resilience4j.retry.annotation.Retry";
 
 	static final String CIRCUIT_BREAKER = "io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker";
+
+	private static final String RECOVER = "dev.retrykit.annotation.Recover";
 
 	final Map<UUID, String> replacements = new HashMap<>();
 
@@ -35,6 +38,9 @@ final class Resilience4jClassPlan {
 	final Set<UUID> fallbacks = new HashSet<>();
 
 	final Map<String, String> unmapped = new LinkedHashMap<>();
+
+	/** The {@code @Retryable}s (by the id of the annotation they replace) of methods that had no fallback. */
+	private final Set<UUID> withoutFallback = new HashSet<>();
 
 	static Resilience4jClassPlan of(J.ClassDeclaration classDeclaration, Cursor cursor) {
 		Resilience4jClassPlan plan = new Resilience4jClassPlan();
@@ -48,7 +54,19 @@ final class Resilience4jClassPlan {
 		for (J.MethodDeclaration method : methods) {
 			plan.add(method.getLeadingAnnotations(), method, methods, cursor, classDeclaration.getSimpleName() + "." + method.getSimpleName());
 		}
+		if (!plan.fallbacks.isEmpty() || methods.stream().anyMatch(Resilience4jClassPlan::isRecover)) {
+			// A @Recover method applies to every @Retryable of its class that names none (Spring Retry's rule, kept by
+			// retrykit); a method that had no fallback says so, to keep none.
+			for (UUID id : plan.withoutFallback) {
+				plan.replacements.computeIfPresent(id, (key, text) -> text.substring(0, text.length() - 1) + ", recover = "
+						+ SpringRetryAnnotationMapping.RETRYABLE + ".NO_RECOVERY)");
+			}
+		}
 		return plan;
+	}
+
+	private static boolean isRecover(J.MethodDeclaration method) {
+		return method.getLeadingAnnotations().stream().anyMatch((a) -> TypeUtils.isOfClassType(a.getType(), RECOVER));
 	}
 
 	boolean isEmpty() {
@@ -119,6 +137,9 @@ final class Resilience4jClassPlan {
 		}
 		// One of the two is there: checked at the top.
 		J.Annotation primary = (retry != null) ? retry : Objects.requireNonNull(breaker);
+		if (fallback == null) {
+			this.withoutFallback.add(primary.getId());
+		}
 		this.replacements.put(primary.getId(), "@" + SpringRetryAnnotationMapping.RETRYABLE + "(" + String.join(", ", attributes) + ")");
 		if (retry != null && breaker != null) {
 			this.removals.add(breaker.getId());

@@ -27,7 +27,8 @@ public final class Resilience4jDependenciesToRetrykit extends DependenciesToRetr
 	@Override
 	public String getDescription() {
 		return "Replaces Resilience4j's Spring Boot, retry, circuit breaker and annotation artifacts with "
-				+ "`dev.retrykit:retry-spring-boot-starter`; keeps them while code still uses Resilience4j.";
+				+ "`dev.retrykit:retry-spring-boot-starter` in Maven poms and Gradle build scripts; keeps them while code "
+				+ "still uses Resilience4j.";
 	}
 
 	@Override

@@ -12,6 +12,7 @@ final class RetrykitStubs {
 	private static final String RETRYABLE = """
 			package dev.retrykit.annotation;
 			public @interface Retryable {
+				String NO_RECOVERY = "<none>";
 				String value() default "";
 				String name() default "";
 				int maxAttempts() default -2;

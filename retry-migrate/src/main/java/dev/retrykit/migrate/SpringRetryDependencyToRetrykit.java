@@ -19,8 +19,9 @@ public final class SpringRetryDependencyToRetrykit extends DependenciesToRetryki
 
 	@Override
 	public String getDescription() {
-		return "Replaces `spring-retry` with `dev.retrykit:retry-spring-boot-starter`, and removes `spring-boot-starter-aop` "
-				+ "(or `-aspectj`) when no code uses AspectJ itself; keeps Spring Retry while code still uses it.";
+		return "Replaces `spring-retry` with `dev.retrykit:retry-spring-boot-starter` in Maven poms and Gradle build scripts, "
+				+ "and removes `spring-boot-starter-aop` (or `-aspectj`) when no code uses AspectJ itself; keeps Spring Retry "
+				+ "while code still uses it.";
 	}
 
 	@Override

@@ -92,7 +92,8 @@ class EndToEndMigrationTests {
 		assertThat(retrykit).isEqualTo(resilience4j).contains(
 				"stock: ok after 3 calls", "stock: cached b after 3 calls", "stock: threw IllegalStateException after 1 call",
 				"price: threw IllegalArgumentException after 1 call", "price: threw IOException after 4 calls",
-				"pay 3: paid after 1 call", "pay 5: later o5 after 0 calls");
+				"pay 3: paid after 1 call", "pay 5: later o5 after 0 calls",
+				"catalog price: listed b after 4 calls", "catalog stock: threw IOException after 3 calls");
 		assertThat(this.circuits).containsEntry("payments", "OPEN").containsEntry("inventory", "none").containsEntry("prices", "none");
 	}
 
@@ -126,6 +127,11 @@ class EndToEndMigrationTests {
 		shop.step(transcript, "price", List.of(new IllegalArgumentException("bad sku")), () -> shop.call("Prices", "price", "a"));
 		shop.step(transcript, "price", List.of(new IOException("1"), new IOException("2"), new IOException("3"), new IOException("4")),
 				() -> shop.call("Prices", "price", "b"));
+		// One class, a method with a fallback and one without: the second keeps no recovery.
+		shop.step(transcript, "catalog price", List.of(new IOException("1"), new IOException("2"), new IOException("3"),
+				new IOException("4")), () -> shop.call("Catalog", "price", "b"));
+		shop.step(transcript, "catalog stock", List.of(new IOException("1"), new IOException("2"), new IOException("3")),
+				() -> shop.call("Catalog", "stock", "b"));
 		shop.script.plan("pay", List.of(new IOException("1"), new IOException("2"), "paid", new IOException("3"), "paid again"));
 		for (int i = 1; i <= 5; i++) {
 			String order = "o" + i;

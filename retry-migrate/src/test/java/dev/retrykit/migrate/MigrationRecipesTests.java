@@ -3,12 +3,14 @@ package dev.retrykit.migrate;
 import org.junit.jupiter.api.Test;
 import org.openrewrite.test.RewriteTest;
 
+import static dev.retrykit.migrate.SpringRetryDependencyToRetrykitTests.SPRING_RETRY;
+import static dev.retrykit.migrate.SpringRetryDependencyToRetrykitTests.STARTER;
 import static dev.retrykit.migrate.SpringRetryDependencyToRetrykitTests.pom;
 import static org.openrewrite.java.Assertions.java;
 import static org.openrewrite.java.Assertions.mavenProject;
 import static org.openrewrite.java.Assertions.srcMainJava;
 import static org.openrewrite.java.Assertions.srcMainResources;
-import static org.openrewrite.xml.Assertions.xml;
+import static org.openrewrite.maven.Assertions.pomXml;
 import static org.openrewrite.yaml.Assertions.yaml;
 
 /**
@@ -16,8 +18,6 @@ import static org.openrewrite.yaml.Assertions.yaml;
  * whole module: each changes it once, and a second run over the result changes nothing.
  */
 class MigrationRecipesTests implements RewriteTest {
-
-	private static final String VERSION = DependenciesToRetrykitStarter.retrykitVersion();
 
 	private static final String SPRING_RETRY_AFTER = """
 			package shop;
@@ -67,7 +67,7 @@ class MigrationRecipesTests implements RewriteTest {
 	@Test
 	void springRetryToRetrykitMovesAModule() {
 		rewriteRun((spec) -> spec.recipeFromResources("dev.retrykit.migrate.SpringRetryToRetrykit")
-			.parser(RetrykitStubs.parser().classpath("spring-retry")), mavenProject("shop",
+			.parser(RetrykitStubs.parser().classpath("spring-retry")).executionContext(StarterRepository.context()), mavenProject("shop",
 				srcMainJava(java("""
 						package shop;
 
@@ -103,24 +103,13 @@ class MigrationRecipesTests implements RewriteTest {
 
 						}
 						""", SPRING_RETRY_AFTER)),
-				xml(pom("""
-						    <dependency>
-						      <groupId>org.springframework.retry</groupId>
-						      <artifactId>spring-retry</artifactId>
-						    </dependency>
-						"""), pom("""
-						    <dependency>
-						      <groupId>dev.retrykit</groupId>
-						      <artifactId>retry-spring-boot-starter</artifactId>
-						      <version>%s</version>
-						    </dependency>
-						""".formatted(VERSION)), (spec) -> spec.path("pom.xml"))));
+				pomXml(pom(SPRING_RETRY), pom(STARTER))));
 	}
 
 	@Test
 	void resilience4jToRetrykitMovesAModule() {
 		rewriteRun((spec) -> spec.recipeFromResources("dev.retrykit.migrate.Resilience4jToRetrykit")
-			.parser(RetrykitStubs.parser().classpath("resilience4j-annotations")), mavenProject("shop",
+			.parser(RetrykitStubs.parser().classpath("resilience4j-annotations")).executionContext(StarterRepository.context()), mavenProject("shop",
 				srcMainJava(java("""
 						package shop;
 
@@ -168,25 +157,20 @@ class MigrationRecipesTests implements RewriteTest {
 						      multiplier: 1.5
 						      max-delay: 24h
 						""", (spec) -> spec.path("application.yml"))),
-				xml(pom("""
+				pomXml(pom("""
 						    <dependency>
 						      <groupId>io.github.resilience4j</groupId>
-						      <artifactId>resilience4j-spring-boot3</artifactId>
-						      <version>2.4.0</version>
+						      <artifactId>resilience4j-spring6</artifactId>
+						      <version>${resilience4j.version}</version>
 						    </dependency>
-						"""), pom("""
-						    <dependency>
-						      <groupId>dev.retrykit</groupId>
-						      <artifactId>retry-spring-boot-starter</artifactId>
-						      <version>%s</version>
-						    </dependency>
-						""".formatted(VERSION)), (spec) -> spec.path("pom.xml"))));
+						"""), pom(STARTER))));
 	}
 
 	@Test
 	void runningTheRecipesAgainOnTheirResultChangesNothing() {
 		rewriteRun((spec) -> spec.recipeFromResources("dev.retrykit.migrate.SpringRetryToRetrykit",
-				"dev.retrykit.migrate.Resilience4jToRetrykit").parser(RetrykitStubs.parser()),
+				"dev.retrykit.migrate.Resilience4jToRetrykit").parser(RetrykitStubs.parser())
+			.executionContext(StarterRepository.context()),
 				mavenProject("shop", srcMainJava(java(SPRING_RETRY_AFTER), java(RESILIENCE4J_AFTER)),
 						srcMainResources(yaml("""
 								retry:
@@ -194,13 +178,7 @@ class MigrationRecipesTests implements RewriteTest {
 								    payments:
 								      max-attempts: 2
 								""", (spec) -> spec.path("application.yml"))),
-						xml(pom("""
-								    <dependency>
-								      <groupId>dev.retrykit</groupId>
-								      <artifactId>retry-spring-boot-starter</artifactId>
-								      <version>%s</version>
-								    </dependency>
-								""".formatted(VERSION)), (spec) -> spec.path("pom.xml"))));
+						pomXml(pom(STARTER))));
 	}
 
 }

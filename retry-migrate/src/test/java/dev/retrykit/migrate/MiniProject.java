@@ -62,6 +62,16 @@ final class MiniProject {
 		}
 	}
 
+	/**
+	 * @param sources more Java sources by path (an API the project compiles against)
+	 * @return this project with them
+	 */
+	MiniProject with(Map<String, String> sources) {
+		Map<String, String> files = new LinkedHashMap<>(this.files);
+		files.putAll(sources);
+		return new MiniProject(files);
+	}
+
 	String file(String path) {
 		return this.files.get(path);
 	}
@@ -77,12 +87,21 @@ final class MiniProject {
 	 * @return the project after the recipe
 	 */
 	MiniProject migrate(String recipeName, String... classpath) {
+		return migrate(recipeName, JavaParser.fromJavaVersion().classpath(classpath));
+	}
+
+	/**
+	 * @param recipeName a declarative recipe of {@code META-INF/rewrite/retrykit.yml}
+	 * @param parser the parser of the Java sources (with what they compile against)
+	 * @return the project after the recipe
+	 */
+	MiniProject migrate(String recipeName, JavaParser.Builder<?, ?> parser) {
 		ExecutionContext context = new InMemoryExecutionContext((failure) -> {
 			throw new IllegalStateException(failure);
 		});
 		List<SourceFile> sources = new ArrayList<>();
 		List<String> javaPaths = this.files.keySet().stream().filter((path) -> path.endsWith(".java")).toList();
-		List<SourceFile> java = JavaParser.fromJavaVersion().classpath(classpath).build()
+		List<SourceFile> java = parser.build()
 			.parse(context, javaPaths.stream().map(this.files::get).toArray(String[]::new)).toList();
 		for (int i = 0; i < java.size(); i++) {
 			sources.add(java.get(i).withSourcePath(Paths.get(javaPaths.get(i))));

@@ -81,7 +81,7 @@ class Resilience4jAnnotationsToRetrykitTests implements RewriteTest {
 
 				class Payments {
 
-					@Retryable(value = "payments", maxAttempts = 1)
+					@Retryable(value = "payments", maxAttempts = 1, recover = Retryable.NO_RECOVERY)
 					String pay(String order) {
 						return order;
 					}
@@ -94,6 +94,88 @@ class Resilience4jAnnotationsToRetrykitTests implements RewriteTest {
 					@Recover
 					String later(RuntimeException failure, String order) {
 						return "later";
+					}
+
+				}
+				"""));
+	}
+
+	/**
+	 * {@code cached} fits {@code stock} as well as {@code price}: without {@code NO_RECOVERY}, retrykit (as Spring
+	 * Retry) would recover {@code stock}'s exhausted failures with it, where Resilience4j let them through.
+	 */
+	@Test
+	void aMethodWithoutAFallbackKeepsNoRecoveryBesideOneWithAFallback() {
+		rewriteRun(java("""
+				import java.io.IOException;
+
+				import io.github.resilience4j.retry.annotation.Retry;
+
+				class Catalog {
+
+					@Retry(name = "prices", fallbackMethod = "cached")
+					String price(String sku) throws IOException {
+						return sku;
+					}
+
+					@Retry(name = "stock")
+					String stock(String sku) throws IOException {
+						return sku;
+					}
+
+					String cached(String sku, IOException failure) {
+						return "cached";
+					}
+
+				}
+				""", """
+				import dev.retrykit.annotation.Recover;
+				import dev.retrykit.annotation.Retryable;
+
+				import java.io.IOException;
+
+				class Catalog {
+
+					@Retryable(value = "prices", recover = "cached")
+					String price(String sku) throws IOException {
+						return sku;
+					}
+
+					@Retryable(value = "stock", recover = Retryable.NO_RECOVERY)
+					String stock(String sku) throws IOException {
+						return sku;
+					}
+
+					@Recover
+					String cached(IOException failure, String sku) {
+						return "cached";
+					}
+
+				}
+				"""));
+	}
+
+	@Test
+	void aClassWithoutFallbacksNamesNoRecovery() {
+		rewriteRun(java("""
+				import io.github.resilience4j.retry.annotation.Retry;
+
+				class Catalog {
+
+					@Retry(name = "stock")
+					String stock(String sku) {
+						return sku;
+					}
+
+				}
+				""", """
+				import dev.retrykit.annotation.Retryable;
+
+				class Catalog {
+
+					@Retryable(value = "stock")
+					String stock(String sku) {
+						return sku;
 					}
 
 				}

@@ -4,18 +4,18 @@ import org.junit.jupiter.api.Test;
 import org.openrewrite.test.RecipeSpec;
 import org.openrewrite.test.RewriteTest;
 
+import static dev.retrykit.migrate.SpringRetryDependencyToRetrykitTests.STARTER;
 import static dev.retrykit.migrate.SpringRetryDependencyToRetrykitTests.pom;
 import static org.openrewrite.java.Assertions.java;
-import static org.openrewrite.xml.Assertions.xml;
+import static org.openrewrite.maven.Assertions.pomXml;
 
 class Resilience4jDependenciesToRetrykitTests implements RewriteTest {
-
-	private static final String VERSION = DependenciesToRetrykitStarter.retrykitVersion();
 
 	@Override
 	public void defaults(RecipeSpec spec) {
 		spec.recipe(new Resilience4jDependenciesToRetrykit())
-			.parser(RetrykitStubs.parser().classpath("resilience4j-annotations", "resilience4j-ratelimiter"));
+			.parser(RetrykitStubs.parser().classpath("resilience4j-annotations", "resilience4j-ratelimiter"))
+			.executionContext(StarterRepository.context());
 	}
 
 	@Test
@@ -29,28 +29,22 @@ class Resilience4jDependenciesToRetrykitTests implements RewriteTest {
 						return "";
 					}
 				}
-				"""), xml(pom("""
+				"""), pomXml(pom("""
 				    <dependency>
 				      <groupId>io.github.resilience4j</groupId>
-				      <artifactId>resilience4j-spring-boot3</artifactId>
-				      <version>2.4.0</version>
+				      <artifactId>resilience4j-spring6</artifactId>
+				      <version>${resilience4j.version}</version>
 				    </dependency>
 				    <dependency>
 				      <groupId>io.github.resilience4j</groupId>
 				      <artifactId>resilience4j-circuitbreaker</artifactId>
-				      <version>2.4.0</version>
+				      <version>${resilience4j.version}</version>
 				    </dependency>
 				    <dependency>
 				      <groupId>org.springframework.boot</groupId>
-				      <artifactId>spring-boot-starter-aop</artifactId>
+				      <artifactId>spring-boot-starter-aspectj</artifactId>
 				    </dependency>
-				"""), pom("""
-				    <dependency>
-				      <groupId>dev.retrykit</groupId>
-				      <artifactId>retry-spring-boot-starter</artifactId>
-				      <version>%s</version>
-				    </dependency>
-				""".formatted(VERSION)), (spec) -> spec.path("pom.xml")));
+				"""), pom(STARTER)));
 	}
 
 	@Test
@@ -64,24 +58,19 @@ class Resilience4jDependenciesToRetrykitTests implements RewriteTest {
 						return "";
 					}
 				}
-				"""), xml(pom("""
+				"""), pomXml(pom("""
 				    <dependency>
 				      <groupId>io.github.resilience4j</groupId>
-				      <artifactId>resilience4j-spring-boot3</artifactId>
-				      <version>2.4.0</version>
+				      <artifactId>resilience4j-spring6</artifactId>
+				      <version>${resilience4j.version}</version>
 				    </dependency>
-				"""), pom("""
+				"""), pom(STARTER + """
 				    <dependency>
 				      <groupId>io.github.resilience4j</groupId>
-				      <artifactId>resilience4j-spring-boot3</artifactId>
-				      <version>2.4.0</version>
+				      <artifactId>resilience4j-spring6</artifactId>
+				      <version>${resilience4j.version}</version>
 				    </dependency>
-				    <dependency>
-				      <groupId>dev.retrykit</groupId>
-				      <artifactId>retry-spring-boot-starter</artifactId>
-				      <version>%s</version>
-				    </dependency>
-				""".formatted(VERSION)), (spec) -> spec.path("pom.xml")));
+				""")));
 	}
 
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.annotation.Recover;
+import dev.retrykit.annotation.Retryable;
 import dev.retrykit.spi.RetryContextSnapshot.RecordedFailure;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -54,11 +55,15 @@ final class RecoverMethods {
 	 * @param retryable the {@code @Retryable} method
 	 * @param userClass the bean's class
 	 * @param name the {@code recover} attribute, or empty
-	 * @return the fitting recover methods, or {@code null} when there are none (and none was named)
+	 * @return the fitting recover methods, or {@code null} when there are none (and none was named) or the
+	 * method says it has none ({@link Retryable#NO_RECOVERY})
 	 * @throws RetryableMethodException if a named recover method is missing or does not fit, or two fit
 	 * equally well
 	 */
 	static @Nullable RecoverMethods resolve(Method retryable, Class<?> userClass, String name) {
+		if (Retryable.NO_RECOVERY.equals(name)) {
+			return null;
+		}
 		List<Method> candidates = new ArrayList<>();
 		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
 			if (AnnotatedElementUtils.hasAnnotation(method, Recover.class)) {
@@ -99,7 +104,8 @@ final class RecoverMethods {
 	 * Fails when a {@link Recover} method of the class fits none of its {@code @Retryable} methods: such a
 	 * method would never be called, and the user believes the calls are recovered.
 	 * @param userClass the bean's class
-	 * @param retryables the class's {@code @Retryable} methods (not {@code @Failback} ones, which never recover)
+	 * @param retryables the class's {@code @Retryable} methods that may be recovered (not {@code @Failback} ones,
+	 * which never recover, nor those with {@code recover = Retryable.NO_RECOVERY})
 	 * @throws RetryableMethodException naming the recover method and why it fits each retryable method not
 	 */
 	static void checkEveryRecoverFits(Class<?> userClass, List<Method> retryables) {
@@ -117,9 +123,9 @@ final class RecoverMethods {
 				mismatches.add(describe(retryable) + ": " + mismatch);
 			}
 			if (mismatches != null) {
+				String none = " (the class has none but those with recover = Retryable.NO_RECOVERY)";
 				throw new RetryableMethodException("@Recover", recover, "it fits no @Retryable method of its class, so it "
-						+ "would never be called" + (mismatches.isEmpty() ? " (the class has none)" : ": "
-								+ String.join("; ", mismatches)),
+						+ "would never be called" + (mismatches.isEmpty() ? none : ": " + String.join("; ", mismatches)),
 						"Make it return what the @Retryable method returns and take an optional leading Throwable "
 								+ "followed by all or none of that method's parameters, name it with "
 								+ "@Retryable(recover = \"" + recover.getName() + "\") to be told what does not fit, or remove it.",

@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.retrykit.annotation.Retryable;
+
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -48,7 +50,10 @@ public final class RetryableBeansValidator implements SmartInitializingSingleton
 			for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
 				if (RetryableAnnotations.isAnnotated(method, userClass)) {
 					this.advisor.getInterceptor().prepare(method, userClass);
-					if (RetryableAnnotations.findFailback(method) == null) {
+					Retryable retryable = RetryableAnnotations.find(method, userClass);
+					// A method that says it has no recovery does not make a @Recover method useful.
+					if (RetryableAnnotations.findFailback(method) == null && retryable != null
+							&& !Retryable.NO_RECOVERY.equals(retryable.recover())) {
 						retryables.add(method);
 					}
 				}

@@ -122,6 +122,25 @@ class RecoverResolutionTests {
 	}
 
 	@Test
+	void noRecoveryKeepsAMethodUnrecoveredBesideOneThatARecoverMethodFits() {
+		this.runner.withBean(Catalog.class, Catalog::new).run(context -> {
+			Catalog bean = context.getBean(Catalog.class);
+			assertThat(bean.price("a")).isEqualTo("listed a");
+			assertThatThrownBy(() -> bean.stock("b")).isInstanceOf(IOException.class).hasMessage("stock b");
+			assertThat(bean.stockCalls()).isEqualTo(3);
+		});
+	}
+
+	@Test
+	void aRecoverMethodThatFitsOnlyAMethodWithNoRecoveryFailsStartup() {
+		this.runner.withBean(UselessRecover.class, UselessRecover::new).run(context -> {
+			FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("listed(IOException, String)", "fits no @Retryable method",
+					"NO_RECOVERY");
+		});
+	}
+
+	@Test
 	void aFailureNoRecoverMethodAcceptsIsRethrown() {
 		this.runner.withBean(Narrow.class, Narrow::new).run(context -> {
 			Narrow bean = context.getBean(Narrow.class);
@@ -208,6 +227,47 @@ class RecoverResolutionTests {
 		@Recover
 		public String special(RuntimeException failure, String id) {
 			return "explicit " + id;
+		}
+
+	}
+
+	/** {@code listed} fits both methods; {@code stock} says it has no recovery. */
+	public static class Catalog {
+
+		private int stockCalls;
+
+		@Retryable(maxAttempts = 3)
+		public String price(String sku) throws IOException {
+			throw new IOException("price " + sku);
+		}
+
+		@Retryable(maxAttempts = 3, recover = Retryable.NO_RECOVERY)
+		public String stock(String sku) throws IOException {
+			this.stockCalls++;
+			throw new IOException("stock " + sku);
+		}
+
+		@Recover
+		public String listed(IOException failure, String sku) {
+			return "listed " + sku;
+		}
+
+		public int stockCalls() {
+			return this.stockCalls;
+		}
+
+	}
+
+	public static class UselessRecover {
+
+		@Retryable(recover = Retryable.NO_RECOVERY)
+		public String stock(String sku) throws IOException {
+			throw new IOException(sku);
+		}
+
+		@Recover
+		public String listed(IOException failure, String sku) {
+			return "listed " + sku;
 		}
 
 	}

@@ -4,6 +4,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 @Configuration(proxyBeanMethods = false)
-@Import({ Inventory.class, Prices.class, Payments.class })
+@Import({ Inventory.class, Prices.class, Payments.class, Catalog.class })
 public class ShopConfiguration {
 }

@@ -1,0 +1,11 @@
+package org.gradle.api;
+
+/**
+ * Stand-in of Gradle's type of this name, for the tests of the Gradle build edits: OpenRewrite's Groovy build-script
+ * base class links against it, and Gradle's API jar is not on Maven Central (see GradleBuildMigrationTests).
+ */
+public enum JavaVersion {
+
+	VERSION_17, VERSION_21
+
+}

@@ -1,0 +1,9 @@
+package org.gradle.api.artifacts;
+
+/**
+ * Stand-in of Gradle's type of this name, for the tests of the Gradle build edits: OpenRewrite's Groovy build-script
+ * base class links against it, and Gradle's API jar is not on Maven Central (see GradleBuildMigrationTests).
+ */
+public interface Dependency {
+
+}
