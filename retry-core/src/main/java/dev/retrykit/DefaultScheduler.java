@@ -1,6 +1,6 @@
 package dev.retrykit;
 
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.spi.RetryScheduler;
 
 /**

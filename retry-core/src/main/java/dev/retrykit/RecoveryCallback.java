@@ -2,6 +2,7 @@ package dev.retrykit;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.retrykit.context.RetryContext;
 /**
  * Supplies the result of a call whose attempts have all failed: a fallback.
  *

@@ -1,5 +1,7 @@
 package dev.retrykit;
 
+
+import dev.retrykit.context.RetryContext;
 /**
  * An operation that tells the listeners of its call what the call is about, by putting it into the call's
  * context before they hear of the call. It travels with the call: the engine asks the operation itself,

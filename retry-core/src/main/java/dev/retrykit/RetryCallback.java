@@ -2,6 +2,7 @@ package dev.retrykit;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.retrykit.context.RetryContext;
 /**
  * One attempt of an operation that may be retried.
  *

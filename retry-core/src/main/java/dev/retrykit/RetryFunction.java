@@ -2,6 +2,7 @@ package dev.retrykit;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.retrykit.context.RetryContext;
 /**
  * One attempt of an operation that takes an argument: the form of {@link RetryCallback} for hot paths
  * that would otherwise allocate a capturing lambda per call (see

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.retrykit.context.RetryContext;
 /**
  * Callbacks around a retried call. Every method is a no-op by default.
  *

@@ -3,6 +3,7 @@ package dev.retrykit;
 import java.util.Objects;
 import java.util.function.Predicate;
 
+import dev.retrykit.context.RetryContext;
 /**
  * Makes a call stateful: the key selects a {@link RetryContext} that is kept in the instance's
  * context cache between calls, so that a failing call can rethrow (and let a transaction roll back)

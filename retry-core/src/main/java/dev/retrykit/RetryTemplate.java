@@ -170,7 +170,7 @@ public final class RetryTemplate {
 	 * No thread waits between attempts (delays run on the instance's scheduler); failures are
 	 * unwrapped from {@link java.util.concurrent.CompletionException} and
 	 * {@link java.util.concurrent.ExecutionException} before classification; {@code attempt-timeout}
-	 * bounds each attempt. {@link RetryContext#current()} is the call's context while the supplier
+	 * bounds each attempt. {@link dev.retrykit.RetryTemplate#currentContext()} is the call's context while the supplier
 	 * runs. The supplier may return any stage, a {@link CompletableFuture#minimalCompletionStage()
 	 * minimal} one included. Cancelling the returned future cancels the pending retry and the attempt in
 	 * flight, whose circuit permit is given back at once. The

@@ -209,7 +209,7 @@ public final class RetryTemplateBuilder {
 	 * failback tasks wait.
 	 * @param scheduler where async calls wait between attempts and time their attempts, and where the
 	 * instance's failback tasks wait (default: one timing wheel shared by the JVM, see
-	 * {@code dev.retrykit.async.TimingWheelScheduler})
+	 * {@code dev.retrykit.scheduler.TimingWheelScheduler})
 	 * @return this builder
 	 */
 	public RetryTemplateBuilder scheduler(RetryScheduler scheduler) {

@@ -20,6 +20,7 @@ import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
+import dev.retrykit.context.RetryContext;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -53,7 +54,7 @@ class ArchitectureTests {
 	 * ({@code policy}, {@code spi}) are below it:
 	 * <ul>
 	 * <li>the root's operations run the engine: {@code RetryTemplate} and its builder construct it,
-	 * {@code RetryRegistry} makes failback executors with it, {@code RetryContext.current()} reads the
+	 * {@code RetryRegistry} makes failback executors with it, {@code RetryTemplate.currentContext()} reads the
 	 * engine's per-thread stack of calls;
 	 * <li>{@code policy.RetryPolicy} and its implementations take the root's {@code RetryContext}, which
 	 * {@code RetryConfig} hands out with its policy;
@@ -70,7 +71,7 @@ class ArchitectureTests {
 					"StatefulRetry", "AsyncRetry"))
 			.ignoreDependency(within("dev.retrykit.RetryTemplateBuilder"), engineTypes("RetryRuntime"))
 			.ignoreDependency(within("dev.retrykit.RetryRegistry"), engineTypes("RetryRuntime", "FailbackEngine"))
-			.ignoreDependency(within("dev.retrykit.RetryContext"), engineTypes("ContextStack"))
+			.ignoreDependency(within("dev.retrykit.context.RetryContext"), engineTypes("ContextStack"))
 			.ignoreDependency(resideInAPackage("dev.retrykit.policy"), type(RetryContext.class))
 			.ignoreDependency(resideInAPackage("dev.retrykit.spi"), type(RetryContext.class))
 			.because("core's packages are layered, as Spring Framework's and Boot's are, the root package counted")

@@ -12,6 +12,7 @@ import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitOpenException;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.failback.FailbackExecutor;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,7 @@ import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitOpenException;
 import dev.retrykit.circuit.CircuitState;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.StatusExtractor;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.policy.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
@@ -291,19 +292,19 @@ class RetryTemplateTest {
 	void currentContextIsVisibleInsideAndNestedCallsSeeTheirOwn() throws Exception {
 		RetryTemplate outer = template().name("outer").build();
 		RetryTemplate inner = template().name("inner").build();
-		assertThat(RetryContext.current()).isNull();
+		assertThat(RetryTemplate.currentContext()).isNull();
 		String names = outer.execute(outerContext -> {
-			assertThat(RetryContext.current()).isSameAs(outerContext);
+			assertThat(RetryTemplate.currentContext()).isSameAs(outerContext);
 			String nested = inner.execute(innerContext -> {
-				assertThat(RetryContext.current()).isSameAs(innerContext);
+				assertThat(RetryTemplate.currentContext()).isSameAs(innerContext);
 				assertThat(innerContext.getParent()).isSameAs(outerContext);
 				return innerContext.getName();
 			});
-			assertThat(RetryContext.current()).isSameAs(outerContext);
+			assertThat(RetryTemplate.currentContext()).isSameAs(outerContext);
 			return outerContext.getName() + ">" + nested;
 		});
 		assertThat(names).isEqualTo("outer>inner");
-		assertThat(RetryContext.current()).isNull();
+		assertThat(RetryTemplate.currentContext()).isNull();
 	}
 
 	@Test
@@ -358,7 +359,7 @@ class RetryTemplateTest {
 		List<String> arguments = new ArrayList<>();
 		String result = template.execute((String sku, RetryContext context) -> {
 			arguments.add(sku);
-			assertThat(RetryContext.current()).isSameAs(context);
+			assertThat(RetryTemplate.currentContext()).isSameAs(context);
 			if (context.getRetryCount() < 2) {
 				throw new IOException("attempt " + (context.getRetryCount() + 1));
 			}
@@ -368,7 +369,7 @@ class RetryTemplateTest {
 		assertThat(arguments).containsExactly("sku-1", "sku-1", "sku-1");
 		assertThat(template.getMetrics().getAttempts()).isEqualTo(3);
 		assertThat(template.getMetrics().getSuccessfulCallsWithRetry()).isEqualTo(1);
-		assertThat(RetryContext.current()).isNull();
+		assertThat(RetryTemplate.currentContext()).isNull();
 	}
 
 	@Test
@@ -380,7 +381,7 @@ class RetryTemplateTest {
 		}, 7)).isSameAs(failure);
 		assertThat(template.getMetrics().getAttempts()).isEqualTo(2);
 		assertThat(template.getMetrics().getFailedCallsWithRetry()).isEqualTo(1);
-		assertThat(RetryContext.current()).isNull();
+		assertThat(RetryTemplate.currentContext()).isNull();
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.context.RetryContext;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -248,7 +249,7 @@ class StatefulRetryTest {
 		RetryState state = RetryState.of("k");
 		assertThatThrownBy(() -> this.template.execute(this::failingCall, state)).isInstanceOf(IOException.class)
 			.hasMessage("attempt 1");
-		int seen = this.template.execute(context -> RetryContext.current().getRetryCount(), state);
+		int seen = this.template.execute(context -> RetryTemplate.currentContext().getRetryCount(), state);
 		assertThat(seen).isEqualTo(1);
 	}
 

@@ -9,7 +9,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.function.CheckedSupplier;
 import dev.retrykit.RetryTemplate;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.backoff.BackoffPolicy;
 import io.github.resilience4j.retry.Retry;
 import org.openjdk.jmh.annotations.Benchmark;

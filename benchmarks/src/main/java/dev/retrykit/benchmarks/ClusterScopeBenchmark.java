@@ -20,7 +20,7 @@ import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.hazelcast.HazelcastClusterEngine;
-import dev.retrykit.redis.RedisClusterEngine;
+import dev.retrykit.redis.RedisEngine;
 import dev.retrykit.testing.redis.RedisTestServer;
 import io.lettuce.core.RedisClient;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -160,7 +160,7 @@ public class ClusterScopeBenchmark {
 
 		RedisClient client;
 
-		RedisClusterEngine engine;
+		RedisEngine engine;
 
 		RetryCluster cluster;
 
@@ -176,7 +176,7 @@ public class ClusterScopeBenchmark {
 			}
 			this.server = new RedisTestServer();
 			this.client = RedisClient.create(this.server.uri());
-			this.engine = RedisClusterEngine.builder(this.client).prefix("retrykit-bench").build();
+			this.engine = RedisEngine.builder(this.client).prefix("retrykit-bench").build();
 			this.cluster = RetryCluster.builder(this.engine).timeout(Duration.ofSeconds(5)).build();
 			RetryRegistry registry = RetryRegistry.builder()
 				.instance("cluster-budget", null, c -> c.backoff(BackoffPolicy.none()).budget(RetryBudgetConfig.ofDefaults(), "shared"))

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryTemplate;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.hedging.HedgingConfig;
 import org.openjdk.jmh.annotations.Benchmark;

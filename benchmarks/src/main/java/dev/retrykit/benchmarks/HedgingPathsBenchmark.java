@@ -9,10 +9,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.retrykit.RetryConfig;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.hedging.HedgingConfig;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -139,7 +139,7 @@ public class HedgingPathsBenchmark {
 
 		/** A first copy never answers; a hedge answers at once. */
 		CompletableFuture<String> copy() {
-			RetryContext context = RetryContext.current();
+			RetryContext context = RetryTemplate.currentContext();
 			boolean hedge = context != null && Boolean.TRUE.equals(context.getAttribute("retry.hedged"));
 			return hedge ? CompletableFuture.completedFuture("hedge") : new CompletableFuture<>();
 		}

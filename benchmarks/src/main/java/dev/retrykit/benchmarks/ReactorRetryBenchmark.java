@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.RetryTemplate;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.reactor.RetryOperator;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import dev.retrykit.spi.RetryContextSnapshot;
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import org.jspecify.annotations.Nullable;
 
 /**

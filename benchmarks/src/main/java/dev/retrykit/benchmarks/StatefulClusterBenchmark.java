@@ -15,7 +15,7 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.hazelcast.HazelcastClusterEngine;
-import dev.retrykit.redis.RedisClusterEngine;
+import dev.retrykit.redis.RedisEngine;
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.testing.redis.RedisTestServer;
 import io.lettuce.core.RedisClient;
@@ -111,7 +111,7 @@ public class StatefulClusterBenchmark {
 
 		RedisClient client;
 
-		RedisClusterEngine redisEngine;
+		RedisEngine redisEngine;
 
 		RetryCluster hazelcastCluster;
 
@@ -135,7 +135,7 @@ public class StatefulClusterBenchmark {
 			this.member = Hazelcast.newHazelcastInstance(config);
 			this.server = new RedisTestServer();
 			this.client = RedisClient.create(this.server.uri());
-			this.redisEngine = RedisClusterEngine.builder(this.client).prefix("bench").build();
+			this.redisEngine = RedisEngine.builder(this.client).prefix("bench").build();
 			this.hazelcastCluster = cluster(HazelcastClusterEngine.builder(this.member).prefix("bench").build());
 			this.redisCluster = cluster(this.redisEngine);
 			this.hazelcast = stateful(this.hazelcastCluster);

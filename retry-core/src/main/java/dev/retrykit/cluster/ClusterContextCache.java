@@ -16,12 +16,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.InMemoryRetryContextCache;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.RetryContextCacheEntry;
 import dev.retrykit.spi.RetryContextSnapshot;
-import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 

@@ -25,7 +25,6 @@ import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.RetryContextCache;
-import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 

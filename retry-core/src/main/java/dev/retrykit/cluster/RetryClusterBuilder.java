@@ -15,7 +15,6 @@ import java.util.random.RandomGenerator;
 
 import dev.retrykit.InMemoryRetryContextCache;
 import dev.retrykit.spi.ClusterEngine;
-import dev.retrykit.spi.SnapshotCodec;
 import dev.retrykit.spi.TimeSource;
 
 /**

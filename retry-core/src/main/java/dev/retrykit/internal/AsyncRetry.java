@@ -12,9 +12,9 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.retrykit.CallOutcome;
+import dev.retrykit.context.CallOutcome;
 import dev.retrykit.RetryEventType;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.spi.ScheduledTask;
 import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;

@@ -3,14 +3,14 @@ package dev.retrykit.internal;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One copy of a hedged blocking call ({@link HedgedBlockingCall}): the task the user's executor runs,
  * and the future of its outcome that the {@link HedgedCall} engine races. The attempt runs with the
- * copy's own context as {@link dev.retrykit.RetryContext#current()}, between the listeners'
+ * copy's own context as {@link dev.retrykit.RetryTemplate#currentContext()}, between the listeners'
  * {@code beforeAttempt} and {@code attemptReturned} on the same thread (so an observation they open for the
  * attempt is current where it runs); whatever it throws, an {@link Error} included, completes the future
  * exceptionally.

@@ -3,7 +3,7 @@ package dev.retrykit.internal;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 
-import dev.retrykit.CallOutcome;
+import dev.retrykit.context.CallOutcome;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.circuit.CircuitBreaker;

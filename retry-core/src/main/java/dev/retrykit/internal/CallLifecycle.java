@@ -1,7 +1,7 @@
 package dev.retrykit.internal;
 
-import dev.retrykit.CallOutcome;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.CallOutcome;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryVetoedException;

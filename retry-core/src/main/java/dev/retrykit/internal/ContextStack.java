@@ -1,6 +1,6 @@
 package dev.retrykit.internal;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**

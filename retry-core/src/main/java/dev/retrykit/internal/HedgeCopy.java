@@ -2,7 +2,7 @@ package dev.retrykit.internal;
 
 import java.util.function.BiFunction;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**

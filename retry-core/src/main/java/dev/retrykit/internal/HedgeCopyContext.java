@@ -3,8 +3,8 @@ package dev.retrykit.internal;
 import java.util.HashSet;
 import java.util.Set;
 
-import dev.retrykit.CallOutcome;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.CallOutcome;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A hedged call's end, for {@link CallEnding#finish}: the recovery's stage completes the caller's
  * future ({@link AsyncRetryEnding#recoverInto}, as for any async call), or the failure does, or the last
- * rejected result. While the recovery function runs, {@link dev.retrykit.RetryContext#current()} is the
+ * rejected result. While the recovery function runs, {@link dev.retrykit.RetryTemplate#currentContext()} is the
  * call's context (its retry count and last failure), so that a blocking call's
  * {@link dev.retrykit.RecoveryCallback} gets the context it expects, whichever thread ends the call.
  * Stateless.

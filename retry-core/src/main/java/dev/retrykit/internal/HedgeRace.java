@@ -7,7 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.circuit.CircuitBreaker;
 import org.jspecify.annotations.Nullable;

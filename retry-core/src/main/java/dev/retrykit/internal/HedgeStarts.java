@@ -2,7 +2,7 @@ package dev.retrykit.internal;
 
 import java.util.concurrent.CompletionStage;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 
 /**
  * Whether and how a copy after the first of a hedged call starts. A copy started by the delay needs,

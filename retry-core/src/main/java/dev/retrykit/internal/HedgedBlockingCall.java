@@ -16,7 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import dev.retrykit.RecoveryCallback;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryFunction;
 import dev.retrykit.RetryInterruptedException;
 import org.jspecify.annotations.Nullable;
@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  * <li>Every copy runs on the executor, the first included, so that the caller can stop waiting for it
- * when another copy wins. Copy k sees a context of its own as {@link RetryContext#current()} (and as
+ * when another copy wins. Copy k sees a context of its own as {@link dev.retrykit.RetryTemplate#currentContext()} (and as
  * the attempt's argument): retry count k − 1, attribute {@value HedgeCopy#HEDGED} {@code true} for
  * k &gt; 1.
  * <li>A copy that lost, or that was in flight when the call ended otherwise, is cancelled, its thread
@@ -166,11 +166,11 @@ final class HedgedBlockingCall {
 
 	}
 
-	/** The recovery as the engine runs it: with the call's context as {@link RetryContext#current()} (see {@link HedgeEnding}). */
+	/** The recovery as the engine runs it: with the call's context as {@link dev.retrykit.RetryTemplate#currentContext()} (see {@link HedgeEnding}). */
 	private static <T> Function<@Nullable Throwable, CompletionStage<T>> recovering(RecoveryCallback<T> recovery) {
 		return failure -> {
 			try {
-				return CompletableFuture.completedFuture(recovery.recover(Objects.requireNonNull(RetryContext.current())));
+				return CompletableFuture.completedFuture(recovery.recover(Objects.requireNonNull(ContextStack.current())));
 			}
 			catch (Throwable ex) {
 				return CompletableFuture.failedFuture(ex);

@@ -6,7 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * adding load to a backend its caller gave up on. ({@code obtrudeValue} and {@code obtrudeException}
  * are not watched.)
  *
- * <p>In copy k, {@link RetryContext#current()} is a context of its own whose {@code getRetryCount()} is
+ * <p>In copy k, {@link dev.retrykit.RetryTemplate#currentContext()} is a context of its own whose {@code getRetryCount()} is
  * k − 1 and whose attribute {@value HedgeCopy#HEDGED} is {@code true} for k &gt; 1. Listeners are told
  * about copy k through a {@link HedgeCopyContext} that says the same; a copy settled as the call ended
  * gets no callback of its own (the call's {@code close} covers it). Thread-safe.

@@ -5,7 +5,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -5,7 +5,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.hedging.HedgingConfig;
 import dev.retrykit.spi.AbandonableTask;
 import dev.retrykit.spi.RetryScheduler;

@@ -3,7 +3,7 @@ package dev.retrykit.internal;
 import java.time.Duration;
 
 import dev.retrykit.RetryCallDescriber;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import org.jspecify.annotations.Nullable;
 

@@ -3,9 +3,9 @@ package dev.retrykit.internal;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.spi.BackoffCursor;
-import dev.retrykit.CallOutcome;
+import dev.retrykit.context.CallOutcome;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.function.Predicate;
 
 import dev.retrykit.RetryConfig;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryMetrics;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.policy.RetryPolicy;

@@ -2,11 +2,11 @@ package dev.retrykit.internal;
 
 import java.util.Objects;
 
-import dev.retrykit.CallOutcome;
+import dev.retrykit.context.CallOutcome;
 import dev.retrykit.ExhaustedRetryException;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallback;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryState;
 import org.jspecify.annotations.Nullable;

@@ -3,7 +3,7 @@ package dev.retrykit.policy;
 import java.util.Arrays;
 import java.util.List;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /** Optimistic (any) or pessimistic (all) combination of policies. Immutable; equal when its kind and policies are. */

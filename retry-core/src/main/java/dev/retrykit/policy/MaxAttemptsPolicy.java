@@ -1,6 +1,6 @@
 package dev.retrykit.policy;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /** A limit on attempts, counting the first. Immutable; equal to another of the same limit. */

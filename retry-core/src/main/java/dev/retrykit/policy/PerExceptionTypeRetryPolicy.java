@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 
 /**
  * Decides whether a failed call may be retried, given its context (the failed attempts so far and the

@@ -40,9 +40,9 @@ public interface ClusterEngine {
 	 * Reads a stateful context.
 	 * @param cache the name of the instance whose cache it is
 	 * @param key the state key, in its string form
-	 * @return the stored bytes (an {@link SnapshotCodec encoded snapshot}, or whatever another writer stored), or {@code null};
+	 * @return the stored bytes (an {@link dev.retrykit.cluster.SnapshotCodec encoded snapshot}, or whatever another writer stored), or {@code null};
 	 * for a stored value the engine does not hand over — of another type than it writes, or longer than
-	 * {@link SnapshotCodec#MAX_BYTES} — bytes of the engine's choosing that no snapshot decodes from, which
+	 * {@link dev.retrykit.cluster.SnapshotCodec#MAX_BYTES} — bytes of the engine's choosing that no snapshot decodes from, which
 	 * {@link #compareAndSetContext} accepts as {@code expected} for that value, so that the next write
 	 * replaces it: such a value is an undecodable entry, never a failure of the engine
 	 */

@@ -3,7 +3,7 @@ package dev.retrykit.spi;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**

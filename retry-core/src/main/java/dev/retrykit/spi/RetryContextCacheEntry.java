@@ -1,6 +1,6 @@
 package dev.retrykit.spi;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 
 /**
  * One cached stateful context, as listed by {@link RetryContextCache#entries(int)}.

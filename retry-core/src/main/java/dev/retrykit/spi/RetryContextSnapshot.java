@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * left out. Immutable and thread-safe: the mutators of {@link RetryContext} throw
  * {@link UnsupportedOperationException} (the engine never changes a cached context).
  *
- * <p>A {@link SnapshotCodec} gives the form a distributed map stores, so that its servers need none of
+ * <p>A {@link dev.retrykit.cluster.SnapshotCodec} gives the form a distributed map stores, so that its servers need none of
  * the application's classes and can compare stored values byte for byte in a compare-and-set.
  */
 public final class RetryContextSnapshot implements RetryContext, Serializable {

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs a task after a delay without blocking the caller: the clock behind async retries and failback.
  *
- * <p>The default implementation is the hashed timing wheel of {@code dev.retrykit.async}. An
+ * <p>The default implementation is the hashed timing wheel of {@code dev.retrykit.scheduler}. An
  * implementation must never run a task on the thread that keeps its time when that task is user
  * code: it hands due tasks to an executor. Implementations must be thread-safe.
  *

@@ -19,8 +19,6 @@ import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.spi.CircuitSignal;
-import dev.retrykit.spi.PlantedBytes;
-import dev.retrykit.spi.SnapshotCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

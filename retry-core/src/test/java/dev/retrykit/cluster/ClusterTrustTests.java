@@ -27,7 +27,6 @@ import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.RetryContextSnapshot;
-import dev.retrykit.spi.SnapshotCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

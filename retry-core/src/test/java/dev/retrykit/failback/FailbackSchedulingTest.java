@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.VirtualTime;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.spi.BackoffStrategy;
 import dev.retrykit.spi.RetryScheduler;

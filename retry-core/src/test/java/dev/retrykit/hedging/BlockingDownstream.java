@@ -9,13 +9,14 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import dev.retrykit.RetryCallback;
-import dev.retrykit.RetryContext;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A blocking downstream whose answers the test gives by hand: each call is a {@link Copy} that blocks
  * its thread until {@link Copy#answer} is completed (a value, or a failure it throws), and records what
- * {@link RetryContext#current()} said in it and whether its thread was interrupted. Thread-safe.
+ * {@link dev.retrykit.RetryTemplate#currentContext()} said in it and whether its thread was interrupted. Thread-safe.
  */
 final class BlockingDownstream implements RetryCallback<String, Exception> {
 
@@ -25,7 +26,7 @@ final class BlockingDownstream implements RetryCallback<String, Exception> {
 
 	@Override
 	public String doWithRetry(RetryContext context) throws Exception {
-		RetryContext current = RetryContext.current();
+		RetryContext current = RetryTemplate.currentContext();
 		Copy copy = new Copy(context.getRetryCount(), context.getAttribute("retry.hedged"), current == context,
 				Thread.currentThread());
 		this.copies.add(copy);

@@ -6,12 +6,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A downstream whose answers the test gives by hand: each call is a {@link Copy} that records when its
- * {@code cancel} was called, what {@link RetryContext#current()} said in it, and that refuses to be
+ * {@code cancel} was called, what {@link dev.retrykit.RetryTemplate#currentContext()} said in it, and that refuses to be
  * cancelled, so that a loser completing later shows whether the engine still listens. Not thread-safe.
  */
 final class Downstream implements Supplier<CompletionStage<String>> {
@@ -20,7 +21,7 @@ final class Downstream implements Supplier<CompletionStage<String>> {
 
 	@Override
 	public CompletionStage<String> get() {
-		RetryContext context = RetryContext.current();
+		RetryContext context = RetryTemplate.currentContext();
 		Copy copy = new Copy((context != null) ? context.getRetryCount() : -1,
 				(context != null) ? context.getAttribute("retry.hedged") : null);
 		this.copies.add(copy);

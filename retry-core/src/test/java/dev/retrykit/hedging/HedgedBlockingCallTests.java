@@ -12,7 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.RetryConfig;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryEvent;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;

@@ -105,12 +105,12 @@ class HedgedBlockingCopyTests {
 			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).executor(this.executor).build())
 			.listener(new dev.retrykit.RetryListener() {
 				@Override
-				public void beforeAttempt(dev.retrykit.RetryContext context) {
+				public void beforeAttempt(dev.retrykit.context.RetryContext context) {
 					told.put(context.getRetryCount() + 1, Thread.currentThread().getName());
 				}
 
 				@Override
-				public void attemptReturned(dev.retrykit.RetryContext context) {
+				public void attemptReturned(dev.retrykit.context.RetryContext context) {
 					told.merge(context.getRetryCount() + 1, " " + Thread.currentThread().getName(), String::concat);
 				}
 			})

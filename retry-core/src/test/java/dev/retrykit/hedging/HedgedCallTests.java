@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-import dev.retrykit.CallOutcome;
+import dev.retrykit.context.CallOutcome;
 import dev.retrykit.RetryConfig;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryEvent;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryListener;

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class ContextStackTest {
 				ContextStack own = ContextStack.get();
 				for (int call = 0; call < 20; call++) {
 					template.execute(context -> {
-						if (RetryContext.current() != context || ContextStack.get() != own) {
+						if (ContextStack.current() != context || ContextStack.get() != own) {
 							wrong.incrementAndGet();
 						}
 						return null;
@@ -54,14 +54,14 @@ class ContextStackTest {
 		assertThat(chains).hasSize(1);
 		// depth 10 first; stateful (cached) and stateless (pooled) contexts alternate
 		assertThat(chains.get(0)).isEqualTo("s9>p8>s7>p6>s5>p4>s3>p2>s1>p0");
-		assertThat(RetryContext.current()).isNull();
+		assertThat(ContextStack.current()).isNull();
 		assertThat(ContextStack.get().top()).isNull();
 	}
 
 	private static void nest(RetryTemplate template, int remaining, List<String> chains) throws Exception {
 		if (remaining == 0) {
 			StringBuilder chain = new StringBuilder();
-			for (RetryContext context = RetryContext.current(); context != null; context = context.getParent()) {
+			for (RetryContext context = ContextStack.current(); context != null; context = context.getParent()) {
 				chain.append((chain.length() == 0) ? "" : ">").append(context.getAttribute("at"));
 			}
 			chains.add(chain.toString());
@@ -70,9 +70,9 @@ class ContextStackTest {
 		int depth = 10 - remaining;
 		dev.retrykit.RetryCallback<Void, Exception> body = context -> {
 			context.setAttribute("at", ((depth % 2 == 0) ? "p" : "s") + depth);
-			RetryContext before = RetryContext.current();
+			RetryContext before = ContextStack.current();
 			nest(template, remaining - 1, chains);
-			assertThat(RetryContext.current()).isSameAs(before).isSameAs(context);
+			assertThat(ContextStack.current()).isSameAs(before).isSameAs(context);
 			return null;
 		};
 		if (depth % 2 == 0) {

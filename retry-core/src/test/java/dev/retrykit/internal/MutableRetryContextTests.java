@@ -2,7 +2,7 @@ package dev.retrykit.internal;
 
 import java.io.IOException;
 
-import dev.retrykit.CallOutcome;
+import dev.retrykit.context.CallOutcome;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

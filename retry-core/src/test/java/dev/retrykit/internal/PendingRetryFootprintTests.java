@@ -22,7 +22,7 @@ class PendingRetryFootprintTests {
 		long call = shallowSize(AsyncRetry.class);
 		long context = shallowSize(MutableRetryContext.class);
 		long task = shallowSize(NextAttempt.class);
-		long node = shallowSize(Class.forName("dev.retrykit.async.WheelTimeout"));
+		long node = shallowSize(Class.forName("dev.retrykit.scheduler.WheelTimeout"));
 
 		assertThat(call).as("AsyncRetry").isEqualTo(40);
 		assertThat(context).as("MutableRetryContext").isEqualTo(56);

@@ -11,7 +11,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.concurrent.TimeoutException;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.ExhaustedRetryException;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryState;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;

@@ -24,7 +24,7 @@ import com.hazelcast.query.Predicates;
 import com.hazelcast.topic.ITopic;
 import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  * <li>Stateful contexts: one {@code IMap<String, byte[]>} per instance, {@code <prefix>.contexts.<instance>},
- * holding {@link dev.retrykit.spi.SnapshotCodec encoded snapshots} that it never decodes, updated by compare-and-set
+ * holding {@link dev.retrykit.cluster.SnapshotCodec encoded snapshots} that it never decodes, updated by compare-and-set
  * ({@code putIfAbsent} / {@code replace(key, old, new)} / {@code remove(key, old)}, in the loop of the
  * cluster's {@code RetryContextCache.update}), with a TTL, an LRU size bound per member and one
  * backup.</li>

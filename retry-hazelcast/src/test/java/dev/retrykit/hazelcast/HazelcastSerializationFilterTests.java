@@ -29,7 +29,7 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.cluster.RetryCluster;
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

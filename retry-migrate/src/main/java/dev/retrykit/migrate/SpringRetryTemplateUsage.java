@@ -32,7 +32,7 @@ final class SpringRetryTemplateUsage {
 	/** Spring Retry's types that are mapped, and their retrykit counterparts. */
 	static final Map<String, String> TYPES = Map.of(TEMPLATE, "dev.retrykit.RetryTemplate",
 			"org.springframework.retry.RetryCallback", "dev.retrykit.RetryCallback",
-			"org.springframework.retry.RecoveryCallback", "dev.retrykit.RecoveryCallback", CONTEXT, "dev.retrykit.RetryContext",
+			"org.springframework.retry.RecoveryCallback", "dev.retrykit.RecoveryCallback", CONTEXT, "dev.retrykit.context.RetryContext",
 			"org.springframework.retry.RetryState", "dev.retrykit.RetryState");
 
 	static final Set<String> BUILDER_METHODS = Set.of("maxAttempts", "fixedBackoff", "exponentialBackoff",

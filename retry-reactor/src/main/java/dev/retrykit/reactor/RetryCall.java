@@ -7,7 +7,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.retrykit.RetryCallDescriber;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryTemplate;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;

@@ -3,7 +3,8 @@ package dev.retrykit.reactor;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -20,7 +21,7 @@ final class Copies extends Mono<String> {
 
 	@Override
 	public void subscribe(CoreSubscriber<? super String> actual) {
-		RetryContext context = RetryContext.current();
+		RetryContext context = RetryTemplate.currentContext();
 		Copy copy = new Copy(actual, (context != null) && Boolean.TRUE.equals(context.getAttribute("retry.hedged")),
 				actual.currentContext().getOrDefault("user", "<none>"));
 		this.copies.add(copy);
@@ -47,7 +48,7 @@ final class Copies extends Mono<String> {
 
 		private final CoreSubscriber<? super String> subscriber;
 
-		/** Whether {@code RetryContext.current()} marked it as a hedge when it was subscribed. */
+		/** Whether {@code RetryTemplate.currentContext()} marked it as a hedge when it was subscribed. */
 		final boolean hedged;
 
 		/** The subscriber's Context's {@code user}, as it reached this subscription. */

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;

@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
 
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryConfigBuilder;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryMetrics;
 import dev.retrykit.RetryRegistry;

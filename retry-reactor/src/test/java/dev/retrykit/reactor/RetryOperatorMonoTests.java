@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.RetryConfig;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryEvent;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryListener;
@@ -177,7 +177,7 @@ class RetryOperatorMonoTests {
 	void theCallsRetryContextIsCurrentWhileTheAttemptSubscribes() {
 		List<Integer> retryCounts = new CopyOnWriteArrayList<>();
 		Mono<String> source = Mono.defer(() -> {
-			retryCounts.add(RetryContext.current().getRetryCount());
+			retryCounts.add(RetryTemplate.currentContext().getRetryCount());
 			return (retryCounts.size() < 3) ? Mono.error(new IOException("down")) : Mono.just("ok");
 		});
 		StepVerifier.create(source.transformDeferred(RetryOperator.of(template(3))))

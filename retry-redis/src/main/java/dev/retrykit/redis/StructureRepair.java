@@ -22,7 +22,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
  */
 final class StructureRepair {
 
-	private static final System.Logger LOGGER = System.getLogger(RedisClusterEngine.class.getName());
+	private static final System.Logger LOGGER = System.getLogger(RedisEngine.class.getName());
 
 	/** How many repaired keys are logged; past them, repairs are silent (the keys come from the prefix and instance names). */
 	private static final int LOGGED_KEYS = 256;

@@ -51,13 +51,13 @@ class RedisAclContractTests extends ClusterEngineContract {
 	protected ClusterEngine newReplica(String namespace, Duration contextTtl, int contextCapacity) {
 		RedisClient client = clients.computeIfAbsent(namespace,
 				prefix -> RedisClient.create(resources, new ReadmeAclUser(prefix).create(redis).uri(redis)));
-		return RedisClusterEngine.builder(client).prefix(namespace).contextTtl(contextTtl).contextCapacity(contextCapacity)
+		return RedisEngine.builder(client).prefix(namespace).contextTtl(contextTtl).contextCapacity(contextCapacity)
 			.build();
 	}
 
 	@Override
 	protected void publishNotText(String namespace) {
-		try (StatefulRedisConnection<String, byte[]> connection = admin.connect(RedisClusterEngine.CODEC)) {
+		try (StatefulRedisConnection<String, byte[]> connection = admin.connect(RedisEngine.CODEC)) {
 			connection.sync().publish(namespace + ".circuits", new byte[] { (byte) 0xFF, (byte) 0xFE, (byte) 0xFD });
 		}
 	}
@@ -66,7 +66,7 @@ class RedisAclContractTests extends ClusterEngineContract {
 	/** A hash at the context's key, listed in the instance's index, as a client with write access could leave. */
 	@Override
 	protected void storeForeignValue(String namespace, String cache, String key) {
-		try (StatefulRedisConnection<String, byte[]> connection = admin.connect(RedisClusterEngine.CODEC)) {
+		try (StatefulRedisConnection<String, byte[]> connection = admin.connect(RedisEngine.CODEC)) {
 			connection.sync().hset(namespace + ":{" + cache + "}:context:" + key, "field", new byte[] { 1 });
 			connection.sync().zadd(namespace + ":{" + cache + "}:contexts", System.currentTimeMillis(), key.getBytes(StandardCharsets.UTF_8));
 		}

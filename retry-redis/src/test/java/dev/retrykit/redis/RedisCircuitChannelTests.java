@@ -50,7 +50,7 @@ class RedisCircuitChannelTests {
 	static void startRedis() {
 		redis = new RedisTestServer();
 		admin = RedisClient.create(redis.uri());
-		raw = admin.connect(RedisClusterEngine.CODEC);
+		raw = admin.connect(RedisEngine.CODEC);
 	}
 
 	@AfterAll
@@ -71,8 +71,8 @@ class RedisCircuitChannelTests {
 		return raw.sync();
 	}
 
-	private RedisClusterEngine engine(RedisClient client) {
-		RedisClusterEngine engine = RedisClusterEngine.builder(client).prefix(this.prefix).build();
+	private RedisEngine engine(RedisClient client) {
+		RedisEngine engine = RedisEngine.builder(client).prefix(this.prefix).build();
 		this.closeables.add(engine);
 		return engine;
 	}
@@ -93,7 +93,7 @@ class RedisCircuitChannelTests {
 
 	@Test
 	void aLongPayloadIsNotCopiedAndArrivesAsSomethingThatIsNotText() throws InterruptedException {
-		RedisClusterEngine engine = engine(admin);
+		RedisEngine engine = engine(admin);
 		List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
 		CountDownLatch both = new CountDownLatch(2);
 		this.closeables.add(engine.subscribeCircuits((message, sender) -> {
@@ -142,7 +142,7 @@ class RedisCircuitChannelTests {
 
 	@Test
 	void aFloodOfMessagesClaimingMadeUpSendersCostsABoundedNumberOfLookups() throws InterruptedException {
-		RedisClusterEngine engine = engine(admin);
+		RedisEngine engine = engine(admin);
 		int messages = 1_000;
 		CountDownLatch all = new CountDownLatch(messages + 1);
 		Map<String, Integer> senders = new ConcurrentHashMap<>();
@@ -163,8 +163,8 @@ class RedisCircuitChannelTests {
 
 	@Test
 	void aRegisteredSenderIsLookedUpOncePerHeartbeat() throws InterruptedException {
-		RedisClusterEngine receiver = engine(admin);
-		RedisClusterEngine sender = engine(admin);
+		RedisEngine receiver = engine(admin);
+		RedisEngine sender = engine(admin);
 		CountDownLatch all = new CountDownLatch(200);
 		Map<String, Integer> senders = new ConcurrentHashMap<>();
 		this.closeables.add(receiver.subscribeCircuits((message, from) -> {
@@ -187,8 +187,8 @@ class RedisCircuitChannelTests {
 
 	@Test
 	void aReceiverThatThrowsAnErrorStopsNoDeliveryAndMixesUpNoSender() throws InterruptedException {
-		RedisClusterEngine receiver = engine(admin);
-		RedisClusterEngine sender = engine(admin);
+		RedisEngine receiver = engine(admin);
+		RedisEngine sender = engine(admin);
 		Map<String, String> received = new ConcurrentHashMap<>();
 		CountDownLatch three = new CountDownLatch(3);
 		this.closeables.add(receiver.subscribeCircuits((message, from) -> {
@@ -209,7 +209,7 @@ class RedisCircuitChannelTests {
 	@Test
 	void aSubscriptionTheAclRefusedForAWhileComesBackAtAHeartbeat() throws InterruptedException {
 		ReadmeAclUser user = new ReadmeAclUser(this.prefix).create(redis);
-		RedisClusterEngine engine = engine(client(user.uri(redis)));
+		RedisEngine engine = engine(client(user.uri(redis)));
 		List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
 		this.closeables.add(engine.subscribeCircuits((message, sender) -> received.add(String.valueOf(message))));
 		// Redis disconnects a subscriber whose channel its user may no longer read; Lettuce reconnects and is refused.
@@ -230,7 +230,7 @@ class RedisCircuitChannelTests {
 	@Test
 	void theReadmesAclUserCanNeitherFlushNorReconfigureNorReachOtherKeys() {
 		ReadmeAclUser user = new ReadmeAclUser(this.prefix).create(redis);
-		try (StatefulRedisConnection<String, byte[]> connection = client(user.uri(redis)).connect(RedisClusterEngine.CODEC)) {
+		try (StatefulRedisConnection<String, byte[]> connection = client(user.uri(redis)).connect(RedisEngine.CODEC)) {
 			RedisCommands<String, byte[]> commands = connection.sync();
 			List<Runnable> refused = List.of(commands::flushall, commands::flushdb, () -> commands.configSet("maxmemory", "1"),
 					() -> commands.keys("*"), () -> commands.get(this.prefix + "-payments-prod:x"),
@@ -245,8 +245,8 @@ class RedisCircuitChannelTests {
 			}
 			assertThatExceptionOfType(RedisCommandExecutionException.class)
 				.isThrownBy(() -> commands.dispatch(io.lettuce.core.protocol.CommandType.ACL,
-						new io.lettuce.core.output.StatusOutput<>(RedisClusterEngine.CODEC),
-						new io.lettuce.core.protocol.CommandArgs<>(RedisClusterEngine.CODEC).add("SETUSER").add(user.name()).add("+@all")))
+						new io.lettuce.core.output.StatusOutput<>(RedisEngine.CODEC),
+						new io.lettuce.core.protocol.CommandArgs<>(RedisEngine.CODEC).add("SETUSER").add(user.name()).add("+@all")))
 				.withMessageContaining("NOPERM");
 		}
 		assertThat(redis.cli("ACL", "GETUSER", user.name())).doesNotContain("+@all");

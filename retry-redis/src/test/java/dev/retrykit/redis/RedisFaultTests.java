@@ -16,7 +16,7 @@ import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.cluster.RetryCluster;
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import dev.retrykit.testing.redis.RedisTestServer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -72,7 +72,7 @@ class RedisFaultTests {
 	}
 
 	private RetryCluster replica() {
-		RedisClusterEngine engine = RedisClusterEngine.builder(this.client).prefix("faults").build();
+		RedisEngine engine = RedisEngine.builder(this.client).prefix("faults").build();
 		RetryCluster cluster = RetryCluster.builder(engine).timeout(TIMEOUT).clusterCircuit("pricing", 1).build();
 		this.closeables.add(engine);
 		this.closeables.add(cluster);
@@ -157,7 +157,7 @@ class RedisFaultTests {
 	}
 
 	private int storedCount(String key) {
-		try (RedisClusterEngine reader = RedisClusterEngine.builder(this.client).prefix("faults").build()) {
+		try (RedisEngine reader = RedisEngine.builder(this.client).prefix("faults").build()) {
 			return SnapshotCodec.jdkValuesOnly().decode(reader.getContext("payments", key)).getRetryCount();
 		}
 	}

@@ -12,7 +12,7 @@ import dev.retrykit.RetryState;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.cluster.RetryCluster;
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import dev.retrykit.testing.redis.RedisTestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -47,7 +47,7 @@ class RedisForeignValuesTests {
 	static void startRedis() {
 		redis = new RedisTestServer();
 		client = RedisClient.create(redis.uri());
-		raw = client.connect(RedisClusterEngine.CODEC);
+		raw = client.connect(RedisEngine.CODEC);
 	}
 
 	@AfterAll
@@ -68,13 +68,13 @@ class RedisForeignValuesTests {
 		return raw.sync();
 	}
 
-	private RedisClusterEngine engine() {
-		RedisClusterEngine engine = RedisClusterEngine.builder(client).prefix(this.prefix).contextCapacity(2).build();
+	private RedisEngine engine() {
+		RedisEngine engine = RedisEngine.builder(client).prefix(this.prefix).contextCapacity(2).build();
 		this.closeables.add(engine);
 		return engine;
 	}
 
-	private RetryCluster cluster(RedisClusterEngine engine) {
+	private RetryCluster cluster(RedisEngine engine) {
 		RetryCluster cluster = RetryCluster.builder(engine).timeout(Duration.ofSeconds(5)).clusterBudget("shop").build();
 		this.closeables.add(cluster);
 		return cluster;
@@ -102,7 +102,7 @@ class RedisForeignValuesTests {
 
 	@Test
 	void aHashAListOrAnOversizedStringAtAContextKeyIsUndecodableAndReplacedWithoutAFallback() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		RetryCluster cluster = cluster(engine);
 		RetryTemplate template = inventory(cluster);
 		redis().hset(contextKey("hash"), "field", new byte[] { 1 });
@@ -121,7 +121,7 @@ class RedisForeignValuesTests {
 
 	@Test
 	void aValueTooLongToBeASnapshotIsNeverSentToTheReplica() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		redis().set(contextKey("oversized"), new byte[SnapshotCodec.MAX_BYTES + 1]);
 		redis().hset(contextKey("hash"), "field", new byte[] { 1 });
 		byte[] read = engine.getContext("inventory", "oversized");
@@ -136,7 +136,7 @@ class RedisForeignValuesTests {
 
 	@Test
 	void aListingSkipsNothingAndFailsOnNothingItCannotRead() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		RetryCluster cluster = cluster(engine);
 		RetryTemplate template = inventory(cluster);
 		failsOnceFromScratch(template, "good");
@@ -149,7 +149,7 @@ class RedisForeignValuesTests {
 
 	@Test
 	void aStringWhereTheEngineKeepsASortedSetOrAHashIsReplacedAndTheFleetStaysOnSharedState() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		RetryCluster cluster = cluster(engine);
 		RetryTemplate template = inventory(cluster);
 		for (String structure : List.of(".members", ".budgets", ".circuit-states", ":{inventory}:contexts",
@@ -176,7 +176,7 @@ class RedisForeignValuesTests {
 
 	@Test
 	void aNonNumberInTheEvictionsHashCountsAsNoEvictionAndTheNextEvictionRepairsIt() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		RetryCluster cluster = cluster(engine);
 		RetryTemplate template = inventory(cluster);
 		String evictions = this.prefix + ":{inventory}:evictions";
@@ -193,7 +193,7 @@ class RedisForeignValuesTests {
 
 	@Test
 	void aStoredBudgetThatIsNotAFiniteNumberStartsFullAgain() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		for (String stored : List.of("nan", "-nan", "inf", "-inf", "1e400", "many", "")) {
 			redis().hset(this.prefix + ".budgets", "shop", stored.getBytes(StandardCharsets.US_ASCII));
 			assertThat(engine.exchangeBudget("shop", -1_000, 10_000)).as(stored).isEqualTo(9_000);
@@ -204,21 +204,21 @@ class RedisForeignValuesTests {
 
 	@Test
 	void anOversizedCircuitStateIsNotSentToTheReplica() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		redis().hset(this.prefix + ".circuit-states", "pricing", new byte[8 * 1024 * 1024]);
 		assertThat(engine.circuitState("pricing")).isNotNull().hasSizeLessThan(100).isNotIn("FORCE_OPEN", "CLOSE");
 	}
 
 	@Test
 	void membersWithAHeartbeatInTheFutureAreNotCounted() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		redis().zadd(this.prefix + ".members", 9e15, "forged".getBytes(StandardCharsets.UTF_8));
 		assertThat(engine.members()).isEqualTo(1);
 	}
 
 	@Test
 	void instanceNamesCannotReachIntoAnotherInstancesKeys() {
-		RedisClusterEngine engine = engine();
+		RedisEngine engine = engine();
 		assertThat(engine.compareAndSetContext("a}:context:b", "c", null, new byte[] { 1 })).isTrue();
 		assertThat(engine.getContext("a", "b}:context:c")).isNull();
 		assertThat(engine.compareAndSetContext("a", "b}:context:c", null, new byte[] { 2 })).isTrue();

@@ -26,7 +26,7 @@ import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -19,7 +19,7 @@ import java.util.function.BooleanSupplier;
 
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.ClusterEngine.StoredContext;
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

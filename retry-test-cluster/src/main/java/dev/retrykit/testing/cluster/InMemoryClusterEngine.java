@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.retrykit.spi.ClusterEngine;
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import dev.retrykit.RetryConfig;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.hedging.HedgingConfig;
 import org.aopalliance.intercept.MethodInvocation;
@@ -23,7 +23,7 @@ import org.springframework.aop.framework.ReflectiveMethodInvocation;
  * copy is inside the chain, a copy started by a failure while a hedge is), so sharing that position
  * would make one copy skip the interceptors another has passed (an inner {@code @Transactional} left
  * out). So the first copy runs on the invocation as {@link AttemptInvoker} does, and every copy after it
- * (by {@link RetryContext#current()}'s retry count) proceeds on an
+ * (by {@link dev.retrykit.RetryTemplate#currentContext()}'s retry count) proceeds on an
  * {@linkplain ProxyMethodInvocation#invocableClone() invocable clone} of a pristine clone taken on
  * entry, before the first copy could move anything. The pristine clone, and each copy's clone, get a
  * map of user attributes of their own (a clone shares its origin's, which the first copy may change
@@ -109,7 +109,7 @@ final class HedgedInvocation {
 	 * @throws Throwable the copy's failure
 	 */
 	@Nullable Object proceed() throws Throwable {
-		RetryContext context = RetryContext.current();
+		RetryContext context = RetryTemplate.currentContext();
 		ProxyMethodInvocation origin = this.pristine;
 		if (origin == null || context == null || context.getRetryCount() == 0) {
 			return AttemptInvoker.proceed(this.invocation, this.mark);

@@ -1,7 +1,8 @@
 package dev.retrykit.spring.boot.aop;
 
 import dev.retrykit.RetryCallDescriber;
-import dev.retrykit.RetryContext;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -48,7 +49,7 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 			if (hedged != null) {
 				return hedged.proceed();
 			}
-			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryContext.current());
+			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryTemplate.currentContext());
 			return AttemptInvoker.proceed(this.invocation, this.mark);
 		}
 	}

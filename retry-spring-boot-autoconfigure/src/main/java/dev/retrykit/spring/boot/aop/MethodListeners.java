@@ -2,7 +2,7 @@ package dev.retrykit.spring.boot.aop;
 
 import java.util.List;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryTemplate;
 import org.aopalliance.intercept.MethodInvocation;

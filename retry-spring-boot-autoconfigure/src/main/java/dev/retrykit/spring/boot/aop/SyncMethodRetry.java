@@ -3,7 +3,7 @@ package dev.retrykit.spring.boot.aop;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallDescriber;
 import dev.retrykit.RetryCallback;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryFunction;
 import dev.retrykit.RetryState;
 import dev.retrykit.RetryTemplate;
@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
  * (so an inner {@code @Transactional} starts a fresh transaction) inside
- * {@code template.execute(context -> ...)}, which makes {@code RetryContext.current()} work in the
+ * {@code template.execute(context -> ...)}, which makes {@code RetryTemplate.currentContext()} work in the
  * method. Every failed attempt puts the chain's index back
  * ({@link AttemptInvoker#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
  * the attempt is a constant function of the invocation; a method whose calls have listeners makes an

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
-import dev.retrykit.spi.SnapshotCodec;
+import dev.retrykit.cluster.SnapshotCodec;
 import dev.retrykit.spring.boot.autoconfigure.RetryInstanceProperties.Scope;
 import org.jspecify.annotations.Nullable;
 

@@ -5,8 +5,8 @@ import java.util.List;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryRegistryBuilder;
 import dev.retrykit.VirtualTime;
-import dev.retrykit.async.TimingWheelScheduler;
-import dev.retrykit.async.TimingWheelSchedulerBuilder;
+import dev.retrykit.scheduler.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelSchedulerBuilder;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 

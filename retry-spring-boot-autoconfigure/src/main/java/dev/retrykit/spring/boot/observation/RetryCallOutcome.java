@@ -2,7 +2,7 @@ package dev.retrykit.spring.boot.observation;
 
 import java.util.Locale;
 
-import dev.retrykit.CallOutcome;
+import dev.retrykit.context.CallOutcome;
 
 /**
  * How a retried call ended, as the {@code outcome} key of the {@code retry.call} observation tells it.

@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.retrykit.CallOutcome;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.CallOutcome;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.circuit.CircuitOpenException;
 import io.micrometer.observation.Observation;

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Retryable;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
@@ -160,7 +161,7 @@ class HedgingRetryableTests {
 
 		@Retryable("search")
 		public CompletableFuture<String> find(String query) {
-			RetryContext context = RetryContext.current();
+			RetryContext context = RetryTemplate.currentContext();
 			this.hedged.add(context != null && Boolean.TRUE.equals(context.getAttribute("retry.hedged")));
 			CompletableFuture<String> call = new CompletableFuture<>();
 			this.calls.add(call);
@@ -192,7 +193,7 @@ class HedgingRetryableTests {
 
 		@Retryable("search")
 		public String find(String query) throws Exception {
-			RetryContext context = RetryContext.current();
+			RetryContext context = RetryTemplate.currentContext();
 			Call call = new Call(context != null && Boolean.TRUE.equals(context.getAttribute("retry.hedged")),
 					Thread.currentThread().getName());
 			this.calls.add(call);
@@ -252,7 +253,7 @@ class HedgingRetryableTests {
 		public Mono<String> one() {
 			this.assembled.incrementAndGet();
 			return Mono.create(sink -> {
-				RetryContext context = RetryContext.current();
+				RetryContext context = RetryTemplate.currentContext();
 				this.hedged.add(context != null && Boolean.TRUE.equals(context.getAttribute("retry.hedged")));
 				int copy = this.copies.size() + 1;
 				sink.onCancel(() -> this.cancelled.add(copy));

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Failback;

@@ -9,7 +9,7 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Retryable;

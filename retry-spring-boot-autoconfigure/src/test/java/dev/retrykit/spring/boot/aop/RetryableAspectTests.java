@@ -6,9 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryMetrics;
+import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Backoff;
 import dev.retrykit.annotation.Retryable;
@@ -212,7 +213,7 @@ class RetryableAspectTests {
 
 		@Retryable
 		public String fetch(String sku) throws IOException {
-			RetryContext context = RetryContext.current();
+			RetryContext context = RetryTemplate.currentContext();
 			this.state.retryCounts.add(context.getRetryCount());
 			this.state.contextNames.add(context.getName());
 			int call = this.state.calls.incrementAndGet();

@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
 
 import dev.retrykit.ExhaustedRetryException;
 import dev.retrykit.InMemoryRetryContextCache;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Retryable;

@@ -8,7 +8,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.ExhaustedRetryException;
-import dev.retrykit.RetryContext;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.annotation.Recover;
 import dev.retrykit.annotation.Retryable;
@@ -137,7 +138,7 @@ class StatefulAndAsyncRetryableTests {
 
 		boolean fail() {
 			this.calls.incrementAndGet();
-			RetryContext context = RetryContext.current();
+			RetryContext context = RetryTemplate.currentContext();
 			if (context != null) {
 				this.retryCounts.add(context.getRetryCount());
 			}
@@ -153,7 +154,7 @@ class StatefulAndAsyncRetryableTests {
 
 		@Retryable(stateful = true, key = "#orderId", maxAttempts = 2)
 		public void process(String orderId, int call) throws IOException {
-			this.counter.retryCounts.add(RetryContext.current().getRetryCount());
+			this.counter.retryCounts.add(RetryTemplate.currentContext().getRetryCount());
 			throw new IOException("down " + call);
 		}
 

@@ -13,13 +13,13 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.RetryTemplateCustomizer;
 import dev.retrykit.VirtualTime;
-import dev.retrykit.async.TimingWheelScheduler;
+import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.failback.FailbackExecutor;
 import dev.retrykit.failback.FailbackListener;
 import dev.retrykit.failback.FailbackTask;

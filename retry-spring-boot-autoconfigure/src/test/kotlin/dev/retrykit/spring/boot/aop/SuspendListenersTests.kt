@@ -1,6 +1,6 @@
 package dev.retrykit.spring.boot.aop
 
-import dev.retrykit.RetryContext
+import dev.retrykit.context.RetryContext
 import dev.retrykit.RetryListener
 import dev.retrykit.VirtualTime
 import dev.retrykit.annotation.Retryable

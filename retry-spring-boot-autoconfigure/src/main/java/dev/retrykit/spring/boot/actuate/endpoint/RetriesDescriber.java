@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryEvent;
 import dev.retrykit.RetryMetrics;
 import dev.retrykit.RetryTemplate;

@@ -1,6 +1,6 @@
 package dev.retrykit.spring.boot.autoconfigure.aop;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 

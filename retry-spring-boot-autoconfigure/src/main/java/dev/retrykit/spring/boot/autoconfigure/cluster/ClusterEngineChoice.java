@@ -31,7 +31,7 @@ final class ClusterEngineChoice {
 				"Hazelcast", "com.hazelcast:hazelcast", "com.hazelcast.core.HazelcastInstance",
 				"a HazelcastInstance bean (an embedded member or a client)"),
 
-		REDIS("redis", "dev.retrykit:retry-redis", "dev.retrykit.redis.RedisClusterEngine",
+		REDIS("redis", "dev.retrykit:retry-redis", "dev.retrykit.redis.RedisEngine",
 				"Lettuce", "io.lettuce:lettuce-core", "io.lettuce.core.RedisClient",
 				"a Redis connection on Lettuce (org.springframework.boot:spring-boot-starter-data-redis, configured by "
 						+ "spring.data.redis.*, or a Lettuce RedisClient bean)");

@@ -2,8 +2,8 @@ package dev.retrykit.spring.boot.autoconfigure.cluster;
 
 import java.time.Duration;
 
-import dev.retrykit.redis.RedisClusterEngine;
-import dev.retrykit.redis.RedisClusterEngineBuilder;
+import dev.retrykit.redis.RedisEngine;
+import dev.retrykit.redis.RedisEngineBuilder;
 import dev.retrykit.spring.boot.autoconfigure.ClusterSettings;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 
@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Configuration;
  * {@link RedisConnections}.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = { "io.lettuce.core.RedisClient", "dev.retrykit.redis.RedisClusterEngine" })
+@ConditionalOnClass(name = { "io.lettuce.core.RedisClient", "dev.retrykit.redis.RedisEngine" })
 class RedisEngineConfiguration {
 
 	/** The shortest time a replica counts as a member after its last heartbeat. */
@@ -36,8 +36,8 @@ class RedisEngineConfiguration {
 				() -> engine(connections, properties));
 	}
 
-	private static RedisClusterEngine engine(RedisConnections connections, RetryProperties properties) {
-		RedisClusterEngineBuilder engine = RedisClusterEngine.builder(connections.client());
+	private static RedisEngine engine(RedisConnections connections, RetryProperties properties) {
+		RedisEngineBuilder engine = RedisEngine.builder(connections.client());
 		ClusterSettings.apply("retry.cluster.prefix", properties.getCluster().getPrefix(), engine::prefix);
 		ClusterSettings.apply("retry.context-cache.ttl", properties.getContextCache().getTtl(), engine::contextTtl);
 		ClusterSettings.apply("retry.context-cache.capacity", properties.getContextCache().getCapacity(),

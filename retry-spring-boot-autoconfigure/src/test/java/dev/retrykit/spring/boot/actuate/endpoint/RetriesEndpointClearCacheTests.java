@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.InMemoryRetryContextCache;
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryState;
 import dev.retrykit.VirtualTime;

@@ -18,7 +18,7 @@ import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitState;
 import dev.retrykit.cluster.RetryCluster;
 import dev.retrykit.hazelcast.HazelcastClusterEngine;
-import dev.retrykit.redis.RedisClusterEngine;
+import dev.retrykit.redis.RedisEngine;
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesDescriptor;
 import dev.retrykit.spring.boot.actuate.endpoint.RetriesEndpoint;
@@ -97,7 +97,7 @@ class RetryClusterOnRedisTests {
 		replica("alone").withClassLoader(new FilteredClassLoader("com.hazelcast.", "dev.retrykit.hazelcast."))
 			.run(context -> {
 				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(ClusterEngine.class)).isInstanceOf(RedisClusterEngine.class);
+				assertThat(context.getBean(ClusterEngine.class)).isInstanceOf(RedisEngine.class);
 				assertThat(context.getBean(RetriesEndpoint.class).retries().cluster().engine()).isEqualTo("redis");
 			});
 	}
@@ -105,7 +105,7 @@ class RetryClusterOnRedisTests {
 	@Test
 	void withBothModulesButOnlyARedisConnectionRedisIsChosen() {
 		replica("auto").run(context -> assertThat(context.getBean(ClusterEngine.class))
-			.isInstanceOf(RedisClusterEngine.class));
+			.isInstanceOf(RedisEngine.class));
 	}
 
 	@Test
@@ -118,7 +118,7 @@ class RetryClusterOnRedisTests {
 				.withBean(io.lettuce.core.RedisClient.class, () -> client, definition -> definition.setDestroyMethodName(""))
 				.run(context -> {
 					assertThat(context).hasNotFailed();
-					assertThat(context.getBean(ClusterEngine.class)).isInstanceOf(RedisClusterEngine.class);
+					assertThat(context.getBean(ClusterEngine.class)).isInstanceOf(RedisEngine.class);
 					assertThat(context.getBean(RetryCluster.class).status().reachable()).isTrue();
 				});
 		}
@@ -128,7 +128,7 @@ class RetryClusterOnRedisTests {
 	void retryClusterEngineChoosesWhenBothEnginesHaveTheirConnection() {
 		ApplicationContextRunner both = replica("chosen").withBean(HazelcastInstance.class, () -> hazelcast.member(0));
 		both.withPropertyValues("retry.cluster.engine=redis").run(context -> {
-			assertThat(context.getBean(ClusterEngine.class)).isInstanceOf(RedisClusterEngine.class);
+			assertThat(context.getBean(ClusterEngine.class)).isInstanceOf(RedisEngine.class);
 			assertThat(context.getBean(RetriesEndpoint.class).retries().cluster().engine()).isEqualTo("redis");
 		});
 		both.withPropertyValues("retry.cluster.engine=hazelcast").run(context -> assertThat(
@@ -243,7 +243,7 @@ class RetryClusterOnRedisTests {
 	@Test
 	void anEngineTheApplicationDefinesIsUsedAndLeftOpen() {
 		try (io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(redis.uri());
-				RedisClusterEngine engine = RedisClusterEngine.builder(client).prefix("own").build()) {
+				RedisEngine engine = RedisEngine.builder(client).prefix("own").build()) {
 			// No destroy method: Spring would close an AutoCloseable bean itself; this one is the test's.
 			replica("own").withBean(ClusterEngine.class, () -> engine, definition -> definition.setDestroyMethodName(""))
 				.run(context -> {
