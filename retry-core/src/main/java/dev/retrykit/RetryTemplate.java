@@ -13,7 +13,9 @@ import java.util.function.UnaryOperator;
 
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.internal.AsyncRetry;
+import dev.retrykit.internal.ContextStack;
 import dev.retrykit.internal.RetryRuntime;
 import dev.retrykit.internal.StatefulRetry;
 import dev.retrykit.internal.SyncRetry;
@@ -80,6 +82,19 @@ public final class RetryTemplate {
 
 	RetryTemplate(RetryRuntime runtime) {
 		this.runtime = runtime;
+	}
+
+	/**
+	 * The context of the call in progress on this thread, the innermost one when retries are nested: the
+	 * context that the running attempt's {@link RetryCallback} was handed. Prefer the context an operation
+	 * is handed ({@link RetryCallback#doWithRetry}) to this
+	 * look-up; it serves code that cannot take it as an argument (a listener of another library, a log
+	 * pattern).
+	 * @return the current context, or {@code null} outside a retried call (and on a thread that an async
+	 * attempt's user code handed work to)
+	 */
+	public static @Nullable RetryContext currentContext() {
+		return ContextStack.current();
 	}
 
 	/** {@return a builder with the default configuration} */

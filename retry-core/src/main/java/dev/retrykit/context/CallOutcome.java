@@ -1,7 +1,7 @@
 package dev.retrykit.context;
 
 /**
- * How a call ended, as the engine decided it and counted it in {@link RetryMetrics}: told to listeners
+ * How a call ended, as the engine decided it and counted it in {@link dev.retrykit.RetryMetrics}: told to listeners
  * through {@link RetryContext#getOutcome()} when the call closes, so that what they report (an
  * observation's {@code outcome}, a log line) agrees with the counters.
  */

@@ -1,6 +1,5 @@
 package dev.retrykit.context;
 
-import dev.retrykit.internal.ContextStack;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,9 +16,14 @@ public interface RetryContext {
 	/**
 	 * The context of the call in progress on this thread, the innermost one when retries are nested.
 	 * @return the current context, or {@code null} outside a retried call
+	 * @deprecated since 0.2, for removal in the next release: use
+	 * {@link dev.retrykit.RetryTemplate#currentContext()} (the context now lives below the template that
+	 * runs calls, so it no longer reaches into the engine); the recipe
+	 * {@code dev.retrykit.migrate.RetrykitApiChanges} rewrites the calls
 	 */
+	@Deprecated(since = "0.2", forRemoval = true)
 	static @Nullable RetryContext current() {
-		return ContextStack.current();
+		return dev.retrykit.RetryTemplate.currentContext();
 	}
 
 	/** {@return the name of the instance (template) running the call} */
@@ -43,7 +47,7 @@ public interface RetryContext {
 	void setExhaustedOnly();
 
 	/**
-	 * How the call ended, as the engine counted it: set before {@link RetryListener#close} is told, so a
+	 * How the call ended, as the engine counted it: set before {@link dev.retrykit.RetryListener#close} is told, so a
 	 * listener reports the same outcome as the metrics.
 	 * @return the outcome once the call ended, or {@code null} while it runs (and for contexts that are
 	 * not a call's, such as a snapshot in a shared cache)
