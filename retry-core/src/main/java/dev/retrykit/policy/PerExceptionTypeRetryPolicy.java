@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.retrykit.context.ForwardingRetryContext;
 import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
@@ -143,51 +144,18 @@ public final class PerExceptionTypeRetryPolicy implements RetryPolicy {
 	}
 
 	/** The call's context as an entry's policy sees it: its retry count is that entry's failures. */
-	private record TypeCountContext(RetryContext call, int retryCount) implements RetryContext {
+	private static final class TypeCountContext extends ForwardingRetryContext {
 
-		@Override
-		public String getName() {
-			return this.call.getName();
+		private final int retryCount;
+
+		TypeCountContext(RetryContext call, int retryCount) {
+			super(call);
+			this.retryCount = retryCount;
 		}
 
 		@Override
 		public int getRetryCount() {
 			return this.retryCount;
-		}
-
-		@Override
-		public @Nullable Throwable getLastThrowable() {
-			return this.call.getLastThrowable();
-		}
-
-		@Override
-		public @Nullable RetryContext getParent() {
-			return this.call.getParent();
-		}
-
-		@Override
-		public void setExhaustedOnly() {
-			this.call.setExhaustedOnly();
-		}
-
-		@Override
-		public boolean isExhaustedOnly() {
-			return this.call.isExhaustedOnly();
-		}
-
-		@Override
-		public @Nullable Object getAttribute(String name) {
-			return this.call.getAttribute(name);
-		}
-
-		@Override
-		public void setAttribute(String name, @Nullable Object value) {
-			this.call.setAttribute(name, value);
-		}
-
-		@Override
-		public boolean hasAttribute(String name) {
-			return this.call.hasAttribute(name);
 		}
 
 	}

@@ -12,6 +12,8 @@ import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.context.CallOutcome;
+import dev.retrykit.context.RetryContext;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,6 +134,28 @@ class PerExceptionTypeRetryPolicyTest {
 				new TimeoutException("3"), new TimeoutException("4"));
 
 		assertThatThrownBy(() -> capped.execute(callback)).hasMessage("3");
+	}
+
+	@Test
+	void anEntrysPolicySeesTheCallsAttributesAndOutcomeThroughItsView() {
+		java.util.concurrent.atomic.AtomicReference<RetryContext> seen = new java.util.concurrent.atomic.AtomicReference<>();
+		RetryPolicy recording = context -> {
+			seen.set(context);
+			return false;
+		};
+		PerExceptionTypeRetryPolicy policy = RetryPolicy.byExceptionTypeCountingPerType().on(IOException.class, recording).build();
+		RetryContext call = new dev.retrykit.testing.SimpleRetryContext("inventory");
+		call.setAttribute("tenant", "acme");
+		call.setAttribute("lastAttemptAt", 42L);
+		((dev.retrykit.testing.SimpleRetryContext) call).fail(new IOException("down"));
+		assertThat(policy.canRetry(call)).isFalse();
+		RetryContext view = seen.get();
+		assertThat(view).isNotSameAs(call);
+		assertThat(view.getRetryCount()).isEqualTo(1);
+		assertThat(view.attributeNames()).containsAll(call.attributeNames()).contains("tenant", "lastAttemptAt");
+		assertThat(view.getAttribute("tenant")).isEqualTo("acme");
+		((dev.retrykit.testing.SimpleRetryContext) call).end(CallOutcome.FAILED_WITH_RETRY);
+		assertThat(view.getOutcome()).isEqualTo(CallOutcome.FAILED_WITH_RETRY);
 	}
 
 	@Test
