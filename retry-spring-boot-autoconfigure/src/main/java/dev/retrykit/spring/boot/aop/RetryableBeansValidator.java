@@ -5,10 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.retrykit.annotation.Retryable;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -16,9 +19,18 @@ import org.springframework.util.ReflectionUtils;
  * Resolves every {@code @Retryable} method of every bean once the singletons exist, so that a recover
  * method that is missing, does not fit or is ambiguous, a {@code @Recover} method that fits no method of its class, an invalid inline attribute or an unsupported
  * return type fails startup (naming the method) instead of the first call. It also creates the
- * instances named after methods, so that they are visible before their first call. Used once, at startup.
+ * instances named after methods, so that they are visible before their first call. A method that carries
+ * Spring Framework's own {@code @Retryable} ({@code org.springframework.resilience.annotation}) instead of
+ * retrykit's gets one warning naming the method and the import, since an IDE's auto-import picks either.
+ * Used once, at startup.
  */
 public final class RetryableBeansValidator implements SmartInitializingSingleton {
+
+	private static final Log logger = LogFactory.getLog(RetryableBeansValidator.class);
+
+	/** Spring Framework 7's annotation of the same simple name, which an IDE's auto-import may pick. */
+	private static final Class<org.springframework.resilience.annotation.Retryable> FRAMEWORK_RETRYABLE =
+			org.springframework.resilience.annotation.Retryable.class;
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
@@ -47,7 +59,13 @@ public final class RetryableBeansValidator implements SmartInitializingSingleton
 			}
 			Class<?> userClass = ClassUtils.getUserClass(type);
 			List<Method> retryables = new ArrayList<>();
+			if (AnnotatedElementUtils.hasAnnotation(userClass, FRAMEWORK_RETRYABLE)) {
+				warnOfFrameworkRetryable(userClass.getName());
+			}
 			for (Method method : ReflectionUtils.getUniqueDeclaredMethods(userClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+				if (AnnotatedElementUtils.hasAnnotation(method, FRAMEWORK_RETRYABLE)) {
+					warnOfFrameworkRetryable(userClass.getName() + "." + method.getName());
+				}
 				if (RetryableAnnotations.isAnnotated(method, userClass)) {
 					this.advisor.getInterceptor().prepare(method, userClass);
 					Retryable retryable = RetryableAnnotations.find(method, userClass);
@@ -60,6 +78,12 @@ public final class RetryableBeansValidator implements SmartInitializingSingleton
 			}
 			RecoverMethods.checkEveryRecoverFits(userClass, retryables);
 		}
+	}
+
+	private static void warnOfFrameworkRetryable(String annotated) {
+		logger.warn(annotated + " is annotated with Spring Framework's @" + FRAMEWORK_RETRYABLE.getName() + ", not retrykit's: retrykit's instances, metrics and "
+				+ "endpoint do not see it (Spring runs its own retry only with @EnableResilientMethods). To retry it "
+				+ "with retrykit, import dev.retrykit.annotation.Retryable instead.");
 	}
 
 }
