@@ -47,6 +47,8 @@ public final class RetryRegistryBuilder {
 
 	final List<FailbackListener> failbackListeners = new ArrayList<>();
 
+	private final List<RetryRegistryListener> registryListeners = new ArrayList<>();
+
 	private int contextCacheCapacity = InMemoryRetryContextCache.DEFAULT_CAPACITY;
 
 	private @Nullable Function<String, RetryContextCache> contextCacheFactory;
@@ -197,6 +199,19 @@ public final class RetryRegistryBuilder {
 	}
 
 	/**
+	 * Adds a listener of the registry this builder builds, told of every instance it creates, the declared
+	 * ones included, and of every live change ({@link RetryRegistry#addListener}): what a module that
+	 * extends every instance (a cluster sharing budgets and breakers) hooks into at build time, so that
+	 * it cannot be forgotten afterwards.
+	 * @param listener the listener
+	 * @return this builder
+	 */
+	public RetryRegistryBuilder registryListener(RetryRegistryListener listener) {
+		this.registryListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+		return this;
+	}
+
+	/**
 	 * Adds a listener told what happens to the failback tasks of every instance.
 	 * @param listener told what happens to the failback tasks of every instance
 	 * @return this builder
@@ -233,7 +248,9 @@ public final class RetryRegistryBuilder {
 		Map<String, RetryConfig> resolvedInstances = new LinkedHashMap<>();
 		this.instances.forEach((name, definition) -> resolvedInstances.put(name,
 				apply("instance", name, definition, base(definition.baseConfig, "instance '" + name + "'", resolvedConfigs))));
-		return new RetryRegistry(this, this.defaults, resolvedConfigs, resolvedInstances);
+		RetryRegistry registry = new RetryRegistry(this, this.defaults, resolvedConfigs, resolvedInstances);
+		this.registryListeners.forEach(registry::addListener);
+		return registry;
 	}
 
 	/**

@@ -142,12 +142,14 @@ public final class RetryCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Makes every instance of the registry keep its stateful contexts in the cluster.
+	 * Shares the registry's state in one step: every instance keeps its stateful contexts in the cluster,
+	 * and the cluster-scoped budgets and breakers of its instances, those declared and those created or
+	 * replaced later, are shared ({@link #attach(RetryRegistry)} is done by the registry when it is built).
 	 * @param builder the registry's builder
 	 * @return that builder
 	 */
 	public RetryRegistryBuilder bind(RetryRegistryBuilder builder) {
-		return builder.contextCacheFactory(this::contextCache);
+		return builder.contextCacheFactory(this::contextCache).registryListener(sharing());
 	}
 
 	/**
@@ -164,11 +166,17 @@ public final class RetryCluster implements AutoCloseable {
 
 	/**
 	 * Shares the cluster-scoped budgets and breakers of the registry's instances, those that exist and
-	 * those created later, and follows their live changes ({@link RetryRegistry#replace}).
+	 * those created later, and follows their live changes ({@link RetryRegistry#replace}). A registry built
+	 * through {@link #bind(RetryRegistryBuilder)} is attached already; attaching again changes nothing.
 	 * @param registry the registry
 	 */
 	public void attach(RetryRegistry registry) {
-		registry.addListener(new RetryRegistryListener() {
+		registry.addListener(sharing());
+	}
+
+	/** Shares the budgets and breakers of the instances it hears of; attaching twice shares them once. */
+	private RetryRegistryListener sharing() {
+		return new RetryRegistryListener() {
 
 			@Override
 			public void onInstanceAdded(RetryTemplate template) {
@@ -180,7 +188,7 @@ public final class RetryCluster implements AutoCloseable {
 				replaced(template);
 			}
 
-		});
+		};
 	}
 
 	private void attach(RetryTemplate template) {

@@ -61,6 +61,26 @@ class RetryClusterTests {
 	}
 
 	@Test
+	void bindAloneSharesBudgetsAndCircuitsAsWellAsContexts() {
+		RetryCluster cluster = replica(new FakeClusterEngine(this.store), "a");
+		RetryRegistry registry = cluster.bind(RetryRegistry.builder().virtualTime(this.time))
+			.instance("inventory", null, config -> config.maxAttempts(3).backoff(BackoffPolicy.none())
+				.budget(RetryBudgetConfig.ofDefaults(), "shop")
+				.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 1").build()))
+			.build();
+		assertThat(cluster.isShared(registry.template("inventory").getBudget())).isTrue();
+		assertThat(cluster.isShared(registry.template("inventory").getCircuitBreaker())).isTrue();
+		// An instance created after the registry was built is shared too.
+		RetryRegistry later = cluster.bind(RetryRegistry.builder().virtualTime(this.time)).build();
+		later.replace("orders", dev.retrykit.RetryConfig.builder().maxAttempts(2)
+			.circuitBreaker(CircuitBreakerConfig.builder().build()).build());
+		assertThat(cluster.isShared(later.template("orders").getCircuitBreaker())).isTrue();
+		// attach after bind changes nothing: everything is shared once.
+		cluster.attach(registry);
+		assertThat(cluster.isShared(registry.template("inventory").getBudget())).isTrue();
+	}
+
+	@Test
 	void whenOneReplicaDrainsASharedBudgetTheOthersStopRetryingAfterTheNextSynchronisation() {
 		RetryCluster a = replica(new FakeClusterEngine(this.store), "a");
 		RetryCluster b = replica(new FakeClusterEngine(this.store), "b");

@@ -106,7 +106,12 @@ public abstract class EngineOperationsContract {
 		return replica(Duration.ofHours(1), 4096);
 	}
 
-	/** @return one more replica, closed after the test if it can be */
+	/**
+	 * One more replica in this test's namespace, closed after the test if it can be.
+	 * @param contextTtl how long the replica's engine keeps a context entry
+	 * @param contextCapacity how many context entries it keeps
+	 * @return the replica's engine
+	 */
 	protected ClusterEngine replica(Duration contextTtl, int contextCapacity) {
 		ClusterEngine engine = newReplica(this.namespace, contextTtl, contextCapacity);
 		this.replicas.add(engine);
@@ -402,7 +407,11 @@ public abstract class EngineOperationsContract {
 		assertThat(engine.engineName()).isNotBlank();
 	}
 
-	/** Waits, polling, until the condition holds, failing after {@link #PATIENCE}. */
+	/**
+	 * Waits, polling, until the condition holds, failing after {@link #PATIENCE}.
+	 * @param what what is awaited, for the failure's message
+	 * @param condition the condition
+	 */
 	protected static void awaitTrue(String what, BooleanSupplier condition) {
 		long deadline = System.nanoTime() + PATIENCE.toNanos();
 		while (!condition.getAsBoolean()) {
