@@ -36,7 +36,6 @@ import org.jspecify.annotations.Nullable;
  * RetryCluster cluster = RetryCluster.builder(new HazelcastClusterEngine(hazelcast, "retrykit"))
  *     .clusterBudget("shop-downstream").clusterCircuit("inventory", 1).build();
  * RetryRegistry registry = cluster.bind(RetryRegistry.builder()).build();
- * cluster.attach(registry);
  * cluster.start();
  * }</pre>
  *

@@ -63,7 +63,6 @@ public abstract class ClusterEngineContract extends EngineOperationsContract {
 				.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 1").build()))
 			.instance("redelivered", null, config -> config.maxAttempts(-1).backoff(BackoffPolicy.none()))
 			.build();
-		cluster.attach(registry);
 		return registry;
 	}
 
