@@ -1,5 +1,5 @@
 /**
- * Asynchronous retry machinery. Today it holds the default {@link dev.retrykit.spi.RetryScheduler}:
+ * The timing wheel: the default {@link dev.retrykit.spi.RetryScheduler},
  * {@link dev.retrykit.scheduler.TimingWheelScheduler}, a hashed timing wheel with one daemon timer thread
  * that hands every due task to an executor, so user code never runs on the timer thread. Scheduling
  * and cancelling are O(1) and lock-free, and a million pending tasks cost about 40 bytes each on top
