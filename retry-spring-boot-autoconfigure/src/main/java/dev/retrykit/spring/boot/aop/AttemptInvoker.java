@@ -1,107 +1,166 @@
 package dev.retrykit.spring.boot.aop;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.aop.framework.ReflectiveMethodInvocation;
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.framework.DefaultAdvisorChainFactory;
+import org.springframework.aop.support.AopUtils;
 
 /**
- * Runs the rest of an interceptor chain once per attempt.
+ * Runs the rest of an interceptor chain once per attempt, through Spring's public AOP API only.
  *
- * <p>{@code MethodInvocation.proceed()} advances an index through the chain, so calling it a second
- * time would skip the interceptors inside the retry (a second attempt would run without its
- * {@code @Transactional}). Spring Retry clones the invocation per attempt; that costs an allocation
- * on every call, even one whose first attempt succeeds. Instead the index is set back through a
- * {@link VarHandle} on {@link ReflectiveMethodInvocation}'s index (the class behind both JDK and CGLIB
- * proxies), in one of two ways. Attempts that run inside the interceptor's own call (synchronous methods) put back the index they
- * found when they fail ({@link #proceedAndRewind}), which needs no state between attempts. Attempts that
- * run after the interceptor has returned (async retries, failback), when an enclosing interceptor may
- * have moved the index, rewind to the position {@linkplain #mark marked} on entry ({@link #proceed}).
- * Where that field cannot be reached (another invocation class, a module system that denies access) each attempt
- * proceeds on an {@linkplain ProxyMethodInvocation#invocableClone() invocable clone}, as Spring Retry does.
+ * <p>{@code MethodInvocation.proceed()} advances a position through the chain, so proceeding a second
+ * time would skip the interceptors inside the retry (a second attempt would run without its inner
+ * {@code @Transactional}). Two cases, told apart per method from the proxy's own advisor chain
+ * ({@link Advised} and {@link DefaultAdvisorChainFactory}, both public):
+ * <ul>
+ * <li>the retry interceptor is the innermost one (nothing between it and the target, the usual case):
+ * proceeding again invokes the target again, as {@code ReflectiveMethodInvocation} does once its
+ * position is the last interceptor's. Every attempt proceeds on the invocation itself; nothing is
+ * allocated;
+ * <li>interceptors sit inside it: a pristine {@linkplain ProxyMethodInvocation#invocableClone() invocable
+ * clone} is taken on entry, before the first attempt moves anything, and every attempt proceeds on a
+ * clone of it, as Spring Retry and Spring Framework 7's retry interceptor do. The cached AspectJ join
+ * point is dropped from the (shared) user attributes before each attempt, since it is bound to the
+ * invocation of the attempt that made it and would proceed from that one's position.
+ * </ul>
+ * The shape is cached per method for the proxy last seen (one reference comparison per call); a method
+ * proxied with another chain is looked at again. An invocation that is not a
+ * {@link ProxyMethodInvocation} cannot be cloned and proceeds on itself. Thread-safe.
  */
 final class AttemptInvoker {
 
-	/** The field of {@link ReflectiveMethodInvocation} that holds the chain's position. */
-	static final String INDEX_FIELD = "currentInterceptorIndex";
+	/** The key under which Spring's AspectJ advice caches its join point in the user attributes. */
+	static final String JOIN_POINT_KEY = "org.aspectj.lang.JoinPoint";
 
-	private static final @Nullable VarHandle INDEX = findIndex();
-
-	/** What {@link #mark} returns when the index cannot be reached. */
-	private static final int NO_MARK = -2;
+	/** The shapes of the methods whose calls start through {@link #start(MethodInvocation)}. */
+	private static final ConcurrentHashMap<Method, ChainShape> SHAPES = new ConcurrentHashMap<>();
 
 	private AttemptInvoker() {
 	}
 
 	/**
-	 * @param invocation the invocation as the retry interceptor received it
-	 * @return the position to rewind to, or {@link #NO_MARK} when rewinding is not possible
+	 * Where every attempt of a call starts, for the callers that keep no {@link ChainShape} of their own
+	 * (a map look-up per call: async, reactive and failback calls, which allocate per call anyway).
+	 * @param invocation the invocation as the retry interceptor received it, before it proceeded
+	 * @return what each attempt proceeds: the invocation itself, or a pristine clone of it
 	 */
-	static int mark(MethodInvocation invocation) {
-		VarHandle index = INDEX;
-		return (index != null && invocation instanceof ReflectiveMethodInvocation) ? (int) index.get((ReflectiveMethodInvocation) invocation) : NO_MARK;
+	static MethodInvocation start(MethodInvocation invocation) {
+		if (!(invocation instanceof ProxyMethodInvocation)) {
+			return invocation;
+		}
+		return SHAPES.computeIfAbsent(invocation.getMethod(), method -> new ChainShape()).start(invocation);
 	}
 
 	/**
-	 * Runs one attempt: the interceptors after the retry interceptor, then the target.
-	 * @param invocation the invocation as the retry interceptor received it
-	 * @param mark the value {@link #mark} returned
+	 * Runs one attempt on a fresh clone of the pristine invocation.
+	 * @param pristine the clone taken before the first attempt
 	 * @return the attempt's result
 	 * @throws Throwable the attempt's failure
 	 */
-	static @Nullable Object proceed(MethodInvocation invocation, int mark) throws Throwable {
-		VarHandle index = INDEX;
-		if (mark != NO_MARK && index != null) {
-			index.set((ReflectiveMethodInvocation) invocation, mark);
-			return invocation.proceed();
-		}
-		return proceedOnClone(invocation);
+	static @Nullable Object proceedOnClone(ProxyMethodInvocation pristine) throws Throwable {
+		ProxyMethodInvocation attempt = (ProxyMethodInvocation) pristine.invocableClone();
+		attempt.setUserAttribute(JOIN_POINT_KEY, null);
+		return attempt.proceed();
 	}
 
 	/**
-	 * Runs one attempt; if it fails, puts the chain's index back to where the attempt found it, so that
-	 * the next attempt starts at the same interceptor. Needs no mark: the first attempt finds the index
-	 * where the retry interceptor was entered, and every failed attempt leaves it there. A successful
-	 * attempt is the last one and leaves the index where the chain took it, as any interceptor does.
-	 * @param invocation the invocation as the retry interceptor received it
-	 * @return the attempt's result
-	 * @throws Throwable the attempt's failure
+	 * {@return whether the retry interceptor is the last interceptor of the proxy's chain for the
+	 * invocation's method}: exactly one of retrykit's interceptors in the chain, and nothing after it
+	 * @param invocation the invocation
 	 */
-	static @Nullable Object proceedAndRewind(MethodInvocation invocation) throws Throwable {
-		VarHandle index = INDEX;
-		if (index != null && invocation instanceof ReflectiveMethodInvocation reflective) {
-			int mark = (int) index.get(reflective);
-			try {
-				return reflective.proceed();
-			}
-			catch (Throwable ex) {
-				index.set(reflective, mark);
-				throw ex;
-			}
+	static boolean retryIsInnermost(ProxyMethodInvocation invocation) {
+		if (!(invocation.getProxy() instanceof Advised advised)) {
+			return false;
 		}
-		return proceedOnClone(invocation);
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : advised.getTargetClass();
+		List<Object> chain = DefaultAdvisorChainFactory.INSTANCE.getInterceptorsAndDynamicInterceptionAdvice(advised,
+				invocation.getMethod(), targetClass);
+		long retries = chain.stream().filter(RetryableMethodInterceptor.class::isInstance).count();
+		return retries == 1 && !chain.isEmpty() && chain.get(chain.size() - 1) instanceof RetryableMethodInterceptor;
 	}
 
-	/** Where the index cannot be reached: each attempt runs on a clone of the untouched invocation. */
-	private static @Nullable Object proceedOnClone(MethodInvocation invocation) throws Throwable {
-		if (invocation instanceof ProxyMethodInvocation proxy) {
-			return proxy.invocableClone().proceed();
+	/**
+	 * The chain's shape of one method, as last seen: whether its attempts can proceed on the invocation
+	 * itself. Thread-safe: the cached pair is immutable and replaced whole.
+	 */
+	static final class ChainShape {
+
+		private volatile @Nullable Seen seen;
+
+		/**
+		 * Where every attempt of a call starts; call on entry, before the invocation proceeds.
+		 * @param invocation the invocation as the retry interceptor received it
+		 * @return the invocation itself when the retry interceptor is innermost (or it cannot be cloned),
+		 * else a pristine clone whose {@code proceed()} runs each attempt on a clone of its own
+		 */
+		MethodInvocation start(MethodInvocation invocation) {
+			if (!(invocation instanceof ProxyMethodInvocation proxied)) {
+				return invocation;
+			}
+			Seen last = this.seen;
+			Object proxy = proxied.getProxy();
+			boolean innermost;
+			if (last != null && last.proxy == proxy) {
+				innermost = last.innermost;
+			}
+			else {
+				innermost = retryIsInnermost(proxied);
+				this.seen = new Seen(proxy, innermost);
+			}
+			return innermost ? invocation : new PristineInvocation((ProxyMethodInvocation) proxied.invocableClone());
 		}
-		return invocation.proceed();
+
 	}
 
-	private static @Nullable VarHandle findIndex() {
-		try {
-			return MethodHandles.privateLookupIn(ReflectiveMethodInvocation.class, MethodHandles.lookup())
-				.findVarHandle(ReflectiveMethodInvocation.class, INDEX_FIELD, int.class);
+	/** The proxy a shape was worked out for. */
+	private record Seen(Object proxy, boolean innermost) {
+	}
+
+	/**
+	 * A clone taken before the first attempt, which no attempt proceeds on: each proceeds on a clone of
+	 * it. A {@link MethodInvocation} so that listeners and recover methods read the call as usual.
+	 */
+	static final class PristineInvocation implements MethodInvocation {
+
+		final ProxyMethodInvocation clone;
+
+		PristineInvocation(ProxyMethodInvocation clone) {
+			this.clone = clone;
 		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			return null;
+
+		@Override
+		public Method getMethod() {
+			return this.clone.getMethod();
 		}
+
+		@Override
+		public Object[] getArguments() {
+			return this.clone.getArguments();
+		}
+
+		@Override
+		public @Nullable Object proceed() throws Throwable {
+			return proceedOnClone(this.clone);
+		}
+
+		@Override
+		public @Nullable Object getThis() {
+			return this.clone.getThis();
+		}
+
+		@Override
+		public java.lang.reflect.AccessibleObject getStaticPart() {
+			return this.clone.getStaticPart();
+		}
+
 	}
 
 }

@@ -56,12 +56,12 @@ final class FlowMethodRetry implements MethodRetry {
 
 		private final ReactiveAdapter adapter;
 
-		private final int mark;
+		private final MethodInvocation start;
 
 		AsFlux(MethodInvocation invocation, ReactiveAdapter adapter) {
 			this.invocation = invocation;
 			this.adapter = adapter;
-			this.mark = AttemptInvoker.mark(invocation);
+			this.start = AttemptInvoker.start(invocation);
 		}
 
 		@Override
@@ -76,7 +76,7 @@ final class FlowMethodRetry implements MethodRetry {
 
 		@Override
 		public @Nullable Object proceed() throws Throwable {
-			return toFlux(this.adapter, AttemptInvoker.proceed(this.invocation, this.mark));
+			return toFlux(this.adapter, this.start.proceed());
 		}
 
 		@Override

@@ -1,66 +1,41 @@
 package dev.retrykit.spring.boot.aop;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.HashMap;
-import java.util.Map;
 
 import dev.retrykit.RetryConfig;
-import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.hedging.HedgingConfig;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.aop.framework.ReflectiveMethodInvocation;
 
 /**
  * Runs the copies of one hedged call of a method, each through the whole rest of the interceptor chain.
  *
- * <p>{@link AttemptInvoker} runs attempts one after another on the one invocation, setting its position
- * in the chain back each time. Copies of a hedged call run at the same time (a hedge while the first
- * copy is inside the chain, a copy started by a failure while a hedge is), so sharing that position
- * would make one copy skip the interceptors another has passed (an inner {@code @Transactional} left
- * out). So the first copy runs on the invocation as {@link AttemptInvoker} does, and every copy after it
- * (by {@link dev.retrykit.RetryTemplate#currentContext()}'s retry count) proceeds on an
- * {@linkplain ProxyMethodInvocation#invocableClone() invocable clone} of a pristine clone taken on
- * entry, before the first copy could move anything. The pristine clone, and each copy's clone, get a
- * map of user attributes of their own (a clone shares its origin's, which the first copy may change
- * meanwhile), without the AspectJ join point cached there: it is bound to the invocation it was made for
- * and would proceed from that one's position. Only calls of a hedging
- * instance pay for the pristine clone. Thread-safe once made; one per call.
+ * <p>Copies of a hedged call run at the same time (a hedge while the first copy is inside the chain, a
+ * copy started by a failure while a hedge is). Where the retry interceptor is innermost, every copy
+ * proceeds on the invocation itself, which then only invokes the target ({@link AttemptInvoker}). Where
+ * interceptors sit inside it, every copy proceeds on its own clone of a pristine clone taken on entry,
+ * so that no copy skips the interceptors another has passed. Spring's clones share one map of user
+ * attributes ({@link ProxyMethodInvocation#invocableClone()}); an inner interceptor that writes user
+ * attributes (Spring's AspectJ advice caches its join point there) is therefore not safe to run in
+ * copies at the same time: order the retry interceptor innermost ({@code retry.aspect-order}) for a
+ * hedging method with such advice inside. Thread-safe once made; one per call.
  */
 final class HedgedInvocation {
-
-	/** The key under which Spring's AspectJ advice caches its join point in the user attributes. */
-	private static final String JOIN_POINT_KEY = "org.aspectj.lang.JoinPoint";
 
 	/** The attribute that tells a copy after the first of a hedged call that it is a hedge. */
 	private static final String HEDGED = "retry.hedged";
 
-	private static final @Nullable VarHandle USER_ATTRIBUTES = findUserAttributes();
-
-	private final MethodInvocation invocation;
-
-	private final int mark;
-
-	private final @Nullable ProxyMethodInvocation pristine;
+	/** What each copy proceeds: the invocation, or a pristine clone ({@link AttemptInvoker#start}). */
+	private final MethodInvocation start;
 
 	/**
-	 * Takes the pristine clone; call on entry to the retry interceptor, before the first copy runs.
+	 * Notes where copies start; call on entry to the retry interceptor, before the first copy runs.
 	 * @param invocation the invocation as the retry interceptor received it
 	 */
 	HedgedInvocation(MethodInvocation invocation) {
-		this.invocation = invocation;
-		this.mark = AttemptInvoker.mark(invocation);
-		ProxyMethodInvocation pristine = null;
-		if (invocation instanceof ProxyMethodInvocation proxy) {
-			pristine = (ProxyMethodInvocation) proxy.invocableClone();
-			// Copied now, while only this thread uses the invocation: the first copy may change the shared map later.
-			ownUserAttributes(pristine);
-		}
-		this.pristine = pristine;
+		this.start = AttemptInvoker.start(invocation);
 	}
 
 	/**
@@ -109,35 +84,7 @@ final class HedgedInvocation {
 	 * @throws Throwable the copy's failure
 	 */
 	@Nullable Object proceed() throws Throwable {
-		RetryContext context = RetryTemplate.currentContext();
-		ProxyMethodInvocation origin = this.pristine;
-		if (origin == null || context == null || context.getRetryCount() == 0) {
-			return AttemptInvoker.proceed(this.invocation, this.mark);
-		}
-		MethodInvocation copy = origin.invocableClone();
-		ownUserAttributes(copy);
-		return copy.proceed();
-	}
-
-	private static void ownUserAttributes(MethodInvocation copy) {
-		VarHandle field = USER_ATTRIBUTES;
-		if (field != null && copy instanceof ReflectiveMethodInvocation reflective) {
-			@SuppressWarnings("unchecked")
-			Map<String, Object> shared = (Map<String, Object>) field.get(reflective);
-			Map<String, Object> own = (shared != null) ? new HashMap<>(shared) : new HashMap<>();
-			own.remove(JOIN_POINT_KEY);
-			field.set(reflective, own);
-		}
-	}
-
-	private static @Nullable VarHandle findUserAttributes() {
-		try {
-			return MethodHandles.privateLookupIn(ReflectiveMethodInvocation.class, MethodHandles.lookup())
-				.findVarHandle(ReflectiveMethodInvocation.class, "userAttributes", Map.class);
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			return null;
-		}
+		return this.start.proceed();
 	}
 
 }

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * An attempt of an intercepted call that may run after the retry interceptor has returned, on another
  * thread (an async retry, a failback task, a copy of a hedged call): it runs the rest of the chain from
- * the position {@linkplain AttemptInvoker#mark marked} on entry, or, for a hedged call, a copy through
+ * where the call entered the retry interceptor ({@link AttemptInvoker#start}), or, for a hedged call, a copy through
  * {@link HedgedInvocation}; in the caller's {@link CallerContext}; and tells the call's listeners its
  * invocation ({@link MethodListeners}). Each kind of call extends it into the operation its engine takes.
  * Thread-safe; one per call.
@@ -18,7 +18,8 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 
 	private final MethodInvocation invocation;
 
-	private final int mark;
+	/** What each attempt proceeds: the invocation, or a pristine clone ({@link AttemptInvoker#start}). */
+	private final MethodInvocation start;
 
 	private final CallerContext caller;
 
@@ -26,14 +27,14 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 	private final @Nullable HedgedInvocation copies;
 
 	/**
-	 * Marks the chain's position; call on entry to the retry interceptor.
+	 * Notes where attempts start; call on entry to the retry interceptor.
 	 * @param invocation the invocation as the retry interceptor received it
 	 * @param caller the context the attempts run in
 	 * @param copies the hedged call's copies, or {@code null} when the call does not hedge
 	 */
 	InvocationAttempt(MethodInvocation invocation, CallerContext caller, @Nullable HedgedInvocation copies) {
 		this.invocation = invocation;
-		this.mark = AttemptInvoker.mark(invocation);
+		this.start = AttemptInvoker.start(invocation);
 		this.caller = caller;
 		this.copies = copies;
 	}
@@ -50,7 +51,7 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 				return hedged.proceed();
 			}
 			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryTemplate.currentContext());
-			return AttemptInvoker.proceed(this.invocation, this.mark);
+			return this.start.proceed();
 		}
 	}
 

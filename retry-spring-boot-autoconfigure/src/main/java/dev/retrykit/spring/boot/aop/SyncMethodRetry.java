@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
  * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
  * (so an inner {@code @Transactional} starts a fresh transaction) inside
  * {@code template.execute(context -> ...)}, which makes {@code RetryTemplate.currentContext()} work in the
- * method. Every failed attempt puts the chain's index back
- * ({@link AttemptInvoker#proceedAndRewind}). Stateless without recovery, a call allocates nothing:
+ * method. Each attempt proceeds from where the call entered the retry interceptor
+ * ({@link AttemptInvoker}). Stateless without recovery and with the retry interceptor innermost, a call
+ * allocates nothing:
  * the attempt is a constant function of the invocation; a method whose calls have listeners makes an
  * attempt object per call, which tells them the invocation ({@link MethodListeners}). When the instance
  * hedges on an executor ({@code hedging.executor}), the copies run on that executor's threads at the same
@@ -23,11 +24,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class SyncMethodRetry implements MethodRetry {
 
-	private static final RetryFunction<MethodInvocation, @Nullable Object, Throwable> PROCEED = (invocation,
+	private static final RetryFunction<MethodInvocation, @Nullable Object, Throwable> PROCEED = (start,
 			context) -> {
 		HedgedInvocation.refuseHedgeOnSharedInvocation(context);
-		return AttemptInvoker.proceedAndRewind(invocation);
+		return start.proceed();
 	};
+
+	/** Whether the method's attempts proceed on the invocation itself, for the proxy last seen. */
+	private final AttemptInvoker.ChainShape shape = new AttemptInvoker.ChainShape();
 
 	private final RetryTemplate template;
 
@@ -57,7 +61,7 @@ final class SyncMethodRetry implements MethodRetry {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		if (this.plain && !HedgedInvocation.hedgesBlocking(this.template)) {
-			return this.template.execute(PROCEED, invocation);
+			return this.template.execute(PROCEED, this.shape.start(invocation));
 		}
 		return invokeOther(invocation);
 	}
@@ -67,7 +71,7 @@ final class SyncMethodRetry implements MethodRetry {
 		if (this.key == null && HedgedInvocation.hedgesBlocking(this.template)) {
 			return hedged(invocation, recoverMethods);
 		}
-		RetryCallback<@Nullable Object, Throwable> attempt = new Attempt(invocation);
+		RetryCallback<@Nullable Object, Throwable> attempt = new Attempt(invocation, this.shape.start(invocation));
 		if (this.key == null && recoverMethods == null) {
 			return this.template.execute(attempt);
 		}
@@ -107,14 +111,17 @@ final class SyncMethodRetry implements MethodRetry {
 
 		private final MethodInvocation invocation;
 
-		Attempt(MethodInvocation invocation) {
+		private final MethodInvocation start;
+
+		Attempt(MethodInvocation invocation, MethodInvocation start) {
 			this.invocation = invocation;
+			this.start = start;
 		}
 
 		@Override
 		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
 			HedgedInvocation.refuseHedgeOnSharedInvocation(context);
-			return AttemptInvoker.proceedAndRewind(this.invocation);
+			return this.start.proceed();
 		}
 
 		@Override

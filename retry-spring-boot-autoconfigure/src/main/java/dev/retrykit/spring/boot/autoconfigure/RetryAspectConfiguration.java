@@ -6,7 +6,6 @@ import dev.retrykit.RetryListener;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.spring.boot.aop.MethodListeners;
 import dev.retrykit.spring.boot.aop.RetryAdvisor;
-import dev.retrykit.spring.boot.aop.RetryAspectRuntimeHints;
 import dev.retrykit.spring.boot.aop.RetryTargetsAdvisor;
 import dev.retrykit.spring.boot.aop.RetryableBeansValidator;
 import dev.retrykit.spring.boot.aop.RetryableMethodResolver;
@@ -19,7 +18,6 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
@@ -30,7 +28,6 @@ import org.springframework.core.env.Environment;
  * are registered) creates no other bean; they obtain the resolver on first use.
  */
 @Configuration(proxyBeanMethods = false)
-@ImportRuntimeHints(RetryAspectRuntimeHints.class)
 public final class RetryAspectConfiguration {
 
 	@Bean
