@@ -342,7 +342,7 @@ public final class RedisEngine implements ClusterEngine, AutoCloseable {
 	 */
 	private void leave() {
 		try {
-			this.connection.async().zrem(membersKey(), bytes(this.member)).toCompletableFuture().get(1, TimeUnit.SECONDS);
+			this.connection.async().zrem(this.keys.members(), bytes(this.member)).toCompletableFuture().get(1, TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.aop;
 
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.hedging.HedgingConfig;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;

@@ -115,7 +115,7 @@ final class RetriesDescriber {
 		}
 		RetryBudgetConfig config = budget.getConfig();
 		return new RetryInstanceDescriptor.Budget(RetryInstanceDescriptor.Budget.RATIO, null, null, config.getRatio(),
-				config.getMinPerSecond(), CompoundDurationConverter.format(config.getWindow()), budget.getAvailable(), scope,
+				config.getMinPerSecond(), Durations.format(config.getWindow()), budget.getAvailable(), scope,
 				source);
 	}
 
