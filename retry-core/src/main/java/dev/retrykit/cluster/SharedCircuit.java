@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * toward a quorum and never opens or closes the breaker: it is dropped and counted. Transitions applied
  * from another replica are not sent back. The breaker's calls never wait for the engine: sending is
  * asynchronous. A manual transition that could not be sent (the engine unreachable) is sent again by
- * {@link #reconcile()}, which otherwise applies the manual state kept in the engine: so a replica that
+ * {@link #reconcile(ClusterCounters)}, which otherwise applies the manual state kept in the engine: so a replica that
  * starts, restarts or comes back learns a forced-open circuit. Thread-safe.
  */
 final class SharedCircuit implements CircuitStateListener {

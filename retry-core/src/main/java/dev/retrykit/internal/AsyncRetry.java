@@ -391,7 +391,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		}
 	}
 
-	/** Ends a call that did not succeed, as {@link CallLifecycle#finish} says. */
+	/** Ends a call that did not succeed, as {@link CallEnding#finish} says. */
 	void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
 		try {
 			CallEnding.finish(this.runtime, this.context, block, reason, refusal, false, AsyncRetryEnding.INSTANCE, this);

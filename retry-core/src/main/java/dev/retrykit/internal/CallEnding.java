@@ -25,7 +25,7 @@ final class CallEnding {
 
 	/**
 	 * Records how a call that did not succeed ends (counters and event) and tells what it ends with,
-	 * before the engine recovers or fails. Call once per call, never for {@link #CallLifecycle.ACCEPTED}.
+	 * before the engine recovers or fails. Call once per call, never for {@link CallLifecycle#ACCEPTED}.
 	 * @param reason the {@code STOP_*} reason
 	 * @return the exception the call ends with when it is not recovered, or {@code null} when it ends
 	 * with its last rejected result ({@link MutableRetryContext#getLastResult()})
@@ -172,7 +172,7 @@ final class CallEnding {
 	/**
 	 * Ends a call that did not succeed, for every engine: records its end ({@link #end}), sets the
 	 * interrupt flag of a thread whose attempt or wait met an interrupt, then either recovers (when
-	 * {@link #recovers}) or closes the listeners and fails. Call once per call, never for {@link #CallLifecycle.ACCEPTED}.
+	 * {@link #recovers}) or closes the listeners and fails. Call once per call, never for {@link CallLifecycle#ACCEPTED}.
 	 * @param reason the {@code STOP_*} reason
 	 * @param refusal the scheduler's refusal, for the scheduler's reasons, or {@code null}
 	 * @param onCallerThread whether the attempts ran, and the waits happened, on this thread, so that an

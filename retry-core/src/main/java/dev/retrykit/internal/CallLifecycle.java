@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  *  │ (listeners' beforeAttempt; engine runs the attempt; attemptReturned)
  *  ▼
  * afterAttempt ──ACCEPTED──▶ done (success recorded)
- *  │        └──STOP_*──▶ finish: end ─▶ restore the interrupt ─▶ recover, if {@link #recovers}; else close and fail
+ *  │        └──STOP_*──▶ finish: end ─▶ restore the interrupt ─▶ recover, if {@link CallEnding#recovers}; else close and fail
  *  ▼ delay ≥ 0
  * (engine waits: {@link #sleep}, or schedules) ──▶ acquireAttempt …
  * </pre>
@@ -29,8 +29,8 @@ import org.jspecify.annotations.Nullable;
  * attempt ({@link #acquireAttempt}, or {@link #acquireHedge} when its delay passed), its outcome goes
  * through {@link #afterCopy}, which counts the copies left instead of the failures.
  *
- * An engine ends every call that did not succeed through {@link #finish}, saying only how its
- * recovery runs and how it fails ({@link Ending}); so the order of ending, restoring the caller's
+ * An engine ends every call that did not succeed through {@link CallEnding#finish}, saying only how its
+ * recovery runs and how it fails ({@link CallEnding.Ending}); so the order of ending, restoring the caller's
  * interrupt, recovering and closing the listeners is written once.
  *
  * <p>The steps hold these rules for every engine by construction:
@@ -136,7 +136,7 @@ final class CallLifecycle {
 	 * Waits before the next attempt of a call that waits on its own thread.
 	 * @param delayNanos the delay; nothing happens when it is zero or less
 	 * @return the delay (0 if none) when it was waited out, or {@link #STOP_WAIT_INTERRUPTED} when the thread was
-	 * interrupted meanwhile (the interrupt is then recorded, and {@link #finish} sets the flag again)
+	 * interrupted meanwhile (the interrupt is then recorded, and {@link CallEnding#finish} sets the flag again)
 	 */
 	static long sleep(RetryRuntime runtime, MutableRetryContext context, long delayNanos) {
 		if (delayNanos <= 0) {
@@ -232,7 +232,7 @@ final class CallLifecycle {
 	 * @param failure the attempt's failure, unwrapped from completion wrappers, or {@code null}
 	 * @param result the attempt's result when {@code failure} is {@code null}
 	 * @return {@link #ACCEPTED}, the delay before the next attempt (zero or more), or a negative
-	 * {@code STOP_*} reason to pass to {@link #end}
+	 * {@code STOP_*} reason to pass to {@link CallEnding#end}
 	 */
 	static long afterAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable Throwable failure, @Nullable Object result) {
