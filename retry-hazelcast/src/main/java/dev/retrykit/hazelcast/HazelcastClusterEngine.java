@@ -333,7 +333,7 @@ public final class HazelcastClusterEngine implements ClusterEngine {
 			}
 			Member sender = message.getPublishingMember();
 			receiver.receive((payload instanceof String text) ? text : null,
-					(sender != null) ? sender.getUuid().toString() : "unknown");
+					(sender != null) ? sender.getUuid().toString() : dev.retrykit.spi.CircuitSignal.UNREGISTERED_SENDER);
 		});
 		return () -> topic.removeMessageListener(registration);
 	}

@@ -18,7 +18,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 final class MemberCheck {
 
 	/** The sender of a message whose id names no registered member, or that has no id. */
-	static final String UNREGISTERED = "unregistered";
+	static final String UNREGISTERED = dev.retrykit.spi.CircuitSignal.UNREGISTERED_SENDER;
 
 	/** How many distinct ids are looked up between two heartbeats. */
 	static final int LOOKUPS_PER_HEARTBEAT = 64;
