@@ -24,12 +24,29 @@ final class SerializationFilterCheck {
 	static final String[] ENGINE_CLASSES = { "java.lang.String", "java.lang.Long", "[B", "java.util.Properties",
 			"java.util.Hashtable" };
 
+	/**
+	 * Hazelcast's own classes: a member answers an operation that failed (a partition migrating while a member
+	 * left, say) with its exception, Java-serialized; refused, the answer is lost and the caller waits out
+	 * Hazelcast's invocation timeout.
+	 */
+	static final String[] HAZELCAST_PREFIXES = { "com.hazelcast." };
+
+	/** The JDK types such an exception is made of and may carry as its cause. */
+	static final String[] EXCEPTION_CLASSES = { "java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException",
+			"java.lang.IllegalStateException", "java.lang.IllegalArgumentException", "java.lang.NullPointerException",
+			"java.lang.UnsupportedOperationException", "java.lang.StackTraceElement", "[Ljava.lang.StackTraceElement;",
+			"java.util.Collections$EmptyList", "java.util.Collections$UnmodifiableRandomAccessList",
+			"java.util.Collections$UnmodifiableList", "java.util.Collections$UnmodifiableCollection", "java.util.ArrayList",
+			"java.util.concurrent.TimeoutException", "java.util.concurrent.ExecutionException",
+			"java.util.concurrent.CancellationException", "java.io.IOException" };
+
 	private SerializationFilterCheck() {
 	}
 
 	static JavaSerializationFilterConfig recommended() {
 		return new JavaSerializationFilterConfig().setDefaultsDisabled(true)
-			.setWhitelist(new ClassFilter().addClasses(ENGINE_CLASSES));
+			.setWhitelist(new ClassFilter().addClasses(ENGINE_CLASSES).addClasses(EXCEPTION_CLASSES)
+				.addPrefixes(HAZELCAST_PREFIXES));
 	}
 
 	/** Logs a warning if the instance's filter (a member's, or a client's own) admits what it should not. */
