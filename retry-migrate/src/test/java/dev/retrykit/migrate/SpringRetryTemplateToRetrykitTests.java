@@ -63,8 +63,8 @@ class SpringRetryTemplateToRetrykitTests implements RewriteTest {
 
 	@Test
 	void callbacksRecoveryAndStateMoveToRetrykitsTypes() {
-		// Five imports of one package fold into a star import under OpenRewrite's default import layout; a real
-		// project's own layout is detected and kept.
+		// Four imports of dev.retrykit and the context from dev.retrykit.context: under OpenRewrite's default import
+		// layout (five of one package fold into a star import) they stay single; a real project's own layout is kept.
 		rewriteRun(java("""
 				import org.springframework.retry.RecoveryCallback;
 				import org.springframework.retry.RetryCallback;
@@ -89,7 +89,11 @@ class SpringRetryTemplateToRetrykitTests implements RewriteTest {
 
 				}
 				""", """
-				import dev.retrykit.*;
+				import dev.retrykit.RecoveryCallback;
+				import dev.retrykit.RetryCallback;
+				import dev.retrykit.RetryState;
+				import dev.retrykit.RetryTemplate;
+				import dev.retrykit.context.RetryContext;
 
 				class Jobs {
 
