@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
+import dev.retrykit.spring.boot.http.client.ClaimedHostsHttpRequestRetryStrategy;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
 import dev.retrykit.spring.boot.http.client.RetryingClientHttpRequestInterceptor;
@@ -13,6 +14,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.webclient.WebClientCustomizer;
@@ -30,7 +33,8 @@ import org.springframework.web.reactive.function.client.support.WebClientHttpSer
  * when no instance claims anything. Each part is there only when its client's module is on the classpath.
  */
 @AutoConfiguration(after = RetryAutoConfiguration.class,
-		beforeName = { "org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration",
+		beforeName = { "org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration",
+				"org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration",
 				"org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration",
 				"org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration" })
 @Conditional(OnRetryEnabledCondition.class)
@@ -106,6 +110,24 @@ public final class RetryHttpClientAutoConfiguration {
 				}
 
 			};
+		}
+
+	}
+
+	/**
+	 * Apache HttpClient 5 retries by itself (an idempotent request's I/O failure, a 429 or 503, once): not for
+	 * the hosts an instance claims, whose attempts the instance counts and spaces.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.apache.hc.client5.http.impl.classic.HttpClientBuilder",
+			"org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer" })
+	static class ApacheHttpClientConfiguration {
+
+		@Bean
+		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> retryHttpComponentsRetryStrategy(
+				HttpRetryRoutes routes) {
+			return builder -> routes.hostRoutes().isEmpty() ? builder : builder
+				.withHttpClientCustomizer(client -> client.setRetryStrategy(ClaimedHostsHttpRequestRetryStrategy.of(routes)));
 		}
 
 	}

@@ -2,9 +2,8 @@ package dev.retrykit.spring.boot.http.client;
 
 import java.io.IOException;
 
-import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryContext;
-import org.jspecify.annotations.Nullable;
+import dev.retrykit.RetryFunction;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
@@ -14,64 +13,36 @@ import org.springframework.http.client.support.HttpRequestWrapper;
 
 /**
  * One retried call of a blocking client: each attempt sends the buffered request again (the interceptor chain
- * buffers every body, so every body can be sent again). The response of a failed attempt stays open until the
- * next attempt starts, and is closed then; the call's last one is handed to the client when the call ends with it,
- * and closed when the call ends otherwise. A hedging instance's copies run side by side, so each failed copy's
- * response is closed at once. Used by one call; the copies of a hedged call only read its fields.
+ * buffers every body, so every body can be sent again). A failed attempt's response is read (its first
+ * {@value RetriedStatusException#MAX_BODY} bytes) and closed at once, so its pooled connection is back in the pool
+ * before the backoff; when the call ends with it, the client gets a copy made of what was read. Stateless between
+ * attempts, so the copies of a hedged call may run side by side.
  */
-final class BlockingHttpCall implements RetryCallback<ClientHttpResponse, IOException> {
+record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, ClientHttpRequestExecution execution) {
 
-	private final HttpRetryRoute route;
-
-	private final HttpRequest request;
-
-	private final byte[] body;
-
-	private final ClientHttpRequestExecution execution;
-
-	private final boolean hedged;
-
-	/** The failure of the last failed attempt, whose response is still open; not hedged calls only. */
-	private @Nullable RetriedStatusException held;
-
-	private BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body,
-			ClientHttpRequestExecution execution) {
-		this.route = route;
-		this.request = request;
-		this.body = body;
-		this.execution = execution;
-		this.hedged = route.hedges();
-	}
+	/** One attempt, with the call as its argument: no lambda is allocated per call. */
+	private static final RetryFunction<BlockingHttpCall, ClientHttpResponse, IOException> ATTEMPT = BlockingHttpCall::attempt;
 
 	/**
 	 * Runs the call on the route's template.
-	 * @return the accepted response, or the last failed attempt's when the attempts ran out on a status
+	 * @return the accepted response, or a copy of the last failed attempt's when the attempts ran out on a status
 	 * @throws IOException the last I/O failure
 	 */
 	static ClientHttpResponse execute(HttpRetryRoute route, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
-		BlockingHttpCall call = new BlockingHttpCall(route, request, body, execution);
 		try {
-			return route.template().execute(call);
+			return route.template().execute(ATTEMPT, new BlockingHttpCall(route, request, body, execution));
 		}
 		catch (RetriedStatusException ex) {
-			if (ex == call.held && ex.response() instanceof ClientHttpResponse last) {
-				call.held = null;
+			if (ex.response() instanceof ClientHttpResponse last) {
 				return last;
 			}
 			throw ex;
 		}
-		finally {
-			call.releaseHeld();
-		}
 	}
 
-	@Override
-	public ClientHttpResponse doWithRetry(RetryContext context) throws IOException {
+	private ClientHttpResponse attempt(RetryContext context) throws IOException {
 		int attempt = context.getRetryCount() + 1;
-		if (!this.hedged) {
-			releaseHeld();
-		}
 		HttpRequest sent = (attempt == 1) ? this.request : new AttemptRequest(this.request, this.route.attemptHeader(), attempt);
 		ClientHttpResponse response = this.execution.execute(sent, this.body);
 		boolean fails;
@@ -85,25 +56,9 @@ final class BlockingHttpCall implements RetryCallback<ClientHttpResponse, IOExce
 		if (!fails) {
 			return response;
 		}
-		RetriedStatusException failure = new RetriedStatusException(this.request.getMethod(), this.request.getURI(),
-				response.getStatusCode(), response.getHeaders(), this.hedged ? null : response);
-		if (this.hedged) {
-			response.close();
-		}
-		else {
-			this.held = failure;
-		}
-		throw failure;
-	}
-
-	private void releaseHeld() {
-		RetriedStatusException failed = this.held;
-		if (failed != null) {
-			this.held = null;
-			if (failed.response() instanceof ClientHttpResponse response) {
-				response.close();
-			}
-		}
+		BufferedResponse failed = BufferedResponse.readAndClose(response);
+		throw new RetriedStatusException(this.request.getMethod(), this.request.getURI(), failed.getStatusCode(),
+				failed.getHeaders(), failed.bodyBytes(), failed);
 	}
 
 	/** The request of an attempt after the first: the same request, with the attempt's number in a header. */

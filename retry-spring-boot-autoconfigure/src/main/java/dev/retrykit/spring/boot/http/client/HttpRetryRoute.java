@@ -124,11 +124,6 @@ public final class HttpRetryRoute {
 		return (codes != null) ? codes.contains(status) : DEFAULT_STATUSES.contains(status);
 	}
 
-	/** {@return whether the instance hedges (copies of a call race instead of following one another)} */
-	boolean hedges() {
-		return this.template.getConfig().isHedging();
-	}
-
 	/**
 	 * {@return why a failed request of this method is not retried}
 	 * @param method the request's method

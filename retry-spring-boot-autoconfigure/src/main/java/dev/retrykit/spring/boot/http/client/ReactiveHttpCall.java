@@ -1,12 +1,14 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.util.concurrent.atomic.AtomicReference;
-
 import dev.retrykit.RetryContext;
 import dev.retrykit.reactor.RetryOperator;
-import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
@@ -14,80 +16,62 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
 /**
  * One retried call of a {@code WebClient}: each attempt (each hedged copy) is an exchange of its own, through
  * retry-reactor's operator on the route's template, so no thread waits between attempts and a hedging instance
- * races copies. The request's body inserter is run again for each attempt. The response of a failed attempt
- * keeps its body until the next attempt starts, and is released then; the call's last one is handed to the client
- * when the call ends with it, and released when the call ends otherwise or is cancelled. A hedging instance
- * releases each failed copy's response at once. Thread-safe: the held response is swapped atomically.
+ * races copies. The request's body inserter is run again for each attempt. A failed attempt's response is read
+ * (its first {@value RetriedStatusException#MAX_BODY} bytes) and released at once, so its pooled connection is
+ * back in the pool before the backoff; when the call ends with it, the client gets a copy made of what was read.
+ * Stateless: each attempt stands alone, so copies may run side by side.
  */
 final class ReactiveHttpCall {
 
-	private final HttpRetryRoute route;
-
-	private final ClientRequest request;
-
-	private final ExchangeFunction next;
-
-	private final boolean hedged;
-
-	/** The failure of the last failed attempt, whose response still has its body; not hedged calls only. */
-	private final AtomicReference<@Nullable RetriedStatusException> held = new AtomicReference<>();
-
-	private ReactiveHttpCall(HttpRetryRoute route, ClientRequest request, ExchangeFunction next) {
-		this.route = route;
-		this.request = request;
-		this.next = next;
-		this.hedged = route.hedges();
+	private ReactiveHttpCall() {
 	}
 
 	/** {@return the retried exchange: a call of its own per subscription} */
 	static Mono<ClientResponse> exchange(HttpRetryRoute route, ClientRequest request, ExchangeFunction next) {
-		return Mono.defer(() -> {
-			ReactiveHttpCall call = new ReactiveHttpCall(route, request, next);
-			return Mono.defer(call::attempt)
-				.transformDeferred(RetryOperator.of(route.template()))
-				.onErrorResume(RetriedStatusException.class, call::handOver)
-				.doFinally(signal -> call.release(call.held.getAndSet(null)));
-		});
+		return Mono.defer(() -> attempt(route, request, next))
+			.transformDeferred(RetryOperator.of(route.template()))
+			.onErrorResume(RetriedStatusException.class, ended -> (ended.response() instanceof ClientResponse last)
+					? Mono.just(last) : Mono.error(ended));
 	}
 
-	private Mono<ClientResponse> attempt() {
+	private static Mono<ClientResponse> attempt(HttpRetryRoute route, ClientRequest request, ExchangeFunction next) {
 		RetryContext context = RetryContext.current();
 		int attempt = (context != null) ? context.getRetryCount() + 1 : 1;
-		Mono<Void> released = this.hedged ? Mono.empty() : releaseLater(this.held.getAndSet(null));
-		ClientRequest sent = (attempt == 1) ? this.request : ClientRequest.from(this.request)
-			.headers(headers -> headers.set(this.route.attemptHeader(), Integer.toString(attempt)))
+		ClientRequest sent = (attempt == 1) ? request : ClientRequest.from(request)
+			.headers(headers -> headers.set(route.attemptHeader(), Integer.toString(attempt)))
 			.build();
-		return released.then(this.next.exchange(sent)).flatMap(this::judge);
+		return next.exchange(sent).flatMap(response -> judge(route, request, response));
 	}
 
-	private Mono<ClientResponse> judge(ClientResponse response) {
-		if (!this.route.failsAttempt(response.statusCode().value())) {
+	private static Mono<ClientResponse> judge(HttpRetryRoute route, ClientRequest request, ClientResponse response) {
+		if (!route.failsAttempt(response.statusCode().value())) {
 			return Mono.just(response);
 		}
-		RetriedStatusException failure = new RetriedStatusException(this.request.method(), this.request.url(),
-				response.statusCode(), response.headers().asHttpHeaders(), this.hedged ? null : response);
-		if (this.hedged) {
-			return response.releaseBody().then(Mono.error(failure));
+		return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), RetriedStatusException.MAX_BODY)
+			.map(ReactiveHttpCall::bytes)
+			// Longer than the limit, or unreadable: the attempt fails all the same, with no body kept.
+			.onErrorResume(ex -> response.releaseBody().thenReturn(new byte[0]))
+			.defaultIfEmpty(new byte[0])
+			.flatMap(body -> Mono.error(new RetriedStatusException(request.method(), request.url(),
+					response.statusCode(), response.headers().asHttpHeaders(), body, copy(response, body))));
+	}
+
+	private static byte[] bytes(DataBuffer buffer) {
+		try {
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			buffer.read(bytes);
+			return bytes;
 		}
-		release(this.held.getAndSet(failure));
-		return Mono.error(failure);
-	}
-
-	/** The call ended with a failed attempt's status: its response is the call's, when it still has it. */
-	private Mono<ClientResponse> handOver(RetriedStatusException ended) {
-		if (this.held.compareAndSet(ended, null) && ended.response() instanceof ClientResponse last) {
-			return Mono.just(last);
+		finally {
+			DataBufferUtils.release(buffer);
 		}
-		return Mono.error(ended);
 	}
 
-	private static Mono<Void> releaseLater(@Nullable RetriedStatusException failed) {
-		return (failed != null && failed.response() instanceof ClientResponse response) ? response.releaseBody()
-				.onErrorResume(ex -> Mono.empty()) : Mono.empty();
-	}
-
-	private void release(@Nullable RetriedStatusException failed) {
-		releaseLater(failed).subscribe();
+	/** A response with the failed one's status and headers, and the body read from it; it holds no connection. */
+	private static ClientResponse copy(ClientResponse response, byte[] body) {
+		return response.mutate()
+			.body(Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(body))))
+			.build();
 	}
 
 }

@@ -13,26 +13,28 @@ import org.springframework.web.client.RestClientResponseException;
 /**
  * The failure of an attempt whose response had a status the instance retries ({@code match.http-status}). A
  * {@link RestClientResponseException}, so the status extractor and the {@code Retry-After} reader that serve
- * {@code @Retryable} methods read it too. It holds the attempt's response until the call decides: the response of
- * an attempt that is retried is released before the next attempt starts; the last one is handed to the client as
- * the call's response, so the application sees the downstream's answer as it would without retries. A hedged
- * call releases each failed copy's response at once and ends, when every copy failed, with this exception.
+ * {@code @Retryable} methods read it too. The attempt's response was read (its first {@value #MAX_BODY} bytes) and
+ * released before this was thrown, so no connection waits through the backoff; the exception holds a copy of it
+ * that holds no connection, which the client gets as the call's response when the call ends with this failure.
  */
 public final class RetriedStatusException extends RestClientResponseException {
+
+	/** The most bytes of a failed attempt's body that are kept; a longer body is dropped. */
+	public static final int MAX_BODY = 64 * 1024;
 
 	@Serial
 	private static final long serialVersionUID = 1L;
 
-	/** The attempt's response ({@code ClientHttpResponse} or {@code ClientResponse}), still open; never serialized. */
+	/** A copy of the attempt's response ({@code ClientHttpResponse} or {@code ClientResponse}); never serialized. */
 	private final transient @Nullable Object response;
 
-	RetriedStatusException(HttpMethod method, URI uri, HttpStatusCode status, HttpHeaders headers,
+	RetriedStatusException(HttpMethod method, URI uri, HttpStatusCode status, HttpHeaders headers, byte[] body,
 			@Nullable Object response) {
-		super(status.value() + " from " + method.name() + " " + uri, status, "", headers, null, null);
+		super(status.value() + " from " + method.name() + " " + uri, status, "", headers, body, null);
 		this.response = response;
 	}
 
-	/** {@return the attempt's response, or {@code null} once it was released} */
+	/** {@return the copy of the attempt's response, or {@code null}} */
 	@Nullable Object response() {
 		return this.response;
 	}
