@@ -126,7 +126,7 @@ public final class RetryHttpClientAutoConfiguration {
 		@Bean
 		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> retryHttpComponentsRetryStrategy(
 				HttpRetryRoutes routes) {
-			return builder -> routes.hostRoutes().isEmpty() ? builder : builder
+			return builder -> routes.isEmpty() ? builder : builder
 				.withHttpClientCustomizer(client -> client.setRetryStrategy(ClaimedHostsHttpRequestRetryStrategy.of(routes)));
 		}
 

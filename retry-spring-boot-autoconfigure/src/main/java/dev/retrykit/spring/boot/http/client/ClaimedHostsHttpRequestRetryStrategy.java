@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.http.client;
 import java.io.IOException;
 import java.util.Objects;
 
+import dev.retrykit.RetryContext;
 import org.apache.hc.client5.http.HttpRequestRetryStrategy;
 import org.apache.hc.client5.http.RouteInfo;
 import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
@@ -14,7 +15,8 @@ import org.apache.hc.core5.util.TimeValue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Apache HttpClient 5's retry strategy, except for the hosts a retrykit instance claims. HttpClient 5 retries by
+ * Apache HttpClient 5's retry strategy, except for the calls a retrykit instance claims (by host, or by service
+ * group while the group's instance runs the call). HttpClient 5 retries by
  * itself (by default an idempotent request's I/O failure, and a 429 or 503, once, after a second): under a
  * retrykit instance that would multiply the attempts and hide a wait from the instance's backoff. Calls to other
  * hosts keep the strategy they had. The auto-configuration installs it in Boot's
@@ -65,6 +67,12 @@ public final class ClaimedHostsHttpRequestRetryStrategy implements HttpRequestRe
 	}
 
 	private boolean claimed(HttpContext context) {
+		// A service group's call may go to any host: it is claimed when it runs inside its instance's attempt, on
+		// this thread (HttpClient 5's classic API runs the exchange on the caller's thread).
+		RetryContext call = RetryContext.current();
+		if (call != null && this.routes.claimsGroups(call.getName())) {
+			return true;
+		}
 		RouteInfo route = HttpClientContext.castOrCreate(context).getHttpRoute();
 		@Nullable String host = (route != null) ? route.getTargetHost().getHostName() : null;
 		return this.routes.forHost(host) != null;
