@@ -4,11 +4,14 @@ import java.util.List;
 
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
+import dev.retrykit.spring.boot.http.client.ClaimedCallsObservationPredicate;
 import dev.retrykit.spring.boot.http.client.ClaimedHostsHttpRequestRetryStrategy;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
 import dev.retrykit.spring.boot.http.client.RetryingClientHttpRequestInterceptor;
 import dev.retrykit.spring.boot.http.client.RetryingExchangeFilterFunction;
+
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,6 +25,8 @@ import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.http.client.observation.ClientRequestObservationConvention;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 import org.springframework.web.reactive.function.client.support.WebClientHttpServiceGroupConfigurer;
 
@@ -41,6 +46,9 @@ import org.springframework.web.reactive.function.client.support.WebClientHttpSer
 @ConditionalOnClass(name = "org.springframework.http.client.ClientHttpRequestInterceptor")
 public final class RetryHttpClientAutoConfiguration {
 
+	/** Boot's property of the name of the HTTP client observations. */
+	static final String CLIENT_REQUESTS_NAME = "management.observations.http.client.requests.name";
+
 	/** The routes of the instances that claim hosts or service groups. */
 	@Bean
 	@ConditionalOnMissingBean
@@ -57,8 +65,20 @@ public final class RetryHttpClientAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RetryingClientHttpRequestInterceptor retryingClientHttpRequestInterceptor(HttpRetryRoutes routes) {
-			return RetryingClientHttpRequestInterceptor.of(routes);
+		RetryingClientHttpRequestInterceptor retryingClientHttpRequestInterceptor(HttpRetryRoutes routes,
+				ObjectProvider<ObservationRegistry> registry,
+				ObjectProvider<ClientRequestObservationConvention> convention, Environment environment) {
+			RetryingClientHttpRequestInterceptor interceptor = RetryingClientHttpRequestInterceptor.of(routes);
+			ObservationRegistry observations = registry.getIfUnique();
+			return (observations != null) ? interceptor.observedBy(observations, convention.getIfUnique(),
+					environment.getProperty(CLIENT_REQUESTS_NAME, "http.client.requests")) : interceptor;
+		}
+
+		/** Drops the client's observation of a whole claimed call: each attempt is observed, under its retry.attempt. */
+		@Bean
+		@ConditionalOnMissingBean
+		static ClaimedCallsObservationPredicate claimedCallsObservationPredicate(ObjectProvider<HttpRetryRoutes> routes) {
+			return new ClaimedCallsObservationPredicate(routes::getObject);
 		}
 
 		@Bean
@@ -85,7 +105,8 @@ public final class RetryHttpClientAutoConfiguration {
 
 		@Bean
 		@ConditionalOnClass(name = "org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer")
-		RestClientHttpServiceGroupConfigurer retryRestClientHttpServiceGroupConfigurer(HttpRetryRoutes routes) {
+		RestClientHttpServiceGroupConfigurer retryRestClientHttpServiceGroupConfigurer(HttpRetryRoutes routes,
+				RetryingClientHttpRequestInterceptor interceptor) {
 			return new RestClientHttpServiceGroupConfigurer() {
 
 				@Override
@@ -97,7 +118,7 @@ public final class RetryHttpClientAutoConfiguration {
 							// The group's instance replaces the by-host interceptor Boot's customizers added.
 							builder.requestInterceptors(interceptors -> {
 								interceptors.removeIf(RetryingClientHttpRequestInterceptor.class::isInstance);
-								interceptors.add(0, RetryingClientHttpRequestInterceptor.of(route));
+								interceptors.add(0, interceptor.forRoute(route));
 							});
 						}
 					});

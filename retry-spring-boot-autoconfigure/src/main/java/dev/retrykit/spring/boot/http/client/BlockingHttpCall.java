@@ -4,6 +4,8 @@ import java.io.IOException;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.RetryFunction;
+import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
@@ -18,7 +20,8 @@ import org.springframework.http.client.support.HttpRequestWrapper;
  * before the backoff; when the call ends with it, the client gets a copy made of what was read. Stateless between
  * attempts, so the copies of a hedged call may run side by side.
  */
-record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, ClientHttpRequestExecution execution) {
+record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, ClientHttpRequestExecution execution,
+		@Nullable ObservedAttempts observations) {
 
 	/** One attempt, with the call as its argument: no lambda is allocated per call. */
 	private static final RetryFunction<BlockingHttpCall, ClientHttpResponse, IOException> ATTEMPT = BlockingHttpCall::attempt;
@@ -29,9 +32,11 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 	 * @throws IOException the last I/O failure
 	 */
 	static ClientHttpResponse execute(HttpRetryRoute route, HttpRequest request, byte[] body,
-			ClientHttpRequestExecution execution) throws IOException {
+			ClientHttpRequestExecution execution, @Nullable ObservedAttempts observations) throws IOException {
+		Observation.Scope vetoed = (observations != null) ? observations.leaveVetoedScope() : null;
 		try {
-			return route.template().execute(ATTEMPT, new BlockingHttpCall(route, request, body, execution));
+			return route.template()
+				.execute(ATTEMPT, new BlockingHttpCall(route, request, body, execution, observations));
 		}
 		catch (RetriedStatusException ex) {
 			if (ex.response() instanceof ClientHttpResponse last) {
@@ -39,12 +44,23 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 			}
 			throw ex;
 		}
+		finally {
+			if (vetoed != null) {
+				vetoed.makeCurrent();
+			}
+		}
 	}
 
 	private ClientHttpResponse attempt(RetryContext context) throws IOException {
 		int attempt = context.getRetryCount() + 1;
-		HttpRequest sent = (attempt == 1) ? this.request : new AttemptRequest(this.request, this.route.attemptHeader(), attempt);
-		ClientHttpResponse response = this.execution.execute(sent, this.body);
+		ClientHttpResponse response;
+		if (this.observations != null) {
+			response = this.observations.exchange(this.request, original -> sent(original, attempt), this.body,
+					this.execution);
+		}
+		else {
+			response = this.execution.execute(sent(this.request, attempt), this.body);
+		}
 		boolean fails;
 		try {
 			fails = this.route.failsAttempt(response.getStatusCode().value());
@@ -59,6 +75,10 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 		BufferedResponse failed = BufferedResponse.readAndClose(response);
 		throw new RetriedStatusException(this.request.getMethod(), this.request.getURI(), failed.getStatusCode(),
 				failed.getHeaders(), failed.bodyBytes(), failed);
+	}
+
+	private HttpRequest sent(HttpRequest original, int attempt) {
+		return (attempt == 1) ? original : new AttemptRequest(original, this.route.attemptHeader(), attempt);
 	}
 
 	/** The request of an attempt after the first: the same request, with the attempt's number in a header. */

@@ -3,12 +3,14 @@ package dev.retrykit.spring.boot.http.client;
 import java.io.IOException;
 import java.util.Objects;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.http.client.observation.ClientRequestObservationConvention;
 
 /**
  * Retries the calls of a {@code RestClient} or {@code RestTemplate} that a retrykit instance claims. The
@@ -33,9 +35,28 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 
 	private final @Nullable HttpRetryRoute route;
 
-	private RetryingClientHttpRequestInterceptor(HttpRetryRoutes routes, @Nullable HttpRetryRoute route) {
+	private final @Nullable ObservedAttempts observations;
+
+	private RetryingClientHttpRequestInterceptor(HttpRetryRoutes routes, @Nullable HttpRetryRoute route,
+			@Nullable ObservedAttempts observations) {
 		this.routes = routes;
 		this.route = route;
+		this.observations = observations;
+	}
+
+	/**
+	 * This interceptor, recording each attempt as an {@code http.client.requests} observation, the child of the
+	 * attempt's {@code retry.attempt}. Add a {@link ClaimedCallsObservationPredicate} to the registry, so that the
+	 * client's own observation of the whole call is not recorded as well (Boot adds the auto-configured one).
+	 * @param registry the registry
+	 * @param convention the convention of the client's observations, or {@code null} for Spring's default
+	 * @param name the observation's name with the default convention ({@code http.client.requests})
+	 * @return a new interceptor
+	 */
+	public RetryingClientHttpRequestInterceptor observedBy(ObservationRegistry registry,
+			@Nullable ClientRequestObservationConvention convention, String name) {
+		return new RetryingClientHttpRequestInterceptor(this.routes, this.route,
+				new ObservedAttempts(registry, convention, name));
 	}
 
 	/**
@@ -43,7 +64,18 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 	 * @param routes the routes
 	 */
 	public static RetryingClientHttpRequestInterceptor of(HttpRetryRoutes routes) {
-		return new RetryingClientHttpRequestInterceptor(Objects.requireNonNull(routes, "routes must not be null"), null);
+		return new RetryingClientHttpRequestInterceptor(Objects.requireNonNull(routes, "routes must not be null"), null,
+				null);
+	}
+
+	/**
+	 * {@return an interceptor that retries every call of its client on one route (an HTTP service group's), observed
+	 * as this one is}
+	 * @param route the route
+	 */
+	public RetryingClientHttpRequestInterceptor forRoute(HttpRetryRoute route) {
+		return new RetryingClientHttpRequestInterceptor(HttpRetryRoutes.none(),
+				Objects.requireNonNull(route, "route must not be null"), this.observations);
 	}
 
 	/**
@@ -52,7 +84,7 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 	 */
 	public static RetryingClientHttpRequestInterceptor of(HttpRetryRoute route) {
 		return new RetryingClientHttpRequestInterceptor(HttpRetryRoutes.none(),
-				Objects.requireNonNull(route, "route must not be null"));
+				Objects.requireNonNull(route, "route must not be null"), null);
 	}
 
 	@Override
@@ -70,7 +102,7 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 				throw NotRetriedException.note(ex, claimed.notRetriedReason(request.getMethod()));
 			}
 		}
-		return BlockingHttpCall.execute(claimed, request, body, execution);
+		return BlockingHttpCall.execute(claimed, request, body, execution, this.observations);
 	}
 
 	@Override
