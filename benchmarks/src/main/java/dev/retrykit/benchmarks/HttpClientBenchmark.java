@@ -15,6 +15,7 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
 import dev.retrykit.spring.boot.http.client.RetryingClientHttpRequestInterceptor;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -46,17 +47,17 @@ import org.springframework.web.client.RestClient;
 public class HttpClientBenchmark {
 
 	@Benchmark
-	public String plainRestClient(Clients clients) {
+	public @Nullable String plainRestClient(Clients clients) {
 		return clients.plain.get().uri("/stock").retrieve().body(String.class);
 	}
 
 	@Benchmark
-	public String guardedRestClient(Clients clients) {
+	public @Nullable String guardedRestClient(Clients clients) {
 		return clients.guarded.get().uri("/stock").retrieve().body(String.class);
 	}
 
 	@Benchmark
-	public String unclaimedRestClient(Clients clients) {
+	public @Nullable String unclaimedRestClient(Clients clients) {
 		return clients.unclaimed.get().uri("/stock").retrieve().body(String.class);
 	}
 
