@@ -6,6 +6,7 @@ import dev.retrykit.RetryRegistry;
 import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.http.client.ClaimedCallsObservationPredicate;
 import dev.retrykit.spring.boot.http.client.ClaimedHostsHttpRequestRetryStrategy;
+import dev.retrykit.spring.boot.http.client.ClaimedWebClientCallsObservationPredicate;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
 import dev.retrykit.spring.boot.http.client.RetryingClientHttpRequestInterceptor;
@@ -161,8 +162,22 @@ public final class RetryHttpClientAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RetryingExchangeFilterFunction retryingExchangeFilterFunction(HttpRetryRoutes routes) {
-			return RetryingExchangeFilterFunction.of(routes);
+		RetryingExchangeFilterFunction retryingExchangeFilterFunction(HttpRetryRoutes routes,
+				ObjectProvider<ObservationRegistry> registry,
+				ObjectProvider<org.springframework.web.reactive.function.client.ClientRequestObservationConvention> convention,
+				Environment environment) {
+			RetryingExchangeFilterFunction filter = RetryingExchangeFilterFunction.of(routes);
+			ObservationRegistry observations = registry.getIfUnique();
+			return (observations != null) ? filter.observedBy(observations, convention.getIfUnique(),
+					environment.getProperty(CLIENT_REQUESTS_NAME, "http.client.requests")) : filter;
+		}
+
+		/** Drops the client's observation of a whole claimed call: each attempt is observed, under its retry.attempt. */
+		@Bean
+		@ConditionalOnMissingBean
+		static ClaimedWebClientCallsObservationPredicate claimedWebClientCallsObservationPredicate(
+				ObjectProvider<HttpRetryRoutes> routes) {
+			return new ClaimedWebClientCallsObservationPredicate(routes::getObject);
 		}
 
 		@Bean
@@ -177,7 +192,8 @@ public final class RetryHttpClientAutoConfiguration {
 		@Bean
 		@ConditionalOnClass(
 				name = "org.springframework.web.reactive.function.client.support.WebClientHttpServiceGroupConfigurer")
-		WebClientHttpServiceGroupConfigurer retryWebClientHttpServiceGroupConfigurer(HttpRetryRoutes routes) {
+		WebClientHttpServiceGroupConfigurer retryWebClientHttpServiceGroupConfigurer(HttpRetryRoutes routes,
+				RetryingExchangeFilterFunction filter) {
 			return new WebClientHttpServiceGroupConfigurer() {
 
 				@Override
@@ -188,7 +204,7 @@ public final class RetryHttpClientAutoConfiguration {
 						if (route != null) {
 							builder.filters(filters -> {
 								filters.removeIf(RetryingExchangeFilterFunction.class::isInstance);
-								filters.add(0, RetryingExchangeFilterFunction.of(route));
+								filters.add(0, filter.forRoute(route));
 							});
 						}
 					});

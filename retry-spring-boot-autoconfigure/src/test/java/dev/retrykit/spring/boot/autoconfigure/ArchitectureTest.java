@@ -46,6 +46,7 @@ class ArchitectureTest {
 			.and().doNotHaveSimpleName("KotlinCoroutines")
 			// WebClient's retried exchange, and the auto-configuration that adds it when WebClient and retry-reactor are there.
 			.and().doNotHaveSimpleName("ReactiveHttpCall").and().doNotHaveSimpleName("RetryingExchangeFilterFunction")
+			.and().doNotHaveSimpleName("ObservedExchanges")
 			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.autoconfigure\\.RetryHttpClientAutoConfiguration.*")
 			.should().dependOnClassesThat().resideInAnyPackage("reactor..", "org.reactivestreams..", "dev.retrykit.reactor..")
 			.because("Reactor and retry-reactor are optional: only the reactive variants, loaded when they are present, use them")

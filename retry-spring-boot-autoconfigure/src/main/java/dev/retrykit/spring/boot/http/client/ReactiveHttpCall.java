@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.http.client;
 
 import dev.retrykit.RetryContext;
 import dev.retrykit.reactor.RetryOperator;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -27,16 +28,25 @@ final class ReactiveHttpCall {
 	}
 
 	/** {@return the retried exchange: a call of its own per subscription} */
-	static Mono<ClientResponse> exchange(HttpRetryRoute route, ClientRequest request, ExchangeFunction next) {
-		return Mono.defer(() -> attempt(route, request, next))
+	static Mono<ClientResponse> exchange(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
+			@Nullable ObservedExchanges observations) {
+		return Mono.defer(() -> attempt(route, request, next, observations))
 			.transformDeferred(RetryOperator.of(route.template()))
 			.onErrorResume(RetriedStatusException.class, ended -> (ended.response() instanceof ClientResponse last)
 					? Mono.just(last) : Mono.error(ended));
 	}
 
-	private static Mono<ClientResponse> attempt(HttpRetryRoute route, ClientRequest request, ExchangeFunction next) {
+	private static Mono<ClientResponse> attempt(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
+			@Nullable ObservedExchanges observations) {
 		RetryContext context = RetryContext.current();
 		int attempt = (context != null) ? context.getRetryCount() + 1 : 1;
+		if (observations != null) {
+			ClientRequest.Builder sent = ClientRequest.from(request);
+			if (attempt > 1) {
+				sent.headers(headers -> headers.set(route.attemptHeader(), Integer.toString(attempt)));
+			}
+			return observations.exchange(sent, next, response -> judge(route, request, response));
+		}
 		ClientRequest sent = (attempt == 1) ? request : ClientRequest.from(request)
 			.headers(headers -> headers.set(route.attemptHeader(), Integer.toString(attempt)))
 			.build();

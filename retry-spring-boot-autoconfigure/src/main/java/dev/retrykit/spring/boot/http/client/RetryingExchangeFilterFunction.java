@@ -2,10 +2,12 @@ package dev.retrykit.spring.boot.http.client;
 
 import java.util.Objects;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientRequestObservationConvention;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
@@ -36,9 +38,38 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 
 	private final @Nullable HttpRetryRoute route;
 
-	private RetryingExchangeFilterFunction(HttpRetryRoutes routes, @Nullable HttpRetryRoute route) {
+	private final @Nullable ObservedExchanges observations;
+
+	private RetryingExchangeFilterFunction(HttpRetryRoutes routes, @Nullable HttpRetryRoute route,
+			@Nullable ObservedExchanges observations) {
 		this.routes = routes;
 		this.route = route;
+		this.observations = observations;
+	}
+
+	/**
+	 * This filter, recording each attempt as an {@code http.client.requests} observation, the child of the
+	 * attempt's {@code retry.attempt}. Add a {@link ClaimedWebClientCallsObservationPredicate} to the registry, so
+	 * that the client's own observation of the whole call is not recorded as well (Boot adds the auto-configured one).
+	 * @param registry the registry
+	 * @param convention the convention of the client's observations, or {@code null} for Spring's default
+	 * @param name the observation's name with the default convention ({@code http.client.requests})
+	 * @return a new filter
+	 */
+	public RetryingExchangeFilterFunction observedBy(ObservationRegistry registry,
+			@Nullable ClientRequestObservationConvention convention, String name) {
+		return new RetryingExchangeFilterFunction(this.routes, this.route,
+				new ObservedExchanges(registry, convention, name));
+	}
+
+	/**
+	 * {@return a filter that retries every call of its client on one route (an HTTP service group's), observed as
+	 * this one is}
+	 * @param route the route
+	 */
+	public RetryingExchangeFilterFunction forRoute(HttpRetryRoute route) {
+		return new RetryingExchangeFilterFunction(HttpRetryRoutes.none(),
+				Objects.requireNonNull(route, "route must not be null"), this.observations);
 	}
 
 	/**
@@ -46,7 +77,7 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 	 * @param routes the routes
 	 */
 	public static RetryingExchangeFilterFunction of(HttpRetryRoutes routes) {
-		return new RetryingExchangeFilterFunction(Objects.requireNonNull(routes, "routes must not be null"), null);
+		return new RetryingExchangeFilterFunction(Objects.requireNonNull(routes, "routes must not be null"), null, null);
 	}
 
 	/**
@@ -55,7 +86,7 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 	 */
 	public static RetryingExchangeFilterFunction of(HttpRetryRoute route) {
 		return new RetryingExchangeFilterFunction(HttpRetryRoutes.none(),
-				Objects.requireNonNull(route, "route must not be null"));
+				Objects.requireNonNull(route, "route must not be null"), null);
 	}
 
 	@Override
@@ -69,7 +100,7 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 				.onErrorMap(WebClientRequestException.class,
 						ex -> NotRetriedException.note(ex, claimed.notRetriedReason(request.method())));
 		}
-		return ReactiveHttpCall.exchange(claimed, request, next);
+		return ReactiveHttpCall.exchange(claimed, request, next, this.observations);
 	}
 
 	@Override

@@ -23,7 +23,11 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestClientObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.boot.webclient.autoconfigure.WebClientObservationAutoConfiguration;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,6 +74,28 @@ class HttpAttemptObservationTests {
 					"retry.attempt <- retry.call", "http.client.requests <- retry.attempt", "retry.attempt <- retry.call",
 					"retry.call <- shop.request", "shop.request <- none");
 		});
+	}
+
+	@Test
+	void eachAttemptOfAWebClientCallShouldBeTheChildOfItsRetryAttempt() {
+		server.reset();
+		server.then(Answer.status(503), Answer.status(200, "ok"));
+		this.runner.withConfiguration(AutoConfigurations.of(WebClientAutoConfiguration.class,
+				WebClientObservationAutoConfiguration.class))
+			.withPropertyValues("retry.instances.downstream.backoff.type=none")
+			.run(context -> {
+				WebClient client = context.getBean(WebClient.Builder.class)
+					.baseUrl(server.url())
+					.clientConnector(new ReactorClientHttpConnector())
+					.build();
+				assertThat(VirtualTimeDriver.await(client.get().uri("/stock/{sku}", "a").retrieve().bodyToMono(String.class),
+						context.getBean(VirtualTime.class))).isEqualTo("ok");
+				List<String> stopped = context.getBean(ParentRecorder.class).stopped;
+				assertThat(stopped).filteredOn(line -> line.startsWith("http.client.requests"))
+					.containsExactly("http.client.requests <- retry.attempt", "http.client.requests <- retry.attempt");
+				assertThat(stopped).filteredOn(line -> line.startsWith("retry.attempt"))
+					.containsExactly("retry.attempt <- retry.call", "retry.attempt <- retry.call");
+			});
 	}
 
 	@Test
