@@ -63,7 +63,7 @@ final class HttpClaims {
 		properties.getInstances().forEach((name, instance) -> {
 			String path = PREFIX + ".instances." + name;
 			Set<String> ownMethods = methods(path, instance);
-			RetryInstanceProperties.Http http = instance.getHttp();
+			HttpClaimProperties http = instance.getHttp();
 			List<String> hosts = hosts(path + ".http.hosts", http.getHosts(), claimedHosts);
 			List<String> groups = groups(path + ".http.service-groups", http.getServiceGroups(), claimedGroups);
 			if (hosts.isEmpty() && groups.isEmpty()) {
@@ -79,7 +79,7 @@ final class HttpClaims {
 	}
 
 	private static void checkNoClaims(String path, RetryInstanceProperties properties) {
-		RetryInstanceProperties.Http http = properties.getHttp();
+		HttpClaimProperties http = properties.getHttp();
 		for (String key : List.of("hosts", "service-groups")) {
 			List<String> values = key.equals("hosts") ? http.getHosts() : http.getServiceGroups();
 			if (values != null && !values.isEmpty()) {

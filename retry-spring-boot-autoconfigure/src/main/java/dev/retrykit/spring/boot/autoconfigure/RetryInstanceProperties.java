@@ -74,7 +74,8 @@ public class RetryInstanceProperties {
 	private final Failback failback = new Failback();
 
 	/** Outgoing HTTP calls this instance guards, without code: calls of clients built from Boot's RestClient, RestTemplate and WebClient builders. */
-	private final Http http = new Http();
+	@NestedConfigurationProperty
+	private final HttpClaimProperties http = new HttpClaimProperties();
 
 	public @Nullable String getBaseConfig() {
 		return this.baseConfig;
@@ -188,7 +189,7 @@ public class RetryInstanceProperties {
 		return this.failback;
 	}
 
-	public Http getHttp() {
+	public HttpClaimProperties getHttp() {
 		return this.http;
 	}
 
@@ -446,51 +447,6 @@ public class RetryInstanceProperties {
 
 		public void setCapacity(@Nullable Integer capacity) {
 			this.capacity = capacity;
-		}
-
-	}
-
-	/** The HTTP calls an instance claims; hosts and service groups are set on instances only, methods anywhere. */
-	public static class Http {
-
-		/**
-		 * Hosts whose calls this instance retries: exact names (inventory.internal) or *.suffix (*.inventory.svc, any
-		 * name ending in .inventory.svc). A host is claimed by one instance at most. Only under retry.instances.
-		 */
-		private @Nullable List<String> hosts;
-
-		/** HTTP service groups (@ImportHttpServices group names) every call of which this instance retries. Only under retry.instances. */
-		private @Nullable List<String> serviceGroups;
-
-		/**
-		 * Methods retried besides the idempotent ones (GET, HEAD, OPTIONS, TRACE, PUT, DELETE), e.g. POST or PATCH
-		 * for a downstream known to be idempotent; a request with an Idempotency-Key header is retried whatever
-		 * its method. Default none.
-		 */
-		private @Nullable List<String> methods;
-
-		public @Nullable List<String> getHosts() {
-			return this.hosts;
-		}
-
-		public void setHosts(@Nullable List<String> hosts) {
-			this.hosts = hosts;
-		}
-
-		public @Nullable List<String> getServiceGroups() {
-			return this.serviceGroups;
-		}
-
-		public void setServiceGroups(@Nullable List<String> serviceGroups) {
-			this.serviceGroups = serviceGroups;
-		}
-
-		public @Nullable List<String> getMethods() {
-			return this.methods;
-		}
-
-		public void setMethods(@Nullable List<String> methods) {
-			this.methods = methods;
 		}
 
 	}
