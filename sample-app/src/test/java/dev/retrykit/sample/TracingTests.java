@@ -52,7 +52,7 @@ class TracingTests extends SampleOverHttp {
 		});
 		assertThat(attempts).extracting(attempt -> attempt.getTags().get("attempt")).containsExactly("1", "2", "3");
 		assertThat(attempts).extracting(attempt -> attempt.getTags().get("exception"))
-			.containsExactly("ServiceUnavailable", "ServiceUnavailable", "none");
+			.containsExactly("RetriedStatusException", "RetriedStatusException", "none");
 		for (int i = 1; i < attempts.size(); i++) {
 			assertThat(attempts.get(i).getStartTimestamp()).isAfterOrEqualTo(attempts.get(i - 1).getEndTimestamp());
 		}

@@ -24,25 +24,44 @@ public class Downstream {
 
 	private volatile @Nullable RestClient client;
 
+	private volatile @Nullable RestClient inventoryClient;
+
 	Downstream(Environment environment, RestClient.Builder builder) {
 		this.environment = environment;
 		this.builder = builder;
 	}
 
-	/** @return a client whose base URL is the downstream's */
+	/** @return a client whose base URL is the downstream's, through {@code localhost} */
 	public RestClient client() {
 		RestClient current = this.client;
 		if (current == null) {
-			String port = this.environment.getProperty("local.server.port",
-					this.environment.getProperty("server.port", "8080"));
-			JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(
-					HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build());
-			requests.setReadTimeout(Duration.ofSeconds(2));
-			current = this.builder.baseUrl("http://localhost:" + port + "/downstream")
-				.requestFactory(requests).build();
+			current = build("localhost");
 			this.client = current;
 		}
 		return current;
+	}
+
+	/**
+	 * @return a client of the downstream's inventory API, through {@code 127.0.0.1}: a host of its own, which
+	 * {@code retry.instances.inventory.http.hosts} claims, as a real inventory service would have
+	 */
+	public RestClient inventoryClient() {
+		RestClient current = this.inventoryClient;
+		if (current == null) {
+			current = build("127.0.0.1");
+			this.inventoryClient = current;
+		}
+		return current;
+	}
+
+	private RestClient build(String host) {
+		String port = this.environment.getProperty("local.server.port",
+				this.environment.getProperty("server.port", "8080"));
+		JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(
+				HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build());
+		requests.setReadTimeout(Duration.ofSeconds(2));
+		// A clone: each client gets the builder's customizers (retrykit's interceptor among them) and its own base URL.
+		return this.builder.clone().baseUrl("http://" + host + ":" + port + "/downstream").requestFactory(requests).build();
 	}
 
 	/**

@@ -1,13 +1,14 @@
 package dev.retrykit.sample.client;
 
-import dev.retrykit.annotation.Retryable;
 import dev.retrykit.sample.client.Model.Stock;
 
 import org.springframework.stereotype.Component;
 
 /**
- * Reads stock from the downstream. Instance {@code inventory}: exponential backoff with jitter, retries
- * only 429 and 5xx answers, waits what a {@code Retry-After} header asks, and shares a retry budget.
+ * Reads stock from the downstream. No annotation: the call is a plain {@code RestClient} call, and instance
+ * {@code inventory} retries it because its {@code http.hosts} claims the inventory API's host. Exponential
+ * backoff with jitter, retries only 429 and 5xx answers (a GET may be sent twice), waits what a
+ * {@code Retry-After} header asks, and shares a retry budget.
  */
 @Component
 public class InventoryClient {
@@ -22,9 +23,9 @@ public class InventoryClient {
 	 * @param sku the product
 	 * @return its stock
 	 */
-	@Retryable("inventory")
 	public Stock stock(String sku) {
-		return Downstream.body(this.downstream.client().get().uri("/inventory/{sku}", sku).retrieve(), Stock.class);
+		return Downstream.body(this.downstream.inventoryClient().get().uri("/inventory/{sku}", sku).retrieve(),
+				Stock.class);
 	}
 
 }

@@ -74,6 +74,10 @@ public class RetryInstanceProperties {
 	/** Background retries of @Failback methods and RetryRegistry.failback(name) tasks. */
 	private final Failback failback = new Failback();
 
+	/** Outgoing HTTP calls this instance guards, without code: calls of clients built from Boot's RestClient, RestTemplate and WebClient builders. */
+	@NestedConfigurationProperty
+	private final HttpClaimProperties http = new HttpClaimProperties();
+
 	public @Nullable String getBaseConfig() {
 		return this.baseConfig;
 	}
@@ -184,6 +188,10 @@ public class RetryInstanceProperties {
 
 	public Failback getFailback() {
 		return this.failback;
+	}
+
+	public HttpClaimProperties getHttp() {
+		return this.http;
 	}
 
 	/** Backoff overrides; each unset value is inherited. */

@@ -48,6 +48,9 @@ public class RetryProperties {
 	/** The timing wheel behind async retries and background failback. */
 	private final Timer timer = new Timer();
 
+	/** Headers of retried HTTP calls: the attempt number sent, and what travels between services. */
+	private final Http http = new Http();
+
 	/** Retry applied to beans matched by an AspectJ pointcut, without annotations. */
 	private List<Target> targets = new ArrayList<>();
 
@@ -96,6 +99,10 @@ public class RetryProperties {
 
 	public Timer getTimer() {
 		return this.timer;
+	}
+
+	public Http getHttp() {
+		return this.http;
 	}
 
 	public List<Target> getTargets() {
@@ -266,6 +273,67 @@ public class RetryProperties {
 
 		public void setWheelSize(int wheelSize) {
 			this.wheelSize = wheelSize;
+		}
+
+	}
+
+	/** Headers of retried HTTP calls, and their propagation between services. */
+	public static class Http {
+
+		/** Header every attempt after the first of a retried HTTP client call carries, with the attempt's number (2, 3, ...). */
+		private String attemptHeader = "X-Retry-Attempt";
+
+		/** Header of a response whose request ended in an error after a retrykit call inside it ran out of attempts or was refused. */
+		private String exhaustedHeader = "X-Retry-Exhausted";
+
+		/** Header carrying the time a request has left, in milliseconds. */
+		private String deadlineHeader = "X-Request-Timeout";
+
+		/** Propagation of deadlines and exhaustion between services. */
+		private final Propagation propagation = new Propagation();
+
+		public String getAttemptHeader() {
+			return this.attemptHeader;
+		}
+
+		public void setAttemptHeader(String attemptHeader) {
+			this.attemptHeader = attemptHeader;
+		}
+
+		public String getExhaustedHeader() {
+			return this.exhaustedHeader;
+		}
+
+		public void setExhaustedHeader(String exhaustedHeader) {
+			this.exhaustedHeader = exhaustedHeader;
+		}
+
+		public String getDeadlineHeader() {
+			return this.deadlineHeader;
+		}
+
+		public void setDeadlineHeader(String deadlineHeader) {
+			this.deadlineHeader = deadlineHeader;
+		}
+
+		public Propagation getPropagation() {
+			return this.propagation;
+		}
+
+		/** Propagation of deadlines and exhaustion between services. */
+		public static class Propagation {
+
+			/** Whether deadlines and exhaustion travel between services in the headers above. */
+			private boolean enabled = true;
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
 		}
 
 	}

@@ -62,6 +62,7 @@ final class RetryPropertiesValidator implements BeanFactoryPostProcessor, Ordere
 				retryAfter ? (DelayHintExtractor) failure -> null : null, false).applyTo(properties, registry);
 		RetryRegistryFactory.build(registry);
 		ClusterSettings.validate(properties);
+		HttpClaims.of(properties);
 	}
 
 	/**

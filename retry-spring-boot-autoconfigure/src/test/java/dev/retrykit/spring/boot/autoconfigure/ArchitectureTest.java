@@ -36,12 +36,18 @@ class ArchitectureTest {
 		noClasses().that().resideOutsideOfPackage("dev.retrykit.spring.boot.http..")
 			// The endpoint's answer to an unreadable body on Spring MVC: created only when Spring MVC is present.
 			.and().doNotHaveSimpleName("RetriesEndpointUnreadableBodyResolver")
+			// The HTTP clients' auto-configuration: each of its parts is guarded by @ConditionalOnClass.
+			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.autoconfigure\\.RetryHttpClientAutoConfiguration.*")
 			.should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..")
 			.because("spring-web and spring-webflux are optional")
 			.check(this.spring);
 		noClasses().that().doNotHaveSimpleName("ReactiveMethodRetry").and().doNotHaveSimpleName("ReactiveTypes")
 			.and().doNotHaveSimpleName("SuspendMethodRetry").and().doNotHaveSimpleName("FlowMethodRetry")
 			.and().doNotHaveSimpleName("KotlinCoroutines")
+			// WebClient's retried exchange, and the auto-configuration that adds it when WebClient and retry-reactor are there.
+			.and().doNotHaveSimpleName("ReactiveHttpCall").and().doNotHaveSimpleName("RetryingExchangeFilterFunction")
+			.and().doNotHaveSimpleName("ObservedExchanges")
+			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.autoconfigure\\.RetryHttpClientAutoConfiguration.*")
 			.should().dependOnClassesThat().resideInAnyPackage("reactor..", "org.reactivestreams..", "dev.retrykit.reactor..")
 			.because("Reactor and retry-reactor are optional: only the reactive variants, loaded when they are present, use them")
 			.check(this.spring);

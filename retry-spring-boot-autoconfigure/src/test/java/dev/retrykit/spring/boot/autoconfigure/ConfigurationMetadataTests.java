@@ -37,6 +37,20 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void theHttpClientPropertiesHaveDescriptionsAndDefaults() {
+		List<String> names = JsonPath.read(this.metadata, "$.properties[*].name");
+		assertThat(names).contains("retry.defaults.http.hosts", "retry.defaults.http.service-groups",
+				"retry.defaults.http.methods", "retry.http.attempt-header", "retry.http.exhausted-header",
+				"retry.http.deadline-header", "retry.http.propagation.enabled");
+		assertThat(JsonPath.<List<Object>>read(this.metadata,
+				"$.properties[?(@.name == 'retry.http.attempt-header')].defaultValue")).containsExactly("X-Retry-Attempt");
+		assertThat(JsonPath.<List<Object>>read(this.metadata,
+				"$.properties[?(@.name == 'retry.http.propagation.enabled')].defaultValue")).containsExactly(true);
+		assertThat(JsonPath.<List<String>>read(this.metadata,
+				"$.hints[?(@.name == 'retry.defaults.http.methods')].values[*].value")).containsExactly("POST", "PATCH");
+	}
+
+	@Test
 	void theBackoffTypesHaveValueHints() {
 		List<String> values = JsonPath.read(this.metadata,
 				"$.hints[?(@.name == 'retry.defaults.backoff.type')].values[*].value");

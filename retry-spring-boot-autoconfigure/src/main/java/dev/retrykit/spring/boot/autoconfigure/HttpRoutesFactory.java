@@ -1,0 +1,62 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import java.util.List;
+
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.hedging.HedgingConfig;
+import dev.retrykit.spi.DelayHintExtractor;
+import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
+import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
+import org.jspecify.annotations.Nullable;
+
+/** Builds the routes of the HTTP claims, and checks what a blocking client needs of them. Used at startup. */
+final class HttpRoutesFactory {
+
+	private HttpRoutesFactory() {
+	}
+
+	/**
+	 * @param claims the checked claims
+	 * @param registry the registry whose instances run the calls
+	 * @param retryAfter the {@code Retry-After} reader, or {@code null} without spring-web
+	 * @param attemptHeader the attempt header's name ({@code retry.http.attempt-header})
+	 * @return the routes
+	 */
+	static HttpRetryRoutes routes(List<HttpClaims.Claim> claims, RetryRegistry registry,
+			@Nullable DelayHintExtractor retryAfter, String attemptHeader) {
+		if (attemptHeader.isBlank() || attemptHeader.chars().anyMatch(c -> c <= ' ' || c == ':')) {
+			throw new InvalidRetryPropertyException("retry.http.attempt-header", attemptHeader,
+					"a header name is a non-empty token without spaces or colons",
+					"Update 'retry.http.attempt-header' to a header name such as X-Retry-Attempt.", null);
+		}
+		HttpRetryRoutes.Builder routes = HttpRetryRoutes.builder();
+		for (HttpClaims.Claim claim : claims) {
+			HttpRetryRoute route = HttpRetryRoute.of(registry.template(claim.instance()),
+					claim.honorRetryAfter() ? retryAfter : null, claim.methods(), attemptHeader);
+			claim.hosts().forEach(host -> routes.host(host, route));
+			claim.groups().forEach(group -> routes.group(group, route));
+		}
+		return routes.build();
+	}
+
+	/**
+	 * A blocking client hedges only on an executor, as a blocking {@code @Retryable} method does.
+	 * @param routes the routes a blocking client may call through
+	 * @param claimedBy the kind of claim, for the message
+	 * @throws InvalidRetryPropertyException if one of them hedges without {@code hedging.executor}
+	 */
+	static void checkBlockingHedging(List<HttpRetryRoute> routes, String claimedBy) {
+		for (HttpRetryRoute route : routes) {
+			HedgingConfig hedging = route.template().getConfig().getHedging();
+			if (hedging != null && hedging.isEnabled() && hedging.getExecutor() == null) {
+				String path = "retry.instances." + route.instance() + ".hedging.executor";
+				throw new InvalidRetryPropertyException(path, "",
+						"retry '" + route.instance() + "' hedges the calls its " + claimedBy + " claims, and a "
+								+ "RestClient or RestTemplate blocks its caller, so its copies need an executor to run on",
+						"Set '" + path + "' to the name of an Executor bean, or call these hosts through a WebClient, "
+								+ "or set 'retry.instances." + route.instance() + ".hedging.enabled' to false.", null);
+			}
+		}
+	}
+
+}

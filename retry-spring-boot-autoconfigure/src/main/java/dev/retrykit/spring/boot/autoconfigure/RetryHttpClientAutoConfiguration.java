@@ -1,0 +1,224 @@
+package dev.retrykit.spring.boot.autoconfigure;
+
+import java.util.List;
+
+import dev.retrykit.RetryRegistry;
+import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
+import dev.retrykit.spring.boot.http.client.ClaimedCallsObservationPredicate;
+import dev.retrykit.spring.boot.http.client.ClaimedHostsHttpRequestRetryStrategy;
+import dev.retrykit.spring.boot.http.client.ClaimedWebClientCallsObservationPredicate;
+import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
+import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
+import dev.retrykit.spring.boot.http.client.RetryingClientHttpRequestInterceptor;
+import dev.retrykit.spring.boot.http.client.RetryingExchangeFilterFunction;
+
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateCustomizer;
+import org.springframework.boot.webclient.WebClientCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.http.client.observation.ClientRequestObservationConvention;
+import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
+import org.springframework.web.reactive.function.client.support.WebClientHttpServiceGroupConfigurer;
+
+/**
+ * Retries HTTP client calls by configuration: every client built from Boot's {@code RestClient.Builder},
+ * {@code RestTemplateBuilder} and {@code WebClient.Builder} (so {@code @HttpExchange} interfaces and HTTP service
+ * groups built on them too) gets the interceptor or filter that runs the calls an instance claims
+ * ({@code retry.instances.<name>.http.hosts} or {@code .service-groups}) through that instance. Nothing is added
+ * when no instance claims anything. Each part is there only when its client's module is on the classpath.
+ */
+@AutoConfiguration(after = RetryAutoConfiguration.class,
+		beforeName = { "org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration",
+				"org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration",
+				"org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration",
+				"org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration" })
+@Conditional(OnRetryEnabledCondition.class)
+@ConditionalOnClass(name = "org.springframework.http.client.ClientHttpRequestInterceptor")
+public final class RetryHttpClientAutoConfiguration {
+
+	/** Boot's property of the name of the HTTP client observations. */
+	static final String CLIENT_REQUESTS_NAME = "management.observations.http.client.requests.name";
+
+	/** The routes of the instances that claim hosts or service groups. */
+	@Bean
+	@ConditionalOnMissingBean
+	HttpRetryRoutes retryHttpRoutes(RetryProperties properties, RetryRegistry registry,
+			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter) {
+		return HttpRoutesFactory.routes(HttpClaims.of(properties), registry, retryAfter.getIfAvailable(),
+				properties.getHttp().getAttemptHeader());
+	}
+
+	/** RestClient and RestTemplate, built from Boot's builders, and the RestClient HTTP service groups. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.boot.restclient.RestClientCustomizer")
+	static class RestClientsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RetryingClientHttpRequestInterceptor retryingClientHttpRequestInterceptor(HttpRetryRoutes routes,
+				ObjectProvider<ObservationRegistry> registry,
+				ObjectProvider<ClientRequestObservationConvention> convention, Environment environment) {
+			RetryingClientHttpRequestInterceptor interceptor = RetryingClientHttpRequestInterceptor.of(routes);
+			ObservationRegistry observations = registry.getIfUnique();
+			return (observations != null) ? interceptor.observedBy(observations, convention.getIfUnique(),
+					environment.getProperty(CLIENT_REQUESTS_NAME, "http.client.requests")) : interceptor;
+		}
+
+		/** Drops the client's observation of a whole claimed call: each attempt is observed, under its retry.attempt. */
+		@Bean
+		@ConditionalOnMissingBean
+		static ClaimedCallsObservationPredicate claimedCallsObservationPredicate(ObjectProvider<HttpRetryRoutes> routes) {
+			return new ClaimedCallsObservationPredicate(routes::getObject);
+		}
+
+		@Bean
+		RestClientCustomizer retryRestClientCustomizer(HttpRetryRoutes routes,
+				RetryingClientHttpRequestInterceptor interceptor) {
+			return builder -> {
+				if (!routes.hostRoutes().isEmpty()) {
+					HttpRoutesFactory.checkBlockingHedging(routes.hostRoutes(), "http.hosts");
+					builder.requestInterceptors(interceptors -> interceptors.add(0, interceptor));
+				}
+			};
+		}
+
+		@Bean
+		RestTemplateCustomizer retryRestTemplateCustomizer(HttpRetryRoutes routes,
+				RetryingClientHttpRequestInterceptor interceptor) {
+			return restTemplate -> {
+				if (!routes.hostRoutes().isEmpty()) {
+					HttpRoutesFactory.checkBlockingHedging(routes.hostRoutes(), "http.hosts");
+					restTemplate.getInterceptors().add(0, interceptor);
+				}
+			};
+		}
+
+		@Bean
+		@ConditionalOnClass(name = "org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer")
+		RestClientHttpServiceGroupConfigurer retryRestClientHttpServiceGroupConfigurer(HttpRetryRoutes routes,
+				RetryingClientHttpRequestInterceptor interceptor) {
+			return new RestClientHttpServiceGroupConfigurer() {
+
+				@Override
+				public void configureGroups(Groups<org.springframework.web.client.RestClient.Builder> groups) {
+					groups.forEachClient((group, builder) -> {
+						HttpRetryRoute route = routes.forGroup(group.name());
+						if (route != null) {
+							HttpRoutesFactory.checkBlockingHedging(List.of(route), "http.service-groups");
+							// The group's instance replaces the by-host interceptor Boot's customizers added.
+							builder.requestInterceptors(interceptors -> {
+								interceptors.removeIf(RetryingClientHttpRequestInterceptor.class::isInstance);
+								interceptors.add(0, interceptor.forRoute(route));
+							});
+						}
+					});
+				}
+
+				/** After Boot's, which applies the RestClientCustomizer beans (order 0). */
+				@Override
+				public int getOrder() {
+					return 10;
+				}
+
+			};
+		}
+
+	}
+
+	/**
+	 * Apache HttpClient 5 retries by itself (an idempotent request's I/O failure, a 429 or 503, once): not for
+	 * the hosts an instance claims, whose attempts the instance counts and spaces.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.apache.hc.client5.http.impl.classic.HttpClientBuilder",
+			"org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer" })
+	static class ApacheHttpClientConfiguration {
+
+		@Bean
+		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> retryHttpComponentsRetryStrategy(
+				HttpRetryRoutes routes) {
+			return builder -> routes.isEmpty() ? builder : builder
+				.withHttpClientCustomizer(client -> client.setRetryStrategy(ClaimedHostsHttpRequestRetryStrategy.of(routes)));
+		}
+
+	}
+
+	/** WebClient, built from Boot's builder, and the WebClient HTTP service groups. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.springframework.boot.webclient.WebClientCustomizer",
+			"dev.retrykit.reactor.RetryOperator" })
+	static class WebClientsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RetryingExchangeFilterFunction retryingExchangeFilterFunction(HttpRetryRoutes routes,
+				ObjectProvider<ObservationRegistry> registry,
+				ObjectProvider<org.springframework.web.reactive.function.client.ClientRequestObservationConvention> convention,
+				Environment environment) {
+			RetryingExchangeFilterFunction filter = RetryingExchangeFilterFunction.of(routes);
+			ObservationRegistry observations = registry.getIfUnique();
+			return (observations != null) ? filter.observedBy(observations, convention.getIfUnique(),
+					environment.getProperty(CLIENT_REQUESTS_NAME, "http.client.requests")) : filter;
+		}
+
+		/** Drops the client's observation of a whole claimed call: each attempt is observed, under its retry.attempt. */
+		@Bean
+		@ConditionalOnMissingBean
+		static ClaimedWebClientCallsObservationPredicate claimedWebClientCallsObservationPredicate(
+				ObjectProvider<HttpRetryRoutes> routes) {
+			return new ClaimedWebClientCallsObservationPredicate(routes::getObject);
+		}
+
+		@Bean
+		WebClientCustomizer retryWebClientCustomizer(HttpRetryRoutes routes, RetryingExchangeFilterFunction filter) {
+			return builder -> {
+				if (!routes.hostRoutes().isEmpty()) {
+					builder.filters(filters -> filters.add(0, filter));
+				}
+			};
+		}
+
+		@Bean
+		@ConditionalOnClass(
+				name = "org.springframework.web.reactive.function.client.support.WebClientHttpServiceGroupConfigurer")
+		WebClientHttpServiceGroupConfigurer retryWebClientHttpServiceGroupConfigurer(HttpRetryRoutes routes,
+				RetryingExchangeFilterFunction filter) {
+			return new WebClientHttpServiceGroupConfigurer() {
+
+				@Override
+				public void configureGroups(
+						Groups<org.springframework.web.reactive.function.client.WebClient.Builder> groups) {
+					groups.forEachClient((group, builder) -> {
+						HttpRetryRoute route = routes.forGroup(group.name());
+						if (route != null) {
+							builder.filters(filters -> {
+								filters.removeIf(RetryingExchangeFilterFunction.class::isInstance);
+								filters.add(0, filter.forRoute(route));
+							});
+						}
+					});
+				}
+
+				/** After Boot's, which applies the WebClientCustomizer beans (order 0). */
+				@Override
+				public int getOrder() {
+					return 10;
+				}
+
+			};
+		}
+
+	}
+
+}

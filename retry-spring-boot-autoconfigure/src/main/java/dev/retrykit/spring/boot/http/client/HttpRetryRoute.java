@@ -1,0 +1,158 @@
+package dev.retrykit.spring.boot.http.client;
+
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+import dev.retrykit.RetryConfig;
+import dev.retrykit.RetryConfigBuilder;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.policy.StatusCodes;
+import dev.retrykit.spi.DelayHintExtractor;
+import dev.retrykit.spi.StatusExtractor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+
+/**
+ * How the calls one instance claims are retried: the instance's template as HTTP clients use it, the methods
+ * retried besides the idempotent ones, and the header that numbers the attempts.
+ *
+ * <p>Idempotency (RFC 9110 §9.2.2): GET, HEAD, OPTIONS, TRACE, PUT and DELETE are retried; any other method
+ * only when the request carries an {@code Idempotency-Key} header or {@code http.methods} lists it. Responses
+ * whose status the instance's {@code match.http-status} lists (by default for HTTP clients
+ * {@value #DEFAULT_HTTP_STATUS}) fail the attempt. Immutable and thread-safe.
+ */
+public final class HttpRetryRoute {
+
+	/** The statuses retried when the instance sets no {@code match.http-status}. */
+	public static final String DEFAULT_HTTP_STATUS = "429,502,503,504";
+
+	/** The header of the IETF httpapi draft that makes a POST or PATCH safe to repeat. */
+	public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+	private static final StatusCodes DEFAULT_STATUSES = StatusCodes.parse(DEFAULT_HTTP_STATUS, StatusExtractor.Kind.HTTP);
+
+	private final RetryTemplate template;
+
+	private final EnumSet<Method> extraMethods;
+
+	private final String attemptHeader;
+
+	private HttpRetryRoute(RetryTemplate template, EnumSet<Method> extraMethods, String attemptHeader) {
+		this.template = template;
+		this.extraMethods = extraMethods;
+		this.attemptHeader = attemptHeader;
+	}
+
+	/**
+	 * A route for calls of {@code instance}. Makes a variant of it once (keep the route, do not make one per call):
+	 * the instance's configuration with {@value #DEFAULT_HTTP_STATUS} as its {@code match.http-status} when it sets
+	 * none, and {@code retryAfter} as its delay hint when it has none; the variant follows the instance's live changes
+	 * and counts as the instance.
+	 * @param instance the instance's template
+	 * @param retryAfter the {@code Retry-After} reader to use when the instance has no delay hint, or {@code null}
+	 * to leave the instance's as it is ({@code honor-retry-after: false})
+	 * @param extraMethods methods retried besides the idempotent ones (names as {@link HttpMethod#name()})
+	 * @param attemptHeader the header every attempt after the first carries, with the attempt's number
+	 * @return the route
+	 * @throws IllegalArgumentException if a method name is not one of HTTP's eight
+	 */
+	public static HttpRetryRoute of(RetryTemplate instance, @Nullable DelayHintExtractor retryAfter,
+			Set<String> extraMethods, String attemptHeader) {
+		Objects.requireNonNull(instance, "instance must not be null");
+		EnumSet<Method> methods = EnumSet.noneOf(Method.class);
+		for (String name : extraMethods) {
+			methods.add(Method.valueOf(name));
+		}
+		RetryTemplate variant = instance.variant(config -> forHttp(config, retryAfter));
+		return new HttpRetryRoute(variant, methods, Objects.requireNonNull(attemptHeader, "attemptHeader must not be null"));
+	}
+
+	private static RetryConfig forHttp(RetryConfig config, @Nullable DelayHintExtractor retryAfter) {
+		if (config.getHttpStatus() != null && (config.getDelayHint() != null || retryAfter == null)) {
+			return config;
+		}
+		RetryConfigBuilder builder = RetryConfig.builder(config);
+		if (config.getHttpStatus() == null) {
+			builder.httpStatus(DEFAULT_STATUSES);
+		}
+		if (config.getDelayHint() == null && retryAfter != null) {
+			builder.delayHint(retryAfter);
+		}
+		return builder.build();
+	}
+
+	/** {@return the template the calls run on: a variant of the instance, counted as the instance} */
+	public RetryTemplate template() {
+		return this.template;
+	}
+
+	/** {@return the instance's name} */
+	public String instance() {
+		return this.template.getName();
+	}
+
+	/** {@return the header every attempt after the first carries} */
+	public String attemptHeader() {
+		return this.attemptHeader;
+	}
+
+	/**
+	 * {@return whether a request may be sent again after a failure: an idempotent method, an
+	 * {@code Idempotency-Key} header, or a method listed in {@code http.methods}}
+	 * @param method the request's method
+	 * @param headers the request's headers
+	 */
+	public boolean retries(HttpMethod method, HttpHeaders headers) {
+		// Identity checks first: HttpMethod.valueOf hands out one constant per standard method.
+		if (method == HttpMethod.GET || method == HttpMethod.PUT || method == HttpMethod.DELETE
+				|| method == HttpMethod.HEAD || method == HttpMethod.OPTIONS || method == HttpMethod.TRACE) {
+			return true;
+		}
+		Method known = Method.of(method);
+		return (known != null && this.extraMethods.contains(known)) || headers.containsHeader(IDEMPOTENCY_KEY);
+	}
+
+	/**
+	 * {@return whether a response with this status fails its attempt: read from the instance's current configuration}
+	 * @param status the response's status code
+	 */
+	public boolean failsAttempt(int status) {
+		StatusCodes codes = this.template.getConfig().getHttpStatus();
+		return (codes != null) ? codes.contains(status) : DEFAULT_STATUSES.contains(status);
+	}
+
+	/**
+	 * {@return why a failed request of this method is not retried}
+	 * @param method the request's method
+	 */
+	String notRetriedReason(HttpMethod method) {
+		return method.name() + " is not idempotent (RFC 9110 9.2.2), so retry '" + instance() + "' sent it once: it "
+				+ "retries a " + method.name() + " only with an " + IDEMPOTENCY_KEY + " header, or when its http.methods "
+				+ "lists " + method.name();
+	}
+
+	@Override
+	public String toString() {
+		return "HttpRetryRoute[" + instance() + ", extra methods " + this.extraMethods + "]";
+	}
+
+	/** HTTP's eight methods. */
+	enum Method {
+
+		GET, HEAD, OPTIONS, TRACE, PUT, DELETE, POST, PATCH;
+
+		static @Nullable Method of(HttpMethod method) {
+			try {
+				return valueOf(method.name());
+			}
+			catch (IllegalArgumentException ex) {
+				return null;
+			}
+		}
+
+	}
+
+}
