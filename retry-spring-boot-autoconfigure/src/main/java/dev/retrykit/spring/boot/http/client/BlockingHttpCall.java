@@ -2,7 +2,7 @@ package dev.retrykit.spring.boot.http.client;
 
 import java.io.IOException;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryFunction;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;

@@ -3,7 +3,8 @@ package dev.retrykit.spring.boot.http.client;
 import java.io.IOException;
 import java.util.Objects;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import org.apache.hc.client5.http.HttpRequestRetryStrategy;
 import org.apache.hc.client5.http.RouteInfo;
 import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
@@ -69,7 +70,7 @@ public final class ClaimedHostsHttpRequestRetryStrategy implements HttpRequestRe
 	private boolean claimed(HttpContext context) {
 		// A service group's call may go to any host: it is claimed when it runs inside its instance's attempt, on
 		// this thread (HttpClient 5's classic API runs the exchange on the caller's thread).
-		RetryContext call = RetryContext.current();
+		RetryContext call = RetryTemplate.currentContext();
 		if (call != null && this.routes.claimsGroups(call.getName())) {
 			return true;
 		}

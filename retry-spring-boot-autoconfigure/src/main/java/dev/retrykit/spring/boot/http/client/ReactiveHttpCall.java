@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.http.client;
 
-import dev.retrykit.RetryContext;
+import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import dev.retrykit.reactor.RetryOperator;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -38,7 +39,7 @@ final class ReactiveHttpCall {
 
 	private static Mono<ClientResponse> attempt(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
 			@Nullable ObservedExchanges observations) {
-		RetryContext context = RetryContext.current();
+		RetryContext context = RetryTemplate.currentContext();
 		int attempt = (context != null) ? context.getRetryCount() + 1 : 1;
 		if (observations != null) {
 			ClientRequest.Builder sent = ClientRequest.from(request);
