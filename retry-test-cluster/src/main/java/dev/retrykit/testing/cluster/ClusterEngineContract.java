@@ -43,6 +43,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 public abstract class ClusterEngineContract extends EngineOperationsContract {
 
+	/** For an engine's test class, which says how to make its replicas. */
+	protected ClusterEngineContract() {
+	}
+
 	private final List<RetryCluster> clusters = new ArrayList<>();
 
 	@AfterEach

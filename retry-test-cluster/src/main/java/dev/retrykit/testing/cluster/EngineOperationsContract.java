@@ -37,6 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public abstract class EngineOperationsContract {
 
+	/** For an engine's test class, which says how to make its replicas. */
+	protected EngineOperationsContract() {
+	}
+
 	/** How long a test waits for something another thread or the engine does. */
 	protected static final Duration PATIENCE = Duration.ofSeconds(20);
 
@@ -101,7 +105,7 @@ public abstract class EngineOperationsContract {
 		this.subscriptions.add(engine.subscribeCircuits(receiver));
 	}
 
-	/** @return one more replica with a context TTL of 1 hour and capacity 4096 */
+	/** {@return one more replica with a context TTL of 1 hour and capacity 4096} */
 	protected ClusterEngine replica() {
 		return replica(Duration.ofHours(1), 4096);
 	}

@@ -57,6 +57,10 @@ public final class InMemoryClusterEngine implements ClusterEngine {
 	/** What the replicas of one cluster share. */
 	public static final class Store {
 
+		/** An empty store, for the replicas of one cluster. */
+		public Store() {
+		}
+
 		private final AtomicLong members = new AtomicLong();
 
 		/** Per instance, by key, in the order of their last use. Guarded by itself. */
