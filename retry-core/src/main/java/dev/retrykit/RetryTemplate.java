@@ -220,6 +220,42 @@ public final class RetryTemplate {
 	}
 
 	/**
+	 * Runs an asynchronous call whose attempts are handed their context, as
+	 * {@link #executeAsync(Supplier)} runs one otherwise: the function starts one attempt and is applied
+	 * again for each retry, and, when the instance hedges, once per copy, each copy with a context of its own
+	 * (its retry count is the copy's number less one; the attribute {@code retry.hedged} is {@code true} in
+	 * every copy after the first). The context is valid while the function runs and until the stage it
+	 * returns completes.
+	 * @param attempt starts one attempt with its context
+	 * @param <T> the result type
+	 * @return a future of the result; on failure it completes with the last failure, unchanged
+	 */
+	public <T> CompletableFuture<T> executeAsync(Function<RetryContext, ? extends CompletionStage<T>> attempt) {
+		return AsyncRetry.start(this.runtime, handedTheirContext(attempt), null);
+	}
+
+	/**
+	 * Runs an asynchronous call whose attempts are handed their context, with a fallback applied to the
+	 * failure the call ends with, as {@link #executeAsync(Supplier, Function)} does.
+	 * @param attempt starts one attempt with its context
+	 * @param recovery the fallback
+	 * @param <T> the result type
+	 * @return a future of the result or the fallback's result
+	 */
+	public <T> CompletableFuture<T> executeAsync(Function<RetryContext, ? extends CompletionStage<T>> attempt,
+			Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
+		return AsyncRetry.start(this.runtime, handedTheirContext(attempt),
+				Objects.requireNonNull(recovery, "recovery must not be null"));
+	}
+
+	/** The engine calls an attempt's supplier with the attempt's (or copy's) context current on that thread. */
+	private static <T> Supplier<? extends CompletionStage<T>> handedTheirContext(
+			Function<RetryContext, ? extends CompletionStage<T>> attempt) {
+		Objects.requireNonNull(attempt, "attempt must not be null");
+		return () -> attempt.apply(Objects.requireNonNull(ContextStack.current(), "an attempt runs in its call's context"));
+	}
+
+	/**
 	 * A template with another configuration that is otherwise this same instance: same name, metrics
 	 * and recent events, listeners, sleeper, clock, scheduler, context cache, circuit breaker and budget
 	 * (the breaker and budget settings of {@code config} are not used). For per-call-site settings,
