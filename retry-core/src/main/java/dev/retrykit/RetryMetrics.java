@@ -39,6 +39,22 @@ public interface RetryMetrics {
 	/** {@return retries refused by the retry budget} */
 	long getBudgetExhaustedRejections();
 
+	/**
+	 * {@return retries, hedged copies and backoffs not started because they would have ended after the
+	 * call's deadline ({@code max-duration} or a {@link Deadline})}
+	 */
+	default long getDeadlineRejections() {
+		return 0;
+	}
+
+	/**
+	 * {@return failed attempts not retried because the downstream said it had already retried and
+	 * given up ({@link DownstreamExhaustedException})}
+	 */
+	default long getDownstreamExhaustedRejections() {
+		return 0;
+	}
+
 	/** {@return exceptions thrown by listeners (caught and logged, never breaking a call)} */
 	long getListenerFailures();
 

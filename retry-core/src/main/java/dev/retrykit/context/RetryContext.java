@@ -56,6 +56,16 @@ public interface RetryContext {
 		return null;
 	}
 
+	/**
+	 * Why the call stopped retrying: set with {@link #getOutcome()} before
+	 * {@link dev.retrykit.RetryListener#close} is told, for a call that did not succeed.
+	 * @return the reason once a call ended without success, or {@code null} (while it runs, after a
+	 * success, and for contexts that are not a call's)
+	 */
+	default @Nullable StopReason getStopReason() {
+		return null;
+	}
+
 	/** {@return whether {@link #setExhaustedOnly()} was called} */
 	boolean isExhaustedOnly();
 
