@@ -130,7 +130,9 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 	 * @param retryCount failed attempts so far
 	 * @param exhausted whether the context can no longer retry
 	 * @param lastFailureType the class name of the last failure, or {@code null}
-	 * @param lastFailureMessage its message, or {@code null}; cut to {@value #MAX_MESSAGE_LENGTH} characters
+	 * @param lastFailureMessage its message, or {@code null}; cut to {@value #MAX_MESSAGE_LENGTH} characters, then
+	 * line breaks, other control characters and bidirectional controls shown as Java escapes (backslash, u, four hex digits) (the type
+	 * name too), so that a forged entry cannot forge a log line
 	 * @param firstFailureMillis when the key's first failure was stored (epoch milliseconds)
 	 * @param attributes the attributes, copied
 	 * @return the snapshot; its {@link #getLastThrowable()} is a {@link RecordedFailure}
@@ -140,7 +142,37 @@ public final class RetryContextSnapshot implements RetryContext, Serializable {
 		String message = (lastFailureMessage != null && lastFailureMessage.length() > MAX_MESSAGE_LENGTH)
 				? lastFailureMessage.substring(0, MAX_MESSAGE_LENGTH) : lastFailureMessage;
 		return new RetryContextSnapshot(Objects.requireNonNull(name, "name must not be null"), retryCount, exhausted,
-				lastFailureType, message, firstFailureMillis, new HashMap<>(attributes));
+				printable(lastFailureType), printable(message), firstFailureMillis, new HashMap<>(attributes));
+	}
+
+	/**
+	 * Text read from a shared store, as an application may log it: each character that could forge a
+	 * log line or reorder how one is shown ({@link CircuitSignal#isUnsafe}: line breaks, other controls,
+	 * bidirectional controls) becomes its Java escape (backslash, u, four hex digits), so that the text stays readable and
+	 * no writer to the store can make a replica log a line of its choosing.
+	 */
+	private static @Nullable String printable(@Nullable String text) {
+		if (text == null) {
+			return null;
+		}
+		int first = 0;
+		while (first < text.length() && !CircuitSignal.isUnsafe(text.charAt(first))) {
+			first++;
+		}
+		if (first == text.length()) {
+			return text;
+		}
+		StringBuilder escaped = new StringBuilder(text.length() + 16).append(text, 0, first);
+		for (int i = first; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (CircuitSignal.isUnsafe(c)) {
+				escaped.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				escaped.append(c);
+			}
+		}
+		return escaped.toString();
 	}
 
 	/**

@@ -59,6 +59,22 @@ class RetryContextSnapshotTests {
 	}
 
 	@Test
+	void aDecodedSnapshotShowsLineBreaksAndBidiControlsOfItsFailureAsEscapesSoThatALoggedMessageCannotForgeLines() {
+		String forged = "refused\r\n2026-11-28 INFO payment accepted\u2028\u202eevil\u0000";
+		RetryContextSnapshot snapshot = RetryContextSnapshot.of("inventory", 1, false, "com.example.Boom\nX", forged, 0,
+				Map.of());
+		assertThat(snapshot.getLastFailureMessage())
+			.isEqualTo("refused\\u000d\\u000a2026-11-28 INFO payment accepted\\u2028\\u202eevil\\u0000");
+		assertThat(snapshot.getLastFailureType()).isEqualTo("com.example.Boom\\u000aX");
+		assertThat(snapshot.getLastThrowable().getMessage()).endsWith(snapshot.getLastFailureMessage())
+			.doesNotContain("\n", "\r", "\u202e");
+		assertThat(snapshot.getLastFailureMessage().chars().noneMatch(c -> CircuitSignal.isUnsafe((char) c))).isTrue();
+		// Ordinary text, tabs aside, is kept as it was.
+		assertThat(RetryContextSnapshot.of("inventory", 1, false, null, "HTTP 503 — Service Unavailable (é)", 0, Map.of())
+			.getLastFailureMessage()).isEqualTo("HTTP 503 — Service Unavailable (é)");
+	}
+
+	@Test
 	void aSnapshotKeepsABoundedMessageAndIsImmutable() {
 		RetryContextSnapshot snapshot = RetryContextSnapshot.of(new RetryContextSnapshotTests.Failed("x".repeat(5000)), 42);
 		assertThat(snapshot.getLastFailureMessage()).hasSize(RetryContextSnapshot.MAX_MESSAGE_LENGTH);
