@@ -20,6 +20,7 @@ public class DownstreamExhaustedException extends RuntimeException {
 	@Serial
 	private static final long serialVersionUID = 1L;
 
+	/** What the downstream named as exhausted. */
 	private final String downstream;
 
 	/**
