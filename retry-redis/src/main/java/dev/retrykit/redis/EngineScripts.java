@@ -121,17 +121,22 @@ final class EngineScripts {
 			""");
 
 	/**
-	 * KEYS: index. ARGV: ttl ms, limit, context key start, size limit, unreadable. Returns key, bytes, key,
-	 * bytes… of at most {@code limit} contexts, the most recently used first, reading no others (the
-	 * unreadable bytes for one of another type or too long).
+	 * KEYS: index. ARGV: ttl ms, limit, context key start, size limit, unreadable, longest key. Returns key,
+	 * bytes, key, bytes… of at most {@code limit} contexts, the most recently used first, reading no others
+	 * (the unreadable bytes for one of another type or too long). An index member longer than any key the
+	 * engine writes (something else put it there) is removed from the index, never returned.
 	 */
 	static final RedisScript LIST_CONTEXTS = new RedisScript("list-contexts", NOW + STORED + trim("KEYS[1]") + """
 			local found = {}
 			for _, key in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
-			  local value = stored(ARGV[3] .. key, ARGV[4], ARGV[5])
-			  if value then
-			    found[#found + 1] = key
-			    found[#found + 1] = value
+			  if #key > tonumber(ARGV[6]) then
+			    redis.call('ZREM', KEYS[1], key)
+			  else
+			    local value = stored(ARGV[3] .. key, ARGV[4], ARGV[5])
+			    if value then
+			      found[#found + 1] = key
+			      found[#found + 1] = value
+			    end
 			  end
 			end
 			return found

@@ -73,6 +73,12 @@ public final class RedisEngine implements ClusterEngine, AutoCloseable {
 	static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
 
 	/**
+	 * The longest key, in UTF-8 bytes, that retry-core shares: longer ones travel as {@code sha256:} and the
+	 * hex digest. An index member longer than this was not written by any replica.
+	 */
+	static final int MAX_KEY_BYTES = 1024;
+
+	/**
 	 * What the engine reads for a context of another type or longer than {@link SnapshotCodec#MAX_BYTES}: bytes
 	 * no snapshot decodes from (its format byte is 0), which a compare-and-set that expects them replaces.
 	 */
@@ -247,7 +253,7 @@ public final class RedisEngine implements ClusterEngine, AutoCloseable {
 		}
 		List<Object> found = this.repair.run(() -> EngineScripts.LIST_CONTEXTS.run(this.commands, ScriptOutputType.MULTI,
 				keys(this.keys.index(cache)), this.contextTtlMillis, bytes(limit), bytes(this.keys.contextKeyStart(cache)),
-				this.sizeLimit, UNREADABLE), sortedSet(this.keys.index(cache)));
+				this.sizeLimit, UNREADABLE, bytes(MAX_KEY_BYTES)), sortedSet(this.keys.index(cache)));
 		for (int i = 0; i + 1 < found.size(); i += 2) {
 			entries.add(new StoredContext(new String((byte[]) found.get(i), StandardCharsets.UTF_8), (byte[]) found.get(i + 1)));
 		}

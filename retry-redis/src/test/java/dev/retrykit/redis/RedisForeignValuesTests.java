@@ -135,6 +135,22 @@ class RedisForeignValuesTests {
 	}
 
 	@Test
+	void aListingNeverHandsOnAnIndexMemberLongerThanAnyKeyAndDropsItFromTheIndex() {
+		RedisEngine engine = engine();
+		RetryCluster cluster = cluster(engine);
+		RetryTemplate template = inventory(cluster);
+		failsOnceFromScratch(template, "good");
+		byte[] forged = new byte[4 * 1024 * 1024];
+		java.util.Arrays.fill(forged, (byte) 'k');
+		String index = this.prefix + ":{inventory}:contexts";
+		redis().zadd(index, System.currentTimeMillis() + 60_000, forged);
+		assertThat(engine.contexts("inventory", 10)).extracting(stored -> stored.key()).containsExactly("good");
+		assertThat(redis().zscore(index, forged)).as("the forged member, removed from the index").isNull();
+		assertThat(engine.contextCount("inventory")).isEqualTo(1);
+		assertThat(cluster.status().fallbacks()).isZero();
+	}
+
+	@Test
 	void aListingSkipsNothingAndFailsOnNothingItCannotRead() {
 		RedisEngine engine = engine();
 		RetryCluster cluster = cluster(engine);
