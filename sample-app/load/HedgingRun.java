@@ -24,6 +24,11 @@ import java.util.regex.Pattern;
  * gives the adaptive delay its samples). Then it reads the calls, attempts and hedges of both instances
  * from {@code /actuator/retries/{name}}, counted during the measured requests only. First it sets the
  * downstream's stragglers: one call in {@code -Devery} (50) answers {@code -Dmillis} (200) late.
+ *
+ * <p>With {@code -Dshift=<ms>}, the downstream turns slow after the warm-up: every call answers that late
+ * during the measured requests, while the adaptive delay still holds what the warm-up taught it. Every
+ * call would then hedge; {@code max-extra-load} caps the copies, and the run prints the copies the cap
+ * refused ({@code retry_hedges_total{result="refused"}}).
  */
 public class HedgingRun {
 
@@ -43,6 +48,11 @@ public class HedgingRun {
 		System.out.println("stragglers: " + get(base, "/downstream/script/search/stragglers?every="
 				+ System.getProperty("every", "50") + "&millis=" + System.getProperty("millis", "200"), "POST"));
 		run(base, Math.max(clients, requests / 4), clients);
+		String shift = System.getProperty("shift");
+		if (shift != null) {
+			System.out.println("shift: " + get(base, "/downstream/script/search/stragglers?every=1&millis=" + shift, "POST"));
+		}
+		long refusedBefore = refused(base);
 		long[][] before = counters(base);
 		long started = System.nanoTime();
 		long[][] latencies = run(base, requests, clients);
@@ -69,6 +79,7 @@ public class HedgingRun {
 					millis(sorted, 0.99), millis(sorted, 0.999), sorted[sorted.length - 1] / 1e6,
 					100.0 * (attempts - calls) / Math.max(1, calls), counted.toString().trim());
 		}
+		System.out.println("copies refused by max-extra-load: " + (refused(base) - refusedBefore));
 		System.out.println("hedging delay now: "
 				+ field(get(base, "/actuator/retries/search", "GET"), "hedging", "\\{\"delay\":\"([^\"]*)\""));
 	}
@@ -126,6 +137,13 @@ public class HedgingRun {
 			}
 		}
 		return counters;
+	}
+
+	/** @return the search instance's copies refused so far (the cap, or throttling), as Prometheus shows them */
+	private static long refused(String base) throws IOException, InterruptedException {
+		Matcher matcher = Pattern.compile("retry_hedges_total\\{[^}]*name=\"search\"[^}]*result=\"refused\"[^}]*\\} ([0-9.E]+)")
+			.matcher(get(base, "/actuator/prometheus", "GET"));
+		return matcher.find() ? (long) Double.parseDouble(matcher.group(1)) : -1;
 	}
 
 	private static String field(String json, String name, String value) {
