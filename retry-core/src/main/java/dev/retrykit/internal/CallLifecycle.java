@@ -1,7 +1,10 @@
 package dev.retrykit.internal;
 
+import dev.retrykit.Deadline;
+import dev.retrykit.DownstreamExhaustedException;
 import dev.retrykit.context.CallOutcome;
 import dev.retrykit.context.RetryContext;
+import dev.retrykit.context.StopReason;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
 import dev.retrykit.RetryVetoedException;
@@ -60,7 +63,10 @@ final class CallLifecycle {
 	/** Attempts exhausted (max-attempts, policy, or exhausted-only). */
 	static final long STOP_EXHAUSTED = -2;
 
-	/** The next attempt would start past max-duration. */
+	/**
+	 * The next attempt, or its backoff, would end after the call's deadline (max-duration or the caller's
+	 * {@link Deadline}), or that deadline had passed before the first attempt ({@link CallDeadlines#passedAtOpen}).
+	 */
 	static final long STOP_DEADLINE = -3;
 
 	/** The retry budget refused the retry. */
@@ -93,6 +99,12 @@ final class CallLifecycle {
 	 */
 	static final long STOP_WAIT_INTERRUPTED = -10;
 
+	/**
+	 * The attempt failed with a {@link DownstreamExhaustedException}: the downstream already retried and
+	 * gave up, so the call is not retried (nor hedged further), whatever its classification.
+	 */
+	static final long STOP_DOWNSTREAM_EXHAUSTED = -11;
+
 	/** {@link #rollback} result: the failure is rethrown for the caller to roll back; the next call continues. */
 	static final long ROLL_BACK = -101;
 
@@ -104,14 +116,29 @@ final class CallLifecycle {
 
 	/**
 	 * Starts a call: lets its operation describe it to the listeners when it is a
-	 * {@link dev.retrykit.RetryCallDescriber}, stamps its start when there is a deadline, asks the listeners,
-	 * and tells the budget (if any) that a call starts.
+	 * {@link dev.retrykit.RetryCallDescriber}, sets its deadline (the earlier of max-duration and the
+	 * {@link Deadline} current on this thread), asks the listeners, and tells the budget (if any) that a
+	 * call starts. The engine then ends a call whose caller's deadline has passed already
+	 * ({@link CallDeadlines#passedAtOpen}).
 	 * @param operation the call's operation (callback, function, supplier or task)
 	 * @return whether the listeners let the call run
 	 */
 	static boolean open(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
+		return open(runtime, context, operation, Deadline.current());
+	}
+
+	/**
+	 * {@link #open} for a call that outlives its caller (a failback task): it runs under no caller's
+	 * deadline, only its max-duration.
+	 */
+	static boolean openDetached(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
+		return open(runtime, context, operation, null);
+	}
+
+	private static boolean open(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation,
+			@Nullable Deadline deadline) {
 		runtime.listeners.describe(operation, context);
-		if (!runtime.open(context)) {
+		if (!runtime.open(context, deadline)) {
 			return false;
 		}
 		if (runtime.budget != null) {
@@ -123,12 +150,21 @@ final class CallLifecycle {
 
 	/**
 	 * Continues a stateful call from a cached context: asks the listeners, without stamping a new start
-	 * (the deadline runs from the key's first call).
+	 * (max-duration runs from the key's first call); the call's deadline is the earlier of that and the
+	 * {@link Deadline} current on this thread.
 	 * @param operation the continuing call's operation, which may describe it as for {@link #open}
 	 * @return whether the listeners let the call run
 	 */
-	static boolean openContinued(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
+	static boolean openContinued(RetryRuntime runtime, MutableRetryContext.Stateful context,
+			@Nullable Object operation) {
 		runtime.listeners.describe(operation, context);
+		Deadline deadline = Deadline.current();
+		if (context.keyDeadlineNanos != CallDeadlines.NONE || deadline != null) {
+			CallDeadlines.open(runtime, context, context.keyDeadlineNanos, deadline);
+		}
+		else {
+			context.deadline(CallDeadlines.NONE, null);
+		}
 		return runtime.listeners.isEmpty() || runtime.listeners.open(context);
 	}
 
@@ -161,6 +197,7 @@ final class CallLifecycle {
 		RetryVetoedException vetoed = new RetryVetoedException(what + " '" + runtime.name
 				+ "' was vetoed by a listener before its first attempt");
 		context.outcome(CallOutcome.FAILED_WITHOUT_RETRY);
+		context.stopReason(StopReason.OTHER);
 		runtime.close(context, vetoed);
 		return vetoed;
 	}
@@ -242,7 +279,7 @@ final class CallLifecycle {
 	/**
 	 * Hedging: takes a copy's outcome, as {@link #afterAttempt} takes an attempt's, with one difference:
 	 * the attempts left are the copies not started yet, not the attempts not failed yet (copies run
-	 * side by side). The engine holds the copy's permit in the context while this runs. A delay
+	 * side by side), and once a copy failed with a {@link DownstreamExhaustedException} no copy follows. The engine holds the copy's permit in the context while this runs. A delay
 	 * (zero or more) means that a copy is to start after it, as a retry (the budget was asked, the
 	 * {@code RETRY} event recorded). With other copies in flight, the engine waits for them instead of
 	 * ending the call on {@link #STOP_EXHAUSTED} or a refusal ({@link #STOP_BUDGET}, {@link #STOP_DEADLINE},
@@ -307,6 +344,10 @@ final class CallLifecycle {
 				return broken(runtime, context, ex, null);
 			}
 			if (accepted) {
+				if (hedged != NOT_HEDGED) {
+					// A copy that failed on a downstream's exhaustion recorded it; another copy won after all.
+					context.clearStopReason();
+				}
 				succeeded(runtime, context, told, block, result, attempt);
 				return ACCEPTED;
 			}
@@ -360,6 +401,8 @@ final class CallLifecycle {
 			@Nullable Throwable failure, @Nullable Object result, int hedged) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
+		boolean downstreamExhausted = failure != null
+				&& FailureClassifier.unwrap(failure) instanceof DownstreamExhaustedException;
 		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
@@ -377,8 +420,16 @@ final class CallLifecycle {
 		if (!runtime.listeners.isEmpty()) {
 			runtime.listeners.onError(told, failure);
 		}
+		if (downstreamExhausted) {
+			// Recorded now: a hedged call's copies in flight that fail later start no copy either.
+			context.stopReason(StopReason.DOWNSTREAM_EXHAUSTED);
+			return STOP_DOWNSTREAM_EXHAUSTED;
+		}
 		if (!retryable) {
 			return STOP_NOT_RETRYABLE;
+		}
+		if (hedged != NOT_HEDGED && context.getStopReason() == StopReason.DOWNSTREAM_EXHAUSTED) {
+			return STOP_DOWNSTREAM_EXHAUSTED;
 		}
 		int retries = context.getRetryCount();
 		boolean attemptsLeft = (hedged == NOT_HEDGED) ? (runtime.maxAttempts <= 0 || retries < runtime.maxAttempts)
@@ -389,7 +440,7 @@ final class CallLifecycle {
 		long delay = (hedged == NOT_HEDGED) ? runtime.nextDelay(context, failure) : runtime.hedgeDelay(failure);
 		// The time source is read only for a deadline; the event shares that reading when there is one.
 		long now = RetryRuntime.NOT_READ;
-		if (runtime.maxDurationNanos != 0) {
+		if (context.deadlineNanos != CallDeadlines.NONE) {
 			now = runtime.timeSource.nanoTime();
 			if (runtime.isPastDeadline(context, delay, now)) {
 				return STOP_DEADLINE;

@@ -59,7 +59,8 @@ final class FailbackEntry implements AbandonableTask {
 	 */
 	boolean runFirst(boolean check) {
 		RetryRuntime runtime = this.engine.runtime;
-		if (!CallLifecycle.open(runtime, this.context, this.task)) {
+		// A failback task outlives its caller: it runs under its max-duration only, not its caller's deadline.
+		if (!CallLifecycle.openDetached(runtime, this.context, this.task)) {
 			throw CallLifecycle.vetoed(runtime, this.context, "Failback task '" + this.key + "' of");
 		}
 		ThreadCounters block = runtime.counters.forCurrentThread();

@@ -75,6 +75,10 @@ final class HedgedBlockingCall {
 		if (!CallLifecycle.open(runtime, context, operation)) {
 			throw CallLifecycle.vetoed(runtime, context, "Retry");
 		}
+		if (CallDeadlines.passedAtOpen(runtime, context)) {
+			return SyncRetry.finish(runtime, context, runtime.counters.forCurrentThread(), CallLifecycle.STOP_DEADLINE,
+					recovery);
+		}
 		HedgedCall<T> call = new HedgedCall<>(runtime, null, copies, (recovery != null) ? recovering(recovery) : null,
 				context);
 		HedgeStarts.startFirst(call.race());

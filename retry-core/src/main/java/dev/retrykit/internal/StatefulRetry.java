@@ -61,6 +61,10 @@ public final class StatefulRetry {
 				runtime.cache.remove(state.key());
 				return exhausted(runtime, context, block, recovery);
 			}
+			if (CallDeadlines.passedAtOpen(runtime, context)) {
+				// Refused before it ran, as by an open circuit: the cached state stays for the next call.
+				return SyncRetry.finish(runtime, context, block, CallLifecycle.STOP_DEADLINE, recovery);
+			}
 			long decision = waitUntilDue(runtime, context);
 			for (;;) {
 				if (CallLifecycle.sleep(runtime, context, decision) == CallLifecycle.STOP_WAIT_INTERRUPTED) {
@@ -129,7 +133,8 @@ public final class StatefulRetry {
 			context.setAttribute(attribute, cached.getAttribute(attribute));
 		}
 		// A foreign cache keeps no start time: max-duration counts from this call, not from time 0.
-		context.startNanos = runtime.timeSource.nanoTime();
+		context.keyDeadlineNanos = (runtime.maxDurationNanos == 0) ? CallDeadlines.NONE
+				: CallDeadlines.fromNow(runtime.timeSource.nanoTime(), runtime.maxDurationNanos);
 		return context;
 	}
 
