@@ -1,13 +1,11 @@
 package dev.retrykit.internal;
 
-import dev.retrykit.Deadline;
 import dev.retrykit.DownstreamExhaustedException;
 import dev.retrykit.context.CallOutcome;
 import dev.retrykit.context.RetryContext;
 import dev.retrykit.context.StopReason;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
-import dev.retrykit.RetryVetoedException;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
@@ -17,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * An engine only runs attempts and waits (sleeps, schedules, re-queues); every decision in between is
  * a step here, and each step says what to do next:
  * <pre>
- * open ──vetoed──▶ end
- *  │
+ * open ({@link CallOpening}) ──vetoed──▶ end
+ *  │  └──the caller's deadline has passed ({@link CallDeadlines#passedAtOpen})──▶ finish(STOP_DEADLINE)
  *  ▼
  * acquireAttempt ──refused──▶ finish(STOP_CIRCUIT_OPEN)
  *  │ (listeners' beforeAttempt; engine runs the attempt; attemptReturned)
@@ -47,7 +45,11 @@ import org.jspecify.annotations.Nullable;
  * ({@link #STOP_INTERRUPTED}): the engine ends the call with it and, where the attempt ran on the
  * caller's thread, sets that thread's interrupt flag again;
  * <li>a call counts as "with retry" once more than one of its attempts ran or was refused;
- * <li>a rejection by the circuit carries the call's last real failure as its cause.
+ * <li>a rejection by the circuit carries the call's last real failure as its cause;
+ * <li>no attempt, backoff or hedged copy starts that would end after the call's deadline
+ * ({@link MutableRetryContext#deadlineNanos}: max-duration or the caller's {@link dev.retrykit.Deadline});
+ * <li>a {@link DownstreamExhaustedException} is never retried, and once a copy failed with one no
+ * further copy starts.
  * </ul>
  * Stateless, allocation-free on the success path; thread-safe as far as one call's steps run one at
  * a time.
@@ -65,7 +67,7 @@ final class CallLifecycle {
 
 	/**
 	 * The next attempt, or its backoff, would end after the call's deadline (max-duration or the caller's
-	 * {@link Deadline}), or that deadline had passed before the first attempt ({@link CallDeadlines#passedAtOpen}).
+	 * {@link dev.retrykit.Deadline}), or that deadline had passed before the first attempt ({@link CallDeadlines#passedAtOpen}).
 	 */
 	static final long STOP_DEADLINE = -3;
 
@@ -114,59 +116,6 @@ final class CallLifecycle {
 	private CallLifecycle() {
 	}
 
-	/**
-	 * Starts a call: lets its operation describe it to the listeners when it is a
-	 * {@link dev.retrykit.RetryCallDescriber}, sets its deadline (the earlier of max-duration and the
-	 * {@link Deadline} current on this thread), asks the listeners, and tells the budget (if any) that a
-	 * call starts. The engine then ends a call whose caller's deadline has passed already
-	 * ({@link CallDeadlines#passedAtOpen}).
-	 * @param operation the call's operation (callback, function, supplier or task)
-	 * @return whether the listeners let the call run
-	 */
-	static boolean open(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
-		return open(runtime, context, operation, Deadline.current());
-	}
-
-	/**
-	 * {@link #open} for a call that outlives its caller (a failback task): it runs under no caller's
-	 * deadline, only its max-duration.
-	 */
-	static boolean openDetached(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
-		return open(runtime, context, operation, null);
-	}
-
-	private static boolean open(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation,
-			@Nullable Deadline deadline) {
-		runtime.listeners.describe(operation, context);
-		if (!runtime.open(context, deadline)) {
-			return false;
-		}
-		if (runtime.budget != null) {
-			// A ratio budget's deposit; a stateful call that continues (openContinued) is not a new call.
-			runtime.budget.onCall();
-		}
-		return true;
-	}
-
-	/**
-	 * Continues a stateful call from a cached context: asks the listeners, without stamping a new start
-	 * (max-duration runs from the key's first call); the call's deadline is the earlier of that and the
-	 * {@link Deadline} current on this thread.
-	 * @param operation the continuing call's operation, which may describe it as for {@link #open}
-	 * @return whether the listeners let the call run
-	 */
-	static boolean openContinued(RetryRuntime runtime, MutableRetryContext.Stateful context,
-			@Nullable Object operation) {
-		runtime.listeners.describe(operation, context);
-		Deadline deadline = Deadline.current();
-		if (context.keyDeadlineNanos != CallDeadlines.NONE || deadline != null) {
-			CallDeadlines.open(runtime, context, context.keyDeadlineNanos, deadline);
-		}
-		else {
-			context.deadline(CallDeadlines.NONE, null);
-		}
-		return runtime.listeners.isEmpty() || runtime.listeners.open(context);
-	}
 
 	/**
 	 * Waits before the next attempt of a call that waits on its own thread.
@@ -192,15 +141,6 @@ final class CallLifecycle {
 		}
 	}
 
-	/** Ends a call that a listener vetoed: the listeners are closed with the returned exception. */
-	static RetryVetoedException vetoed(RetryRuntime runtime, MutableRetryContext context, String what) {
-		RetryVetoedException vetoed = new RetryVetoedException(what + " '" + runtime.name
-				+ "' was vetoed by a listener before its first attempt");
-		context.outcome(CallOutcome.FAILED_WITHOUT_RETRY);
-		context.stopReason(StopReason.OTHER);
-		runtime.close(context, vetoed);
-		return vetoed;
-	}
 
 	/**
 	 * Asks the breaker (if any) to let the next attempt through, counts the attempt and tells the

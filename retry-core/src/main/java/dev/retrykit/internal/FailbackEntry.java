@@ -60,8 +60,8 @@ final class FailbackEntry implements AbandonableTask {
 	boolean runFirst(boolean check) {
 		RetryRuntime runtime = this.engine.runtime;
 		// A failback task outlives its caller: it runs under its max-duration only, not its caller's deadline.
-		if (!CallLifecycle.openDetached(runtime, this.context, this.task)) {
-			throw CallLifecycle.vetoed(runtime, this.context, "Failback task '" + this.key + "' of");
+		if (!CallOpening.openDetached(runtime, this.context, this.task)) {
+			throw CallOpening.vetoed(runtime, this.context, "Failback task '" + this.key + "' of");
 		}
 		ThreadCounters block = runtime.counters.forCurrentThread();
 		if (!CallLifecycle.acquireAttempt(runtime, this.context, block)) {

@@ -40,8 +40,8 @@ abstract class FirstAttempt {
 		T value = null;
 		try {
 			block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, pooled, supplier)) {
-				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
+			if (!CallOpening.open(runtime, pooled, supplier)) {
+				return CompletableFuture.failedFuture(CallOpening.vetoed(runtime, pooled, "Retry"));
 			}
 			long refusal = CallDeadlines.passedAtOpen(runtime, pooled) ? CallLifecycle.STOP_DEADLINE
 					: CallLifecycle.acquireAttempt(runtime, pooled, block) ? 0 : CallLifecycle.STOP_CIRCUIT_OPEN;

@@ -53,9 +53,9 @@ public final class StatefulRetry {
 		stack.push(context);
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (fresh ? !CallLifecycle.open(runtime, context, callback)
-					: !CallLifecycle.openContinued(runtime, context, callback)) {
-				throw CallLifecycle.vetoed(runtime, context, "Stateful retry");
+			if (fresh ? !CallOpening.open(runtime, context, callback)
+					: !CallOpening.openContinued(runtime, context, callback)) {
+				throw CallOpening.vetoed(runtime, context, "Stateful retry");
 			}
 			if (context.isExhaustedOnly() || (runtime.maxAttempts > 0 && startCount >= runtime.maxAttempts)) {
 				runtime.cache.remove(state.key());
@@ -171,6 +171,8 @@ public final class StatefulRetry {
 		boolean retried = context.getRetryCount() > 1;
 		block.outcome(false, retried);
 		context.outcome(CallOutcome.failed(retried));
+		// A retry left for the next call (the caller rolls back, a redelivery retries): no exhaustion.
+		context.stopReason((decision >= 0) ? dev.retrykit.context.StopReason.OTHER : CallEnding.stopReason(decision));
 		runtime.close(context, failure);
 		return failure;
 	}

@@ -94,8 +94,8 @@ public final class SyncRetry {
 		MutableRetryContext context = stack.pushPooled(runtime.name);
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, context, (attempt == CALLBACK) ? argument : attempt)) {
-				throw CallLifecycle.vetoed(runtime, context, "Retry");
+			if (!CallOpening.open(runtime, context, (attempt == CALLBACK) ? argument : attempt)) {
+				throw CallOpening.vetoed(runtime, context, "Retry");
 			}
 			if (CallDeadlines.passedAtOpen(runtime, context)) {
 				return finish(runtime, context, block, CallLifecycle.STOP_DEADLINE, recovery);
