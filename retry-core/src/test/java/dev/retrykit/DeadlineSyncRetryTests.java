@@ -61,6 +61,16 @@ class DeadlineSyncRetryTests {
 	}
 
 	@Test
+	void aDeadlineOnAnotherClockCountsWhatIsLeftOnTheEnginesClock() {
+		VirtualTime callersClock = new VirtualTime();
+		callersClock.advance(Duration.ofDays(3));
+		RetryTemplate template = template(null);
+		try (Deadline.Scope scope = Deadline.after(Duration.ofMillis(250), callersClock).enter()) {
+			assertThatThrownBy(() -> template.execute(this::failing)).hasMessage("down 3");
+		}
+	}
+
+	@Test
 	void aCallWithoutADeadlineRetriesAsItAlwaysDid() {
 		RetryTemplate template = template(null);
 		assertThatThrownBy(() -> template.execute(this::failing)).hasMessage("down 5");
