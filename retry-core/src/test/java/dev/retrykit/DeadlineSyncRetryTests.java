@@ -141,6 +141,27 @@ class DeadlineSyncRetryTests {
 	}
 
 	@Test
+	void aStatefulCallStoppedByItsCallersDeadlineLeavesTheKeyToRetryInItsNextCall() {
+		RetryTemplate template = template(null);
+		RetryState state = RetryState.of("order-2");
+		try (Deadline.Scope scope = deadline(50).enter()) {
+			assertThatThrownBy(() -> template.execute(this::failing, state)).hasMessage("down 1");
+		}
+		assertThat(template.getContextCache().get("order-2").isExhaustedOnly()).isFalse();
+		assertThatThrownBy(() -> template.execute(this::failing, state)).hasMessage("down 2");
+		assertThat(this.time.sleeps()).containsExactly(Duration.ofMillis(100));
+	}
+
+	@Test
+	void aStatefulCallStoppedByItsMaxDurationExhaustsTheKey() {
+		RetryTemplate template = template(Duration.ofMillis(50));
+		RetryState state = RetryState.of("order-3");
+		assertThatThrownBy(() -> template.execute(this::failing, state)).hasMessage("down 1");
+		assertThat(template.getContextCache().get("order-3").isExhaustedOnly()).isTrue();
+		assertThatThrownBy(() -> template.execute(this::failing, state)).isInstanceOf(ExhaustedRetryException.class);
+	}
+
+	@Test
 	void aStatefulCallUnderAPassedDeadlineLeavesItsCachedStateAlone() {
 		RetryTemplate template = template(null);
 		RetryState state = RetryState.of("order-1");
