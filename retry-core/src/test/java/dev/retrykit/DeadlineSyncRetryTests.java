@@ -141,6 +141,17 @@ class DeadlineSyncRetryTests {
 	}
 
 	@Test
+	void aSuccessfulCallUnderADeadlineLeavesNoDeadlineForTheNextCallOnThisThread() {
+		RetryTemplate template = template(null);
+		try (Deadline.Scope scope = deadline(50).enter()) {
+			String result = template.execute(context -> "ok");
+			assertThat(result).isEqualTo("ok");
+		}
+		assertThatThrownBy(() -> template.execute(this::failing)).hasMessage("down 5");
+		assertThat(template.getMetrics().getDeadlineRejections()).isZero();
+	}
+
+	@Test
 	void aStatefulCallStoppedByItsCallersDeadlineLeavesTheKeyToRetryInItsNextCall() {
 		RetryTemplate template = template(null);
 		RetryState state = RetryState.of("order-2");
