@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.http.client;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 import dev.retrykit.Deadline;
@@ -120,6 +121,24 @@ class HopsRestClientTests {
 					.isInstanceOfAny(HttpServerErrorException.class, ResourceAccessException.class);
 			}
 			assertThat(server.header("X-Request-Timeout")).containsExactly("250", "150");
+		});
+	}
+
+	@Test
+	void anAttemptInFlightWaitsForItsAnswerNoLongerThanTheDeadline() {
+		server.always(Answer.hang());
+		this.runner.withPropertyValues("retry.instances.downstream.max-attempts=1").run(context -> {
+			RestClient client = context.getBean(RestClient.Builder.class).baseUrl(server.url()).build();
+			long start = System.nanoTime();
+			// On the system clock: Apache HttpClient's response timeout becomes the 300 ms left.
+			try (Deadline.Scope scope = Deadline.after(Duration.ofMillis(300)).enter()) {
+				assertThatThrownBy(() -> client.get().uri("/stock").retrieve().body(String.class))
+					.isInstanceOf(ResourceAccessException.class)
+					.hasRootCauseInstanceOf(SocketTimeoutException.class);
+			}
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250),
+					Duration.ofSeconds(10));
+			assertThat(server.header("X-Request-Timeout")).hasSize(1);
 		});
 	}
 
