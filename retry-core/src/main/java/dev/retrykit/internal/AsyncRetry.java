@@ -12,7 +12,6 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.retrykit.context.CallOutcome;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.spi.ScheduledTask;
@@ -189,8 +188,10 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 
 	void timedOut(AttemptTimeout<T> attempt) {
 		int id = attempt.id;
+		long configured = this.runtime.attemptTimeoutNanos();
 		TimeoutException timeout = new TimeoutException("Attempt " + id + " of retry '" + this.runtime.name
-				+ "' timed out after " + Durations.formatNanos(attempt.timeoutNanos));
+				+ "' timed out after " + Durations.formatNanos(attempt.timeoutNanos)
+				+ ((configured == 0 || attempt.timeoutNanos < configured) ? " (the call's deadline)" : ""));
 		if ((this.state & ~WIP_MASK) == (2 * id - 1) * PHASE_UNIT) {
 			this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, id, timeout, 0);
 		}
@@ -359,6 +360,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		Throwable thrown = null;
 		this.context.setParent(stack.top());
 		stack.push(this.context);
+		// The attempt's code, and the calls it makes downstream, see the call's deadline on this thread.
+		dev.retrykit.Deadline.Scope deadline = CallDeadlines.enter(this.context);
 		try {
 			stage = this.supplier.get();
 		}
@@ -366,6 +369,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 			thrown = ex;
 		}
 		finally {
+			CallDeadlines.exit(deadline);
 			stack.pop();
 		}
 		CallLifecycle.attemptReturned(this.runtime, this.context);
@@ -427,8 +431,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 			CallLifecycle.releaseAttempt(this.runtime, this.context);
 		}
 		AttemptStages.cancel(inFlight, mayInterruptIfRunning, this.runtime.name);
-		this.context.outcome(CallOutcome.failed(this.context.getRetryCount() >= 1));
-		this.runtime.close(this.context, cancellation);
+		CallEnding.endedFromOutside(this.runtime, this.context, cancellation);
 		return true;
 	}
 
