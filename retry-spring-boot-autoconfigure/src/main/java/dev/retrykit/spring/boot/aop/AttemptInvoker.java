@@ -142,7 +142,7 @@ final class AttemptInvoker {
 		}
 
 		@Override
-		public Object[] getArguments() {
+		public @Nullable Object[] getArguments() {
 			return this.clone.getArguments();
 		}
 

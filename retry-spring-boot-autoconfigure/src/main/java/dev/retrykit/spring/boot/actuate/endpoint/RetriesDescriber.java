@@ -110,7 +110,7 @@ final class RetriesDescriber {
 		RetryCluster shared = this.cluster;
 		boolean clustered = shared != null && shared.isShared(budget);
 		String scope = clustered ? CLUSTER_SCOPE : null;
-		String source = clustered ? source(shared.isReachable()) : null;
+		String source = (clustered && shared != null) ? source(shared.isReachable()) : null;
 		if (budget.getKind() == RetryBudgetConfig.Kind.TOKEN_BUCKET) {
 			return new RetryInstanceDescriptor.Budget(budget.getTokens(), budget.getMaxTokens(), scope, source);
 		}
