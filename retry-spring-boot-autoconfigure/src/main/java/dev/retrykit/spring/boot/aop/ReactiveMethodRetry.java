@@ -2,10 +2,14 @@ package dev.retrykit.spring.boot.aop;
 
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.reactor.RetryOperator;
+import dev.retrykit.spring.boot.http.server.ExhaustionMarker;
+import dev.retrykit.spring.boot.http.server.ExhaustionRecordingListener;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 /**
  * Retries a method that returns a {@code Mono} or a {@code Flux} with retry-reactor's
@@ -15,7 +19,9 @@ import reactor.core.publisher.Mono;
  * elements (those emitted before a failure are emitted again by the retry); cancelling the subscription
  * cancels the pending retry and the attempt in flight. A {@code @Recover} method's {@code Mono}/{@code Flux}
  * is subscribed like an attempt. The listeners of each call (each subscription) learn the invocation
- * ({@link MethodListeners}). Loaded only when Reactor is on the classpath. Thread-safe.
+ * ({@link MethodListeners}), and the request's {@link ExhaustionMarker} when the subscriber's {@code Context} has one
+ * (a WebFlux request's), so that a call that gives up marks the request's response. Loaded only when Reactor is on
+ * the classpath. Thread-safe.
  */
 final class ReactiveMethodRetry implements MethodRetry {
 
@@ -39,9 +45,27 @@ final class ReactiveMethodRetry implements MethodRetry {
 		RetryOperator<Object> retry = (recoverMethods != null)
 				? this.operator.withRecovery(failure -> recovered(recoverMethods, invocation, failure)) : this.operator;
 		// Each subscription is a call, started after this method returned: the invocation travels with it.
-		retry = retry.describedBy(context -> MethodListeners.describe(context, invocation));
-		// A Mono stays a Mono, a Flux a Flux.
-		return retry.apply((Publisher<Object>) publisher);
+		RetryOperator<Object> described = retry.describedBy(context -> MethodListeners.describe(context, invocation));
+		// A Mono stays a Mono, a Flux a Flux; applied now, so that a Flux on a hedging instance is refused now.
+		Publisher<Object> source = (Publisher<Object>) publisher;
+		Publisher<Object> retried = described.apply(source);
+		if (retried instanceof Mono<Object> mono) {
+			return Mono.deferContextual(reactor -> Mono.from(inRequest(reactor, retry, invocation, source, mono)));
+		}
+		return Flux.deferContextual(reactor -> inRequest(reactor, retry, invocation, source, retried));
+	}
+
+	/** The retried publisher, whose call records into the marker of the request in the Context, when there is one. */
+	private static Publisher<Object> inRequest(ContextView reactor, RetryOperator<Object> retry,
+			MethodInvocation invocation, Publisher<Object> source, Publisher<Object> retried) {
+		ExhaustionMarker marker = reactor.getOrDefault(ExhaustionMarker.class, null);
+		if (marker == null) {
+			return retried;
+		}
+		return retry.describedBy(context -> {
+			MethodListeners.describe(context, invocation);
+			context.setAttribute(ExhaustionRecordingListener.ATTRIBUTE, marker);
+		}).apply(source);
 	}
 
 	@SuppressWarnings("unchecked")

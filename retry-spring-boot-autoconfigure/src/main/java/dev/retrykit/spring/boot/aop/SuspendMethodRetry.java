@@ -1,8 +1,11 @@
 package dev.retrykit.spring.boot.aop;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
+import dev.retrykit.Deadline;
 import dev.retrykit.RetryTemplate;
+import dev.retrykit.spring.boot.http.server.ExhaustionMarker;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -31,6 +34,12 @@ import reactor.core.publisher.Mono;
  * The calls run as {@link AsyncMethodRetry}'s do, with this class's conversion of what an attempt
  * returns, and without restoring the caller's context. Loaded only when Kotlin coroutines and Reactor
  * are on the classpath. Thread-safe.
+ *
+ * <p>Deadline and request marker: the call opens under the earliest of the {@link Deadline} current on the thread
+ * that invoked the function and the one in the Reactor {@code Context} of Spring's subscription (key
+ * {@code Deadline.class}; kotlinx-coroutines-reactor hands the coroutine's {@code ReactorContext} element to it,
+ * and a WebFlux handler's coroutine carries the request's), and with the request's {@link ExhaustionMarker} found
+ * the same way, so that its attempts run under the deadline and a call that gives up marks the request's response.
  */
 final class SuspendMethodRetry implements MethodRetry {
 
@@ -43,7 +52,26 @@ final class SuspendMethodRetry implements MethodRetry {
 	@Override
 	public Object invoke(MethodInvocation invocation) {
 		// Prepared now, on entry; started when Spring's proxy subscribes.
-		return Mono.fromFuture(this.async.call(invocation));
+		Supplier<CompletableFuture<@Nullable Object>> call = this.async.call(invocation);
+		Deadline deadlineAtEntry = Deadline.current();
+		ExhaustionMarker markerAtEntry = ExhaustionMarker.current();
+		return Mono.deferContextual(reactor -> {
+			Deadline deadline = Deadline.earliest(reactor.getOrDefault(Deadline.class, null), deadlineAtEntry);
+			ExhaustionMarker marker = reactor.getOrDefault(ExhaustionMarker.class, markerAtEntry);
+			Deadline.Scope deadlineScope = (deadline != null) ? deadline.enter() : null;
+			ExhaustionMarker.Scope markerScope = (marker != null) ? marker.enter() : null;
+			try {
+				return Mono.fromFuture(call.get());
+			}
+			finally {
+				if (markerScope != null) {
+					markerScope.close();
+				}
+				if (deadlineScope != null) {
+					deadlineScope.close();
+				}
+			}
+		});
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.hedging.HedgingConfig;
 import dev.retrykit.spi.DelayHintExtractor;
+import dev.retrykit.spring.boot.http.HopHeaders;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
 import org.jspecify.annotations.Nullable;
@@ -20,19 +21,15 @@ final class HttpRoutesFactory {
 	 * @param registry the registry whose instances run the calls
 	 * @param retryAfter the {@code Retry-After} reader, or {@code null} without spring-web
 	 * @param attemptHeader the attempt header's name ({@code retry.http.attempt-header})
+	 * @param hops the headers of deadlines and exhaustion, or {@code null} when propagation is off
 	 * @return the routes
 	 */
 	static HttpRetryRoutes routes(List<HttpClaims.Claim> claims, RetryRegistry registry,
-			@Nullable DelayHintExtractor retryAfter, String attemptHeader) {
-		if (attemptHeader.isBlank() || attemptHeader.chars().anyMatch(c -> c <= ' ' || c == ':')) {
-			throw new InvalidRetryPropertyException("retry.http.attempt-header", attemptHeader,
-					"a header name is a non-empty token without spaces or colons",
-					"Update 'retry.http.attempt-header' to a header name such as X-Retry-Attempt.", null);
-		}
+			@Nullable DelayHintExtractor retryAfter, String attemptHeader, @Nullable HopHeaders hops) {
 		HttpRetryRoutes.Builder routes = HttpRetryRoutes.builder();
 		for (HttpClaims.Claim claim : claims) {
 			HttpRetryRoute route = HttpRetryRoute.of(registry.template(claim.instance()),
-					claim.honorRetryAfter() ? retryAfter : null, claim.methods(), attemptHeader);
+					claim.honorRetryAfter() ? retryAfter : null, claim.methods(), attemptHeader, hops);
 			claim.hosts().forEach(host -> routes.host(host, route));
 			claim.groups().forEach(group -> routes.group(group, route));
 		}

@@ -3,6 +3,8 @@ package dev.retrykit.spring.boot.autoconfigure;
 import java.util.List;
 
 import dev.retrykit.RetryRegistry;
+import dev.retrykit.spi.TimeSource;
+import dev.retrykit.spring.boot.http.HopHeaders;
 import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.http.client.ClaimedCallsObservationPredicate;
 import dev.retrykit.spring.boot.http.client.ClaimedHostsHttpRequestRetryStrategy;
@@ -54,9 +56,12 @@ public final class RetryHttpClientAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	HttpRetryRoutes retryHttpRoutes(RetryProperties properties, RetryRegistry registry,
-			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter) {
+			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, TimeSource timeSource) {
+		RetryProperties.Http http = properties.getHttp();
+		HttpHeaderNames.check(http);
+		HopHeaders hops = http.getPropagation().isEnabled() ? HttpHeaderNames.hopHeaders(http, timeSource) : null;
 		return HttpRoutesFactory.routes(HttpClaims.of(properties), registry, retryAfter.getIfAvailable(),
-				properties.getHttp().getAttemptHeader());
+				http.getAttemptHeader(), hops);
 	}
 
 	/** RestClient and RestTemplate, built from Boot's builders, and the RestClient HTTP service groups. */

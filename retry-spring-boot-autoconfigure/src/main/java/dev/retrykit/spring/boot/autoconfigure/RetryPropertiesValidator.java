@@ -63,6 +63,7 @@ final class RetryPropertiesValidator implements BeanFactoryPostProcessor, Ordere
 		RetryRegistryFactory.build(registry);
 		ClusterSettings.validate(properties);
 		HttpClaims.of(properties);
+		HttpHeaderNames.check(properties.getHttp());
 	}
 
 	/**

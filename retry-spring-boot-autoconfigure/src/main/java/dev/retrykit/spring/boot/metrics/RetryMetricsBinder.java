@@ -34,7 +34,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code successful_with_retry}, {@code failed_without_retry}, {@code failed_with_retry})</li>
  * <li>{@code retry.attempts}, {@code retry.recoveries} (function counters)</li>
  * <li>{@code retry.rejections} (function counter, tag {@code reason} = {@code circuit_open},
- * {@code budget_exhausted})</li>
+ * {@code budget_exhausted}, {@code deadline}, {@code downstream_exhausted})</li>
  * <li>{@code retry.circuit.state} (gauge per {@code state} = {@code closed}, {@code open},
  * {@code half_open}: 1 for the current state, 0 for the others; only for instances with a circuit
  * breaker)</li>
@@ -130,6 +130,8 @@ public final class RetryMetricsBinder implements MeterBinder {
 			.description("Calls whose result came from a recovery callback").register(meterRegistry);
 		rejections(meterRegistry, tags, metrics, "circuit_open", RetryMetrics::getCircuitOpenRejections);
 		rejections(meterRegistry, tags, metrics, "budget_exhausted", RetryMetrics::getBudgetExhaustedRejections);
+		rejections(meterRegistry, tags, metrics, "deadline", RetryMetrics::getDeadlineRejections);
+		rejections(meterRegistry, tags, metrics, "downstream_exhausted", RetryMetrics::getDownstreamExhaustedRejections);
 		bindCircuitAndBudget(meterRegistry, template, tags);
 		RetryContextCache cache = template.getContextCache();
 		Gauge.builder("retry.context.cache.size", cache, RetryContextCache::size).tags(tags)

@@ -47,6 +47,8 @@ class ArchitectureTest {
 			// WebClient's retried exchange, and the auto-configuration that adds it when WebClient and retry-reactor are there.
 			.and().doNotHaveSimpleName("ReactiveHttpCall").and().doNotHaveSimpleName("RetryingExchangeFilterFunction")
 			.and().doNotHaveSimpleName("ObservedExchanges")
+			// The server side of retry at one layer in a WebFlux application, created only in one.
+			.and().doNotHaveSimpleName("RetryHopsWebFilter").and().doNotHaveSimpleName("RetryHopsWebFilter$ScopedChain")
 			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.autoconfigure\\.RetryHttpClientAutoConfiguration.*")
 			.should().dependOnClassesThat().resideInAnyPackage("reactor..", "org.reactivestreams..", "dev.retrykit.reactor..")
 			.because("Reactor and retry-reactor are optional: only the reactive variants, loaded when they are present, use them")

@@ -67,7 +67,8 @@ final class RetriesDescriber {
 		RetryInstanceDescriptor.Calls calls = new RetryInstanceDescriptor.Calls(metrics.getSuccessfulCallsWithoutRetry(),
 				metrics.getSuccessfulCallsWithRetry(), metrics.getFailedCallsWithoutRetry(), metrics.getFailedCallsWithRetry());
 		RetryInstanceDescriptor.Rejections rejections = new RetryInstanceDescriptor.Rejections(
-				metrics.getCircuitOpenRejections(), metrics.getBudgetExhaustedRejections());
+				metrics.getCircuitOpenRejections(), metrics.getBudgetExhaustedRejections(),
+				metrics.getDeadlineRejections(), metrics.getDownstreamExhaustedRejections());
 		List<RetryInstanceDescriptor.Event> events = detailed ? events(metrics, showValues) : null;
 		Long eventsOmitted = (events != null) ? Math.max(0, metrics.getRecordedEvents() - events.size()) : null;
 		return new RetryInstanceDescriptor(RetryConfigDescriptor.of(template.getConfig()), calls, metrics.getAttempts(),

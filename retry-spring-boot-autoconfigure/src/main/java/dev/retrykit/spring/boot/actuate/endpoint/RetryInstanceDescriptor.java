@@ -64,8 +64,12 @@ public record RetryInstanceDescriptor(RetryConfigDescriptor config, Calls calls,
 	 *
 	 * @param circuitOpen attempts refused by an open circuit breaker
 	 * @param budgetExhausted retries refused by the retry budget
+	 * @param deadline retries, hedged copies and backoffs not started because they would have ended after the
+	 * call's deadline ({@code max-duration} or a {@link dev.retrykit.Deadline})
+	 * @param downstreamExhausted failed attempts not retried because the downstream said it had already retried
+	 * and given up ({@code X-Retry-Exhausted})
 	 */
-	public record Rejections(long circuitOpen, long budgetExhausted) {
+	public record Rejections(long circuitOpen, long budgetExhausted, long deadline, long downstreamExhausted) {
 	}
 
 	/**

@@ -2,8 +2,11 @@ package dev.retrykit.spring.boot.http.client;
 
 import java.io.IOException;
 
-import dev.retrykit.context.RetryContext;
+import dev.retrykit.Deadline;
+import dev.retrykit.DownstreamExhaustedException;
 import dev.retrykit.RetryFunction;
+import dev.retrykit.context.RetryContext;
+import dev.retrykit.spring.boot.http.HopHeaders;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
@@ -44,6 +47,13 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 			}
 			throw ex;
 		}
+		catch (DownstreamExhaustedException ex) {
+			if (ex.getCause() instanceof RetriedStatusException marked
+					&& marked.response() instanceof ClientHttpResponse answer) {
+				return answer;
+			}
+			throw ex;
+		}
 		finally {
 			if (vetoed != null) {
 				vetoed.makeCurrent();
@@ -53,17 +63,21 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 
 	private ClientHttpResponse attempt(RetryContext context) throws IOException {
 		int attempt = context.getRetryCount() + 1;
+		long millisLeft = millisLeft();
 		ClientHttpResponse response;
 		if (this.observations != null) {
-			response = this.observations.exchange(this.request, original -> sent(original, attempt), this.body,
-					this.execution);
+			response = this.observations.exchange(this.request, original -> sent(original, attempt, millisLeft),
+					this.body, this.execution);
 		}
 		else {
-			response = this.execution.execute(sent(this.request, attempt), this.body);
+			response = this.execution.execute(sent(this.request, attempt, millisLeft), this.body);
 		}
 		boolean fails;
+		String exhausted;
 		try {
-			fails = this.route.failsAttempt(response.getStatusCode().value());
+			int status = response.getStatusCode().value();
+			exhausted = this.route.exhaustedDownstream(status, response.getHeaders());
+			fails = exhausted != null || this.route.failsAttempt(status);
 		}
 		catch (IOException | RuntimeException ex) {
 			response.close();
@@ -73,24 +87,52 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 			return response;
 		}
 		BufferedResponse failed = BufferedResponse.readAndClose(response);
-		throw new RetriedStatusException(this.request.getMethod(), this.request.getURI(), failed.getStatusCode(),
-				failed.getHeaders(), failed.bodyBytes(), failed);
+		RetriedStatusException failure = new RetriedStatusException(this.request.getMethod(), this.request.getURI(),
+				failed.getStatusCode(), failed.getHeaders(), failed.bodyBytes(), failed);
+		throw (exhausted != null) ? new DownstreamExhaustedException(exhausted, failure) : failure;
 	}
 
-	private HttpRequest sent(HttpRequest original, int attempt) {
-		return (attempt == 1) ? original : new AttemptRequest(original, this.route.attemptHeader(), attempt);
+	/**
+	 * {@return the whole milliseconds left before the deadline current on this thread, or {@code -1} when there is
+	 * none or propagation is off}
+	 * @throws DeadlineExceededException if less than a millisecond is left: the attempt is not sent
+	 */
+	private long millisLeft() throws DeadlineExceededException {
+		Deadline deadline = (this.route.hops() != null) ? Deadline.current() : null;
+		if (deadline == null) {
+			return -1;
+		}
+		long left = HopHeaders.millisLeft(deadline);
+		if (left < 0) {
+			throw new DeadlineExceededException(this.request.getMethod(), this.request.getURI(), false);
+		}
+		return left;
 	}
 
-	/** The request of an attempt after the first: the same request, with the attempt's number in a header. */
+	private HttpRequest sent(HttpRequest original, int attempt, long millisLeft) {
+		HopHeaders hops = this.route.hops();
+		if (attempt == 1 && (millisLeft < 0 || hops == null)) {
+			return original;
+		}
+		AttemptRequest sent = new AttemptRequest(original);
+		if (attempt > 1) {
+			sent.headers.set(this.route.attemptHeader(), Integer.toString(attempt));
+		}
+		if (millisLeft >= 0 && hops != null) {
+			sent.headers.set(hops.deadlineHeader(), Long.toString(millisLeft));
+		}
+		return sent;
+	}
+
+	/** The request of an attempt after the first, or under a deadline: the same request, with headers of its own. */
 	private static final class AttemptRequest extends HttpRequestWrapper {
 
 		private final HttpHeaders headers;
 
-		AttemptRequest(HttpRequest request, String header, int attempt) {
+		AttemptRequest(HttpRequest request) {
 			super(request);
 			this.headers = new HttpHeaders();
 			this.headers.putAll(request.getHeaders());
-			this.headers.set(header, Integer.toString(attempt));
 		}
 
 		@Override

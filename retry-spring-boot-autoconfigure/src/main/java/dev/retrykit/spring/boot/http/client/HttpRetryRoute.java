@@ -10,6 +10,7 @@ import dev.retrykit.RetryTemplate;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.DelayHintExtractor;
 import dev.retrykit.spi.StatusExtractor;
+import dev.retrykit.spring.boot.http.HopHeaders;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -40,10 +41,14 @@ public final class HttpRetryRoute {
 
 	private final String attemptHeader;
 
-	private HttpRetryRoute(RetryTemplate template, EnumSet<Method> extraMethods, String attemptHeader) {
+	private final @Nullable HopHeaders hops;
+
+	private HttpRetryRoute(RetryTemplate template, EnumSet<Method> extraMethods, String attemptHeader,
+			@Nullable HopHeaders hops) {
 		this.template = template;
 		this.extraMethods = extraMethods;
 		this.attemptHeader = attemptHeader;
+		this.hops = hops;
 	}
 
 	/**
@@ -61,13 +66,33 @@ public final class HttpRetryRoute {
 	 */
 	public static HttpRetryRoute of(RetryTemplate instance, @Nullable DelayHintExtractor retryAfter,
 			Set<String> extraMethods, String attemptHeader) {
+		return of(instance, retryAfter, extraMethods, attemptHeader, HopHeaders.defaults());
+	}
+
+	/**
+	 * A route for calls of {@code instance}, as {@link #of(RetryTemplate, DelayHintExtractor, Set, String)} makes
+	 * one, with the headers that travel across hops: when {@code hops} is given, each attempt under a
+	 * {@link dev.retrykit.Deadline} sends the time left in the deadline header and is not started once it has
+	 * passed, and a response with an error status that carries the exhaustion header is never retried (the attempt
+	 * fails with a {@link dev.retrykit.DownstreamExhaustedException}; the client gets the response).
+	 * @param instance the instance's template
+	 * @param retryAfter the {@code Retry-After} reader to use when the instance has no delay hint, or {@code null}
+	 * @param extraMethods methods retried besides the idempotent ones (names as {@link HttpMethod#name()})
+	 * @param attemptHeader the header every attempt after the first carries, with the attempt's number
+	 * @param hops the headers of deadlines and exhaustion, or {@code null} when propagation is off
+	 * @return the route
+	 * @throws IllegalArgumentException if a method name is not one of HTTP's eight
+	 */
+	public static HttpRetryRoute of(RetryTemplate instance, @Nullable DelayHintExtractor retryAfter,
+			Set<String> extraMethods, String attemptHeader, @Nullable HopHeaders hops) {
 		Objects.requireNonNull(instance, "instance must not be null");
 		EnumSet<Method> methods = EnumSet.noneOf(Method.class);
 		for (String name : extraMethods) {
 			methods.add(Method.valueOf(name));
 		}
 		RetryTemplate variant = instance.variant(config -> forHttp(config, retryAfter));
-		return new HttpRetryRoute(variant, methods, Objects.requireNonNull(attemptHeader, "attemptHeader must not be null"));
+		return new HttpRetryRoute(variant, methods, Objects.requireNonNull(attemptHeader, "attemptHeader must not be null"),
+				hops);
 	}
 
 	private static RetryConfig forHttp(RetryConfig config, @Nullable DelayHintExtractor retryAfter) {
@@ -97,6 +122,25 @@ public final class HttpRetryRoute {
 	/** {@return the header every attempt after the first carries} */
 	public String attemptHeader() {
 		return this.attemptHeader;
+	}
+
+	/** {@return the headers of deadlines and exhaustion, or {@code null} when propagation is off} */
+	public @Nullable HopHeaders hops() {
+		return this.hops;
+	}
+
+	/**
+	 * {@return the instance that says a response of a failed attempt comes from a downstream that already retried
+	 * and gave up, or {@code null} when it does not: an error status (400 or above) with the exhaustion header,
+	 * while propagation is on}
+	 * @param status the response's status code
+	 * @param headers the response's headers
+	 */
+	@Nullable String exhaustedDownstream(int status, HttpHeaders headers) {
+		if (this.hops == null || status < 400) {
+			return null;
+		}
+		return headers.getFirst(this.hops.exhaustedHeader());
 	}
 
 	/**

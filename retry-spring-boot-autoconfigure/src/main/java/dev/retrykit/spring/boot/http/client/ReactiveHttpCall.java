@@ -1,11 +1,19 @@
 package dev.retrykit.spring.boot.http.client;
 
+import java.time.Duration;
+
+import dev.retrykit.Deadline;
+import dev.retrykit.DownstreamExhaustedException;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.context.RetryContext;
 import dev.retrykit.reactor.RetryOperator;
+import dev.retrykit.spring.boot.http.HopHeaders;
+import dev.retrykit.spring.boot.http.server.ExhaustionMarker;
+import dev.retrykit.spring.boot.http.server.ExhaustionRecordingListener;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -14,6 +22,7 @@ import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
 
 /**
  * One retried call of a {@code WebClient}: each attempt (each hedged copy) is an exchange of its own, through
@@ -22,6 +31,15 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * (its first {@value RetriedStatusException#MAX_BODY} bytes) and released at once, so its pooled connection is
  * back in the pool before the backoff; when the call ends with it, the client gets a copy made of what was read.
  * Stateless: each attempt stands alone, so copies may run side by side.
+ *
+ * <p>Across hops (when the route has {@link HopHeaders}): the call's {@link Deadline} is the earliest of the one in
+ * the subscriber's Reactor {@code Context} (key {@code Deadline.class}), the one current on the subscribing thread
+ * and the one current on the thread of the attempt; an attempt sends the whole milliseconds left in the deadline
+ * header, is not sent once less than one is left, and is given up when no answer came before the deadline
+ * ({@link DeadlineExceededException}, as the cause of a {@code WebClientRequestException}); a response with an error
+ * status that carries the exhaustion header fails the attempt with a {@link DownstreamExhaustedException}, never
+ * retried, and the client gets that response. The request's {@link ExhaustionMarker} in the {@code Context} (a
+ * WebFlux request's) is handed to the call, so that a call that gives up marks the request's response.
  */
 final class ReactiveHttpCall {
 
@@ -31,31 +49,82 @@ final class ReactiveHttpCall {
 	/** {@return the retried exchange: a call of its own per subscription} */
 	static Mono<ClientResponse> exchange(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
 			@Nullable ObservedExchanges observations) {
-		return Mono.defer(() -> attempt(route, request, next, observations))
-			.transformDeferred(RetryOperator.of(route.template()))
-			.onErrorResume(RetriedStatusException.class, ended -> (ended.response() instanceof ClientResponse last)
-					? Mono.just(last) : Mono.error(ended));
+		Mono<ClientResponse> call = (route.hops() == null)
+				? Mono.defer(() -> attempt(route, request, next, observations, null))
+					.transformDeferred(RetryOperator.of(route.template()))
+				: Mono.deferContextual(reactor -> acrossHops(route, request, next, observations, reactor));
+		return call.onErrorResume(ReactiveHttpCall::isAnswered, ended -> Mono.just(answer(ended)));
+	}
+
+	private static Mono<ClientResponse> acrossHops(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
+			@Nullable ObservedExchanges observations, ContextView reactor) {
+		Deadline deadline = Deadline.earliest(reactor.getOrDefault(Deadline.class, null), Deadline.current());
+		ExhaustionMarker marker = reactor.getOrDefault(ExhaustionMarker.class, null);
+		RetryOperator<ClientResponse> operator = RetryOperator.of(route.template());
+		if (marker != null) {
+			operator = operator.describedBy(context -> context.setAttribute(ExhaustionRecordingListener.ATTRIBUTE, marker));
+		}
+		return Mono.defer(() -> attempt(route, request, next, observations, deadline)).transformDeferred(operator);
+	}
+
+	/** Whether the call ended with a failed attempt's response, which the client gets as the call's response. */
+	private static boolean isAnswered(Throwable ended) {
+		Throwable failure = (ended instanceof DownstreamExhaustedException exhausted) ? exhausted.getCause() : ended;
+		return failure instanceof RetriedStatusException status && status.response() instanceof ClientResponse;
+	}
+
+	private static ClientResponse answer(Throwable ended) {
+		Throwable failure = (ended instanceof DownstreamExhaustedException exhausted) ? exhausted.getCause() : ended;
+		return (ClientResponse) ((RetriedStatusException) failure).response();
 	}
 
 	private static Mono<ClientResponse> attempt(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
-			@Nullable ObservedExchanges observations) {
+			@Nullable ObservedExchanges observations, @Nullable Deadline callDeadline) {
 		RetryContext context = RetryTemplate.currentContext();
 		int attempt = (context != null) ? context.getRetryCount() + 1 : 1;
-		if (observations != null) {
-			ClientRequest.Builder sent = ClientRequest.from(request);
-			if (attempt > 1) {
-				sent.headers(headers -> headers.set(route.attemptHeader(), Integer.toString(attempt)));
-			}
-			return observations.exchange(sent, next, response -> judge(route, request, response));
+		HopHeaders hops = route.hops();
+		Deadline deadline = (hops != null) ? Deadline.earliest(callDeadline, Deadline.current()) : null;
+		long millisLeft = (deadline != null) ? HopHeaders.millisLeft(deadline) : -1;
+		if (deadline != null && millisLeft < 0) {
+			return Mono.error(exceeded(request, false));
 		}
-		ClientRequest sent = (attempt == 1) ? request : ClientRequest.from(request)
-			.headers(headers -> headers.set(route.attemptHeader(), Integer.toString(attempt)))
-			.build();
-		return next.exchange(sent).flatMap(response -> judge(route, request, response));
+		ClientRequest.Builder sent = null;
+		if (attempt > 1 || millisLeft >= 0) {
+			sent = ClientRequest.from(request).headers(headers -> {
+				if (attempt > 1) {
+					headers.set(route.attemptHeader(), Integer.toString(attempt));
+				}
+				if (hops != null && millisLeft >= 0) {
+					headers.set(hops.deadlineHeader(), Long.toString(millisLeft));
+				}
+			});
+		}
+		Mono<ClientResponse> exchange;
+		if (observations != null) {
+			exchange = observations.exchange((sent != null) ? sent : ClientRequest.from(request), next,
+					response -> judge(route, request, response));
+		}
+		else {
+			exchange = next.exchange((sent != null) ? sent.build() : request)
+				.flatMap(response -> judge(route, request, response));
+		}
+		if (deadline == null) {
+			return exchange;
+		}
+		// Cancelling the exchange at the deadline closes its connection: nobody waits for that answer any more.
+		return exchange.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())),
+				Mono.error(() -> exceeded(request, true)));
+	}
+
+	private static WebClientRequestException exceeded(ClientRequest request, boolean sent) {
+		return new WebClientRequestException(new DeadlineExceededException(request.method(), request.url(), sent),
+				request.method(), request.url(), request.headers());
 	}
 
 	private static Mono<ClientResponse> judge(HttpRetryRoute route, ClientRequest request, ClientResponse response) {
-		if (!route.failsAttempt(response.statusCode().value())) {
+		int status = response.statusCode().value();
+		String exhausted = route.exhaustedDownstream(status, response.headers().asHttpHeaders());
+		if (exhausted == null && !route.failsAttempt(status)) {
 			return Mono.just(response);
 		}
 		return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), RetriedStatusException.MAX_BODY)
@@ -63,8 +132,11 @@ final class ReactiveHttpCall {
 			// Longer than the limit, or unreadable: the attempt fails all the same, with no body kept.
 			.onErrorResume(ex -> response.releaseBody().thenReturn(new byte[0]))
 			.defaultIfEmpty(new byte[0])
-			.flatMap(body -> Mono.error(new RetriedStatusException(request.method(), request.url(),
-					response.statusCode(), response.headers().asHttpHeaders(), body, copy(response, body))));
+			.flatMap(body -> {
+				RetriedStatusException failure = new RetriedStatusException(request.method(), request.url(),
+						response.statusCode(), response.headers().asHttpHeaders(), body, copy(response, body));
+				return Mono.error((exhausted != null) ? new DownstreamExhaustedException(exhausted, failure) : failure);
+			});
 	}
 
 	private static byte[] bytes(DataBuffer buffer) {

@@ -39,7 +39,7 @@ class RetriesEndpointJsonTest {
 				+ "\"retryOn\":[\"java.io.IOException\"],\"ignore\":[\"java.lang.IllegalArgumentException\"],"
 				+ "\"traverseCauses\":true,\"httpStatus\":\"429,500-599\",\"stateful\":false},\"calls\":{\"successfulWithoutRetry\":0,"
 				+ "\"successfulWithRetry\":0,\"failedWithoutRetry\":0,\"failedWithRetry\":0},\"attempts\":0,"
-				+ "\"recoveries\":0,\"rejections\":{\"circuitOpen\":0,\"budgetExhausted\":0}}");
+				+ "\"recoveries\":0,\"rejections\":{\"circuitOpen\":0,\"budgetExhausted\":0,\"deadline\":0,\"downstreamExhausted\":0}}");
 	}
 
 	@Test

@@ -61,7 +61,7 @@ class RetriesEndpointTest {
 		assertThat(inventory.calls()).isEqualTo(new RetryInstanceDescriptor.Calls(1, 0, 0, 2));
 		assertThat(inventory.attempts()).isEqualTo(1 + 4 + 4);
 		assertThat(inventory.recoveries()).isEqualTo(1);
-		assertThat(inventory.rejections()).isEqualTo(new RetryInstanceDescriptor.Rejections(0, 0));
+		assertThat(inventory.rejections()).isEqualTo(new RetryInstanceDescriptor.Rejections(0, 0, 0, 0));
 	}
 
 	@Test
