@@ -3,10 +3,12 @@ package dev.retrykit.sample.chain;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,28 +58,31 @@ class ChainAmplificationIT {
 
 	@Test
 	void withoutPropagationEveryTierRetriesWhatTheOneBelowRetried() throws Exception {
-		assertLeafCallsPerRequest(this.withoutPropagation, 1, "off-3", 9);
-		assertLeafCallsPerRequest(this.withoutPropagation, 0, "off-4", 27);
+		assertLeafCallsPerRequest(this.withoutPropagation, 1, "off-3", 9, null);
+		assertLeafCallsPerRequest(this.withoutPropagation, 0, "off-4", 27, null);
 	}
 
 	@Test
 	void withPropagationOnlyTheTierAboveTheLeafRetries() throws Exception {
-		assertLeafCallsPerRequest(this.withPropagation, 1, "on-3", 3);
-		assertLeafCallsPerRequest(this.withPropagation, 0, "on-4", 3);
+		assertLeafCallsPerRequest(this.withPropagation, 1, "on-3", 3, "chain");
+		assertLeafCallsPerRequest(this.withPropagation, 0, "on-4", 3, "chain");
 	}
 
 	/**
 	 * Sends {@link #REQUESTS} requests to tier {@code entry}, the leaf failing, and checks that each of them put
-	 * {@code expected} calls on the leaf.
+	 * {@code expected} calls on the leaf and was answered 502, with {@code X-Retry-Exhausted: <exhausted>} or, for
+	 * {@code null}, without that header.
 	 */
-	private static void assertLeafCallsPerRequest(Chain chain, int entry, String label, long expected)
-			throws Exception {
+	private static void assertLeafCallsPerRequest(Chain chain, int entry, String label, long expected,
+			@Nullable String exhausted) throws Exception {
 		chain.scriptLeaf(503, 0);
 		chain.clearRecords();
 		for (int i = 0; i < REQUESTS; i++) {
 			HttpResponse<String> response = chain.call(entry, label + "-" + i, null);
 			assertThat(response.statusCode()).as("the top's answer to %s-%d: %s", label, i, response.body())
 				.isEqualTo(502);
+			assertThat(response.headers().firstValue("X-Retry-Exhausted"))
+				.as("the top's answer to %s-%d marked as retried", label, i).isEqualTo(Optional.ofNullable(exhausted));
 		}
 		Map<String, Long> perRequest = new TreeMap<>(chain.records(chain.depth() - 1).requests().stream()
 			.collect(Collectors.groupingBy(Chain.Event::request, Collectors.counting())));

@@ -78,13 +78,22 @@ class ChainDeadlineIT {
 			assertThat(request.deadline() - request.at()).as("%s's time left as it reached the top's controller, µs",
 					request.request()).isBetween((TIMEOUT_MILLIS - 50) * 1000L, TIMEOUT_MILLIS * 1000L);
 		}
+		for (int tier = 1; tier < this.chain.depth(); tier++) {
+			Chain.Records records = this.chain.records(tier);
+			for (Chain.Event received : records.requests()) {
+				assertThat(received.deadline()).as("%s runs %s under the deadline sent along", records.tier(), received)
+					.isPositive();
+			}
+		}
 		List<String> late = new ArrayList<>();
+		long closest = Long.MAX_VALUE;
 		Map<Integer, Long> middleAttempts = new TreeMap<>();
 		for (int tier = 0; tier < this.chain.depth() - 1; tier++) {
 			Chain.Records records = this.chain.records(tier);
 			for (Chain.Event attempt : records.attempts()) {
 				Chain.Event request = top.get(attempt.request());
 				assertThat(request).as("the request of %s's attempt %s", records.tier(), attempt).isNotNull();
+				closest = Math.min(closest, request.deadline() - attempt.at());
 				if (attempt.deadline() < 0 || attempt.at() > attempt.deadline() || attempt.at() > request.deadline()) {
 					late.add(records.tier() + " " + attempt + ", " + (attempt.at() - request.deadline())
 							+ " µs after the top's deadline");
@@ -101,8 +110,9 @@ class ChainDeadlineIT {
 		long p99 = latencies[percentileIndex(0.99)];
 		System.out.printf("ChainDeadlineIT: %d requests with X-Request-Timeout: %d, leaf 503 after %d ms, %d in flight: "
 				+ "the top answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms; the middle's attempts per request %s; "
-				+ "attempts started after the deadline: %d%n", REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, CONCURRENCY,
-				p50 / 1e6, p99 / 1e6, latencies[latencies.length - 1] / 1e6, middleAttempts, late.size());
+				+ "the latest attempt started %.1f ms before its request's deadline; attempts started after the deadline: %d%n",
+				REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, CONCURRENCY, p50 / 1e6, p99 / 1e6,
+				latencies[latencies.length - 1] / 1e6, middleAttempts, closest / 1e3, late.size());
 		assertThat(late).as("attempts started after the request's deadline").isEmpty();
 		assertThat(p99).as("the top's p99 answer time, ns").isLessThanOrEqualTo(
 				TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS + 50));
