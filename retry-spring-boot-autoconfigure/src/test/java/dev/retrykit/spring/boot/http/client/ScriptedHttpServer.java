@@ -125,6 +125,11 @@ final class ScriptedHttpServer implements AutoCloseable {
 			return new Answer(status, Map.of("Retry-After", retryAfter), "later", false);
 		}
 
+		/** An answer whose service says it already retried and gave up ({@code X-Retry-Exhausted}). */
+		static Answer exhausted(int status, String instance) {
+			return new Answer(status, Map.of("X-Retry-Exhausted", instance), "gave up", false);
+		}
+
 		/** The connection is closed before a response is written. */
 		static Answer drop() {
 			return new Answer(0, Map.of(), "", true);
