@@ -1,12 +1,13 @@
 package dev.retrykit.sample.chain;
 
+import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Profile;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -17,12 +18,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientResponseException;
+import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * One tier of the chain. {@code GET /chain/call} calls the next tier's {@code /chain/call} through a
- * {@link RestClient} from Boot's builder, which instance {@code chain} retries ({@code http.hosts: [127.0.0.1]}),
- * and answers 502 when the next tier answered an error, 504 when it did not answer; the leaf (no
+ * {@link RestClient} or a {@link WebClient} from Boot's builder ({@code sample.chain.client}), which instance
+ * {@code chain} retries ({@code http.hosts: [127.0.0.1]}), and answers 502 when the next tier answered an error, 504 when it did not answer; the leaf (no
  * {@code sample.chain.next}) answers its scripted status after its scripted delay instead. Every tier passes on
  * the {@value ChainRecords#REQUEST_HEADER} header and records what it saw ({@code GET /chain/records}).
  */
@@ -35,18 +36,24 @@ class ChainController {
 
 	private final ChainRecords records;
 
-	private final @Nullable RestClient next;
+	private final @Nullable NextTier next;
 
 	private volatile int leafStatus;
 
 	private volatile long leafDelayMillis;
 
-	ChainController(ChainProperties properties, ChainRecords records, RestClient.Builder builder) {
+	ChainController(ChainProperties properties, ChainRecords records, ObjectProvider<RestClient.Builder> restClients,
+			ObjectProvider<WebClient.Builder> webClients) {
 		this.tier = properties.tierName();
 		this.records = records;
-		// Added after retrykit's interceptor (which Boot's customizer put first), so it runs once per attempt.
-		this.next = (properties.next() != null)
-				? builder.clone().baseUrl(properties.next().toString()).requestInterceptor(records).build() : null;
+		URI next = properties.next();
+		if (next == null) {
+			this.next = null;
+		}
+		else {
+			this.next = properties.webClient() ? NextTier.webClient(webClients.getObject(), next, records)
+					: NextTier.restClient(restClients.getObject(), next, records);
+		}
 		this.leafStatus = (properties.leafStatus() != null) ? properties.leafStatus() : 503;
 		this.leafDelayMillis = (properties.leafDelay() != null) ? properties.leafDelay().toMillis() : 0;
 	}
@@ -56,28 +63,13 @@ class ChainController {
 			@RequestHeader(name = ChainRecords.ATTEMPT_HEADER, required = false) @Nullable String attempt)
 			throws InterruptedException {
 		this.records.received(request, ChainRecords.attemptNumber(attempt));
-		RestClient client = this.next;
-		if (client == null) {
+		NextTier next = this.next;
+		if (next == null) {
 			return leaf();
 		}
-		try {
-			String body = client.get().uri("/chain/call")
-				.headers(headers -> {
-					if (request != null) {
-						headers.set(ChainRecords.REQUEST_HEADER, request);
-					}
-				})
-				.retrieve().body(String.class);
-			return ResponseEntity.ok(Map.of("tier", this.tier, "next", String.valueOf(body)));
-		}
-		catch (RestClientResponseException ex) {
-			return ResponseEntity.status(HttpStatus.BAD_GATEWAY)
-				.body(Map.of("tier", this.tier, "error", "the next tier answered " + ex.getStatusCode().value()));
-		}
-		catch (RuntimeException ex) {
-			return ResponseEntity.status(HttpStatus.GATEWAY_TIMEOUT)
-				.body(Map.of("tier", this.tier, "error", "the next tier did not answer: " + ex));
-		}
+		NextTier.Answer answer = next.call(request);
+		String key = answer.status().isError() ? "error" : "next";
+		return ResponseEntity.status(answer.status()).body(Map.of("tier", this.tier, key, answer.body()));
 	}
 
 	private ResponseEntity<Map<String, Object>> leaf() throws InterruptedException {

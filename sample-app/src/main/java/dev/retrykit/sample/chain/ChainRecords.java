@@ -10,17 +10,20 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.retrykit.Deadline;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 
 /**
  * What one tier saw, for a test to read ({@code GET /chain/records}): the requests it received, and the start of
  * every attempt of its calls to the next tier, each with the deadline it ran under. Times are microseconds since
  * the epoch on the system clock, which the tiers on one machine share. As a {@link ClientHttpRequestInterceptor}
- * added after retrykit's, it runs once per attempt, as the attempt starts. Keeps the most recent
+ * (or {@link #exchangeFilter()}) added after retrykit's, it runs once per attempt, as the attempt starts. Keeps the most recent
  * {@value #CAPACITY} of each; thread-safe.
  */
 final class ChainRecords implements ClientHttpRequestInterceptor {
@@ -30,6 +33,9 @@ final class ChainRecords implements ClientHttpRequestInterceptor {
 
 	/** The number of an attempt after the first ({@code retry.http.attempt-header}'s default). */
 	static final String ATTEMPT_HEADER = "X-Retry-Attempt";
+
+	/** The time left that a call sends along ({@code retry.http.deadline-header}'s default). */
+	static final String DEADLINE_HEADER = "X-Request-Timeout";
 
 	static final int CAPACITY = 20_000;
 
@@ -58,15 +64,37 @@ final class ChainRecords implements ClientHttpRequestInterceptor {
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
-		Attempt record = new Attempt(request.getHeaders().getFirst(REQUEST_HEADER),
-				attemptNumber(request.getHeaders().getFirst(ATTEMPT_HEADER)), nowMicros(), deadlineMicros());
+		attempt(request.getHeaders());
+		return execution.execute(request, body);
+	}
+
+	/** {@return the same records as a {@code WebClient} filter: added after retrykit's, it sees every attempt} */
+	ExchangeFilterFunction exchangeFilter() {
+		return (request, next) -> Mono.defer(() -> {
+			attempt(request.headers());
+			return next.exchange(request);
+		});
+	}
+
+	/**
+	 * Records an attempt as it starts, under the deadline current on its thread or, when none is (a reactive
+	 * attempt after a backoff runs on a scheduler's thread), the one its deadline header sends along.
+	 */
+	private void attempt(HttpHeaders headers) {
+		long now = nowMicros();
+		long deadline = deadlineMicros();
+		String sent = headers.getFirst(DEADLINE_HEADER);
+		if (deadline < 0 && sent != null && !sent.isEmpty() && sent.length() < 12 && sent.chars().allMatch(Character::isDigit)) {
+			deadline = now + Long.parseLong(sent) * 1000;
+		}
+		Attempt record = new Attempt(headers.getFirst(REQUEST_HEADER), attemptNumber(headers.getFirst(ATTEMPT_HEADER)),
+				now, deadline);
 		synchronized (this.attempts) {
 			if (this.attempts.size() == CAPACITY) {
 				this.attempts.removeFirst();
 			}
 			this.attempts.addLast(record);
 		}
-		return execution.execute(request, body);
 	}
 
 	/** {@return what this tier saw: its requests and its attempts, oldest first} */

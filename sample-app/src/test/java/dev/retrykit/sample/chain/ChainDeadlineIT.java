@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A deadline travels with the request down a chain of three tiers of the sample's {@code chain} profile (top,
- * middle, leaf; each its own process on 127.0.0.1, each tier trying every call 3 times with 10 ms between): user
+ * middle, leaf; each its own process on 127.0.0.1, each tier trying every call 3 times with 10 ms between), once
+ * with tiers that call the next one with a blocking {@code RestClient}, once with {@code WebClient}: user
  * requests carry {@code X-Request-Timeout: 1000}, and the leaf answers 503 after {@value #LEAF_DELAY_MILLIS} ms,
  * so that the middle's third attempt would end past the deadline. Each tier records when every attempt of its
  * calls starts, with the deadline it runs under. No tier starts an attempt after the request's deadline (the one
@@ -46,31 +47,49 @@ class ChainDeadlineIT {
 	private static final int CONCURRENCY = 8;
 
 	/** Requests before the measured ones, not counted: the tiers' first requests run cold code. */
-	private static final int WARM_UP = 24;
+	private static final int WARM_UP = 16;
 
-	private Chain chain;
+	/** Tiers that call the next one with a blocking RestClient. */
+	private Chain restClients;
+
+	/** Tiers that call the next one with WebClient. */
+	private Chain webClients;
 
 	@BeforeAll
-	void startChain() throws Exception {
-		this.chain = Chain.start("deadline", 3);
-		this.chain.awaitServing(Duration.ofSeconds(180));
-		this.chain.scriptLeaf(503, LEAF_DELAY_MILLIS);
+	void startChains() throws Exception {
+		this.restClients = Chain.start("deadline-rest-client", 3, "--sample.chain.client=rest-client");
+		this.webClients = Chain.start("deadline-web-client", 3, "--sample.chain.client=web-client");
+		for (Chain chain : List.of(this.restClients, this.webClients)) {
+			chain.awaitServing(Duration.ofSeconds(180));
+			chain.scriptLeaf(503, LEAF_DELAY_MILLIS);
+		}
 	}
 
 	@AfterAll
-	void stopChain() {
-		if (this.chain != null) {
-			this.chain.close();
+	void stopChains() {
+		for (Chain chain : Arrays.asList(this.restClients, this.webClients)) {
+			if (chain != null) {
+				chain.close();
+			}
 		}
 	}
 
 	@Test
-	void noTierStartsAnAttemptAfterTheDeadlineAndTheTopAnswersInTime() throws Exception {
-		send("warm-up", WARM_UP);
-		this.chain.clearRecords();
-		long[] latencies = send("deadline", REQUESTS);
+	void restClientTiersStartNoAttemptAfterTheDeadlineAndTheTopAnswersInTime() throws Exception {
+		assertDeadlineKept(this.restClients, "RestClient");
+	}
 
-		Map<String, Chain.Event> top = this.chain.records(0).requests().stream()
+	@Test
+	void webClientTiersStartNoAttemptAfterTheDeadlineAndTheTopAnswersInTime() throws Exception {
+		assertDeadlineKept(this.webClients, "WebClient");
+	}
+
+	private static void assertDeadlineKept(Chain chain, String label) throws Exception {
+		send(chain, "warm-up", WARM_UP);
+		chain.clearRecords();
+		long[] latencies = send(chain, "deadline", REQUESTS);
+
+		Map<String, Chain.Event> top = chain.records(0).requests().stream()
 			.collect(Collectors.toMap(Chain.Event::request, Function.identity()));
 		assertThat(top).as("the requests the top received").hasSize(REQUESTS);
 		for (Chain.Event request : top.values()) {
@@ -78,8 +97,8 @@ class ChainDeadlineIT {
 			assertThat(request.deadline() - request.at()).as("%s's time left as it reached the top's controller, µs",
 					request.request()).isBetween((TIMEOUT_MILLIS - 50) * 1000L, TIMEOUT_MILLIS * 1000L);
 		}
-		for (int tier = 1; tier < this.chain.depth(); tier++) {
-			Chain.Records records = this.chain.records(tier);
+		for (int tier = 1; tier < chain.depth(); tier++) {
+			Chain.Records records = chain.records(tier);
 			for (Chain.Event received : records.requests()) {
 				assertThat(received.deadline()).as("%s runs %s under the deadline sent along", records.tier(), received)
 					.isPositive();
@@ -88,8 +107,8 @@ class ChainDeadlineIT {
 		List<String> late = new ArrayList<>();
 		long closest = Long.MAX_VALUE;
 		Map<Integer, Long> middleAttempts = new TreeMap<>();
-		for (int tier = 0; tier < this.chain.depth() - 1; tier++) {
-			Chain.Records records = this.chain.records(tier);
+		for (int tier = 0; tier < chain.depth() - 1; tier++) {
+			Chain.Records records = chain.records(tier);
 			for (Chain.Event attempt : records.attempts()) {
 				Chain.Event request = top.get(attempt.request());
 				assertThat(request).as("the request of %s's attempt %s", records.tier(), attempt).isNotNull();
@@ -99,7 +118,7 @@ class ChainDeadlineIT {
 							+ " µs after the top's deadline");
 				}
 			}
-			if (tier == this.chain.depth() - 2) {
+			if (tier == chain.depth() - 2) {
 				records.attempts().stream()
 					.collect(Collectors.groupingBy(Chain.Event::request, Collectors.counting()))
 					.values().forEach(count -> middleAttempts.merge(count.intValue(), 1L, Long::sum));
@@ -108,10 +127,10 @@ class ChainDeadlineIT {
 		Arrays.sort(latencies);
 		long p50 = latencies[percentileIndex(0.50)];
 		long p99 = latencies[percentileIndex(0.99)];
-		System.out.printf("ChainDeadlineIT: %d requests with X-Request-Timeout: %d, leaf 503 after %d ms, %d in flight: "
+		System.out.printf("ChainDeadlineIT, %s: %d requests with X-Request-Timeout: %d, leaf 503 after %d ms, %d in flight: "
 				+ "the top answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms; the middle's attempts per request %s; "
 				+ "the latest attempt started %.1f ms before its request's deadline; attempts started after the deadline: %d%n",
-				REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, CONCURRENCY, p50 / 1e6, p99 / 1e6,
+				label, REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, CONCURRENCY, p50 / 1e6, p99 / 1e6,
 				latencies[latencies.length - 1] / 1e6, middleAttempts, closest / 1e3, late.size());
 		assertThat(late).as("attempts started after the request's deadline").isEmpty();
 		assertThat(p99).as("the top's p99 answer time, ns").isLessThanOrEqualTo(
@@ -126,7 +145,7 @@ class ChainDeadlineIT {
 	 * Sends {@code count} requests to the top, {@value #CONCURRENCY} at a time.
 	 * @return each request's answer time as the client saw it, in nanoseconds
 	 */
-	private long[] send(String label, int count) throws Exception {
+	private static long[] send(Chain chain, String label, int count) throws Exception {
 		ExecutorService clients = Executors.newFixedThreadPool(CONCURRENCY);
 		try {
 			List<Future<Long>> answers = new ArrayList<>();
@@ -134,7 +153,7 @@ class ChainDeadlineIT {
 				String request = label + "-" + i;
 				answers.add(clients.submit(() -> {
 					long start = System.nanoTime();
-					HttpResponse<String> response = this.chain.call(0, request, TIMEOUT_MILLIS);
+					HttpResponse<String> response = chain.call(0, request, TIMEOUT_MILLIS);
 					long took = System.nanoTime() - start;
 					assertThat(response.statusCode()).as("the top's answer to %s: %s", request, response.body())
 						.isIn(502, 504);
