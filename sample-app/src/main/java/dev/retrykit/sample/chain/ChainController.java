@@ -62,14 +62,19 @@ class ChainController {
 	ResponseEntity<Map<String, Object>> call(@RequestHeader(name = ChainRecords.REQUEST_HEADER, required = false) @Nullable String request,
 			@RequestHeader(name = ChainRecords.ATTEMPT_HEADER, required = false) @Nullable String attempt)
 			throws InterruptedException {
-		this.records.received(request, ChainRecords.attemptNumber(attempt));
-		NextTier next = this.next;
-		if (next == null) {
-			return leaf();
+		ChainRecords.Received arrival = this.records.arrived(request, ChainRecords.attemptNumber(attempt));
+		try {
+			NextTier next = this.next;
+			if (next == null) {
+				return leaf();
+			}
+			NextTier.Answer answer = next.call(request);
+			String key = answer.status().isError() ? "error" : "next";
+			return ResponseEntity.status(answer.status()).body(Map.of("tier", this.tier, key, answer.body()));
 		}
-		NextTier.Answer answer = next.call(request);
-		String key = answer.status().isError() ? "error" : "next";
-		return ResponseEntity.status(answer.status()).body(Map.of("tier", this.tier, key, answer.body()));
+		finally {
+			this.records.answered(arrival);
+		}
 	}
 
 	private ResponseEntity<Map<String, Object>> leaf() throws InterruptedException {

@@ -46,13 +46,23 @@ final class ChainRecords implements ClientHttpRequestInterceptor {
 	private final ArrayDeque<Attempt> attempts = new ArrayDeque<>();
 
 	/**
-	 * Records a request this tier received, under the deadline current on its thread.
+	 * Counts a request this tier received, under the deadline current on its thread.
 	 * @param request the user request's id, or {@code null}
 	 * @param attempt its attempt number, from the caller's attempt header (1 without it)
+	 * @return the request, to be recorded by {@link #answered} once the tier answers it
 	 */
-	void received(@Nullable String request, int attempt) {
+	Received arrived(@Nullable String request, int attempt) {
 		this.received.incrementAndGet();
-		Received record = new Received(request, attempt, nowMicros(), deadlineMicros());
+		return new Received(request, attempt, nowMicros(), deadlineMicros(), -1);
+	}
+
+	/**
+	 * Records a request once this tier answered it.
+	 * @param request what {@link #arrived} returned
+	 */
+	void answered(Received request) {
+		Received record = new Received(request.request(), request.attempt(), request.at(), request.deadline(),
+				nowMicros());
 		synchronized (this.requests) {
 			if (this.requests.size() == CAPACITY) {
 				this.requests.removeFirst();
@@ -149,8 +159,9 @@ final class ChainRecords implements ClientHttpRequestInterceptor {
 	 * @param attempt the caller's attempt number
 	 * @param at when it arrived
 	 * @param deadline the deadline it runs under, -1 for none
+	 * @param answered when the tier answered it, -1 until then
 	 */
-	record Received(@Nullable String request, int attempt, long at, long deadline) {
+	record Received(@Nullable String request, int attempt, long at, long deadline, long answered) {
 	}
 
 	/**
@@ -166,7 +177,7 @@ final class ChainRecords implements ClientHttpRequestInterceptor {
 	/**
 	 * @param tier the tier's name
 	 * @param received the requests received since start (or the last clear)
-	 * @param requests the most recent requests
+	 * @param requests the most recent requests answered
 	 * @param attempts the most recent attempts
 	 */
 	record Snapshot(String tier, long received, List<Received> requests, List<Attempt> attempts) {

@@ -154,8 +154,10 @@ final class Chain implements AutoCloseable {
 	}
 
 	private static Event event(Map<String, Object> json) {
+		Object answered = json.get("answered");
 		return new Event(String.valueOf(json.get("request")), ((Number) json.get("attempt")).intValue(),
-				((Number) json.get("at")).longValue(), ((Number) json.get("deadline")).longValue());
+				((Number) json.get("at")).longValue(), ((Number) json.get("deadline")).longValue(),
+				(answered instanceof Number number) ? number.longValue() : -1);
 	}
 
 	@Override
@@ -185,14 +187,15 @@ final class Chain implements AutoCloseable {
 	 * @param attempt the attempt's number
 	 * @param at when, in microseconds since the epoch
 	 * @param deadline the deadline it ran under, in microseconds since the epoch, -1 for none
+	 * @param answered when the tier answered the request, in microseconds since the epoch; -1 for an attempt
 	 */
-	record Event(String request, int attempt, long at, long deadline) {
+	record Event(String request, int attempt, long at, long deadline, long answered) {
 	}
 
 	/**
 	 * @param tier the tier's name
 	 * @param received the requests it received since the last clear
-	 * @param requests those requests
+	 * @param requests those requests, as they were answered
 	 * @param attempts the attempts of its calls to the next tier
 	 */
 	record Records(String tier, long received, List<Event> requests, List<Event> attempts) {

@@ -87,7 +87,8 @@ class ChainDeadlineIT {
 	private static void assertDeadlineKept(Chain chain, String label) throws Exception {
 		send(chain, "warm-up", WARM_UP);
 		chain.clearRecords();
-		long[] latencies = send(chain, "deadline", REQUESTS);
+		List<DeadlineBreakdown.Timing> timings = send(chain, "deadline", REQUESTS);
+		long[] latencies = timings.stream().mapToLong(DeadlineBreakdown.Timing::nanos).toArray();
 
 		Map<String, Chain.Event> top = chain.records(0).requests().stream()
 			.collect(Collectors.toMap(Chain.Event::request, Function.identity()));
@@ -132,6 +133,11 @@ class ChainDeadlineIT {
 				+ "the latest attempt started %.1f ms before its request's deadline; attempts started after the deadline: %d%n",
 				label, REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, CONCURRENCY, p50 / 1e6, p99 / 1e6,
 				latencies[latencies.length - 1] / 1e6, middleAttempts, closest / 1e3, late.size());
+		List<Chain.Records> tiers = new ArrayList<>();
+		for (int tier = 0; tier < chain.depth(); tier++) {
+			tiers.add(chain.records(tier));
+		}
+		System.out.println("ChainDeadlineIT, " + label + ", where the time went:" + DeadlineBreakdown.of(timings, tiers));
 		assertThat(late).as("attempts started after the request's deadline").isEmpty();
 		assertThat(p99).as("the top's p99 answer time, ns").isLessThanOrEqualTo(
 				TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS + 50));
@@ -143,28 +149,30 @@ class ChainDeadlineIT {
 
 	/**
 	 * Sends {@code count} requests to the top, {@value #CONCURRENCY} at a time.
-	 * @return each request's answer time as the client saw it, in nanoseconds
+	 * @return each request as the client saw it
 	 */
-	private static long[] send(Chain chain, String label, int count) throws Exception {
+	private static List<DeadlineBreakdown.Timing> send(Chain chain, String label, int count) throws Exception {
 		ExecutorService clients = Executors.newFixedThreadPool(CONCURRENCY);
 		try {
-			List<Future<Long>> answers = new ArrayList<>();
+			List<Future<DeadlineBreakdown.Timing>> answers = new ArrayList<>();
 			for (int i = 0; i < count; i++) {
 				String request = label + "-" + i;
 				answers.add(clients.submit(() -> {
+					long sent = DeadlineBreakdown.nowMicros();
 					long start = System.nanoTime();
 					HttpResponse<String> response = chain.call(0, request, TIMEOUT_MILLIS);
 					long took = System.nanoTime() - start;
+					long received = DeadlineBreakdown.nowMicros();
 					assertThat(response.statusCode()).as("the top's answer to %s: %s", request, response.body())
 						.isIn(502, 504);
-					return took;
+					return new DeadlineBreakdown.Timing(request, sent, took, received);
 				}));
 			}
-			long[] latencies = new long[count];
-			for (int i = 0; i < count; i++) {
-				latencies[i] = answers.get(i).get(60, TimeUnit.SECONDS);
+			List<DeadlineBreakdown.Timing> timings = new ArrayList<>();
+			for (Future<DeadlineBreakdown.Timing> answer : answers) {
+				timings.add(answer.get(60, TimeUnit.SECONDS));
 			}
-			return latencies;
+			return timings;
 		}
 		finally {
 			clients.shutdownNow();
