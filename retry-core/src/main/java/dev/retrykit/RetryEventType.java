@@ -11,7 +11,7 @@ public enum RetryEventType {
 	SUCCESS_AFTER_RETRY,
 	/** A failure that is not retryable ended the call. */
 	NON_RETRYABLE_FAILURE,
-	/** The call's attempts (or its max-duration) were exhausted. */
+	/** The call's attempts were exhausted. */
 	EXHAUSTED,
 	/** A recovery callback supplied the result of a failed call. */
 	RECOVERED,
@@ -35,5 +35,15 @@ public enum RetryEventType {
 	/** A hedged call started a copy after its first (its delay passed, or a copy failed). */
 	HEDGE,
 	/** A copy after the first won a hedged call: its result was accepted first. */
-	HEDGE_WON
+	HEDGE_WON,
+	/**
+	 * The call ended at its deadline ({@code max-duration} or a {@link Deadline}): its next attempt or
+	 * backoff would have ended after it, or the deadline had passed before the call's first attempt.
+	 */
+	DEADLINE_REJECTION,
+	/**
+	 * The call ended without a retry because an attempt's downstream had already retried and given up
+	 * ({@link DownstreamExhaustedException}).
+	 */
+	DOWNSTREAM_EXHAUSTED_REJECTION
 }

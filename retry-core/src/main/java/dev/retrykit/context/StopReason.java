@@ -12,7 +12,11 @@ public enum StopReason {
 	/** The instance's max-attempts were used up, or {@link RetryContext#setExhaustedOnly()} was called. */
 	ATTEMPTS_EXHAUSTED,
 
-	/** The next attempt or its backoff would have ended after the call's deadline ({@code max-duration} or a {@link dev.retrykit.Deadline}). */
+	/**
+	 * The next attempt or its backoff would have ended after the call's deadline ({@code max-duration} or a
+	 * {@link dev.retrykit.Deadline}), or the {@code Deadline} had passed before the first attempt
+	 * ({@link dev.retrykit.DeadlineExceededException}).
+	 */
 	DEADLINE,
 
 	/** The retry budget refused the retry. */
@@ -27,7 +31,10 @@ public enum StopReason {
 	/** The caller gave up: the thread was interrupted, or the call's future was cancelled or completed from outside. */
 	CANCELLED,
 
-	/** Something else ended the call: a stopped scheduler, a listener's veto, a broken policy. */
+	/**
+	 * Something else ended the call: a stopped scheduler, a listener's veto, a broken policy or predicate,
+	 * or a stateful call's failure rethrown for its caller to roll back while a retry is still to come.
+	 */
 	OTHER;
 
 	/**

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.Deadline;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,7 +28,8 @@ final class AsyncCallStart {
 	/** Starts an asynchronous call, as {@link AsyncRetry#start} says. */
 	static <T> CompletableFuture<T> start(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery) {
-		if (!runtime.plain) {
+		// Under a deadline, the guarded path: it sets the call's deadline and carries it to every attempt.
+		if (!runtime.plain || Deadline.current() != null) {
 			if (runtime.hedges != null) {
 				return HedgedCall.start(runtime, supplier, recovery);
 			}
@@ -65,8 +67,8 @@ final class AsyncCallStart {
 		}
 
 		@Override
-		<T> void circuitOpen(CompletableFuture<T> call, ThreadCounters block) {
-			((AsyncRetry<T>) call).end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
+		<T> void refused(CompletableFuture<T> call, ThreadCounters block, long reason) {
+			((AsyncRetry<T>) call).end(block, reason, null);
 		}
 
 		@Override

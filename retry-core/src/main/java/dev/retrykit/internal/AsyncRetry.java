@@ -12,7 +12,6 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.retrykit.context.CallOutcome;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.scheduler.TimingWheelScheduler;
 import dev.retrykit.spi.ScheduledTask;
@@ -359,6 +358,8 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		Throwable thrown = null;
 		this.context.setParent(stack.top());
 		stack.push(this.context);
+		// The attempt's code, and the calls it makes downstream, see the call's deadline on this thread.
+		dev.retrykit.Deadline.Scope deadline = CallDeadlines.enter(this.context);
 		try {
 			stage = this.supplier.get();
 		}
@@ -366,6 +367,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 			thrown = ex;
 		}
 		finally {
+			CallDeadlines.exit(deadline);
 			stack.pop();
 		}
 		CallLifecycle.attemptReturned(this.runtime, this.context);
@@ -427,8 +429,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 			CallLifecycle.releaseAttempt(this.runtime, this.context);
 		}
 		AttemptStages.cancel(inFlight, mayInterruptIfRunning, this.runtime.name);
-		this.context.outcome(CallOutcome.failed(this.context.getRetryCount() >= 1));
-		this.runtime.close(this.context, cancellation);
+		CallEnding.endedFromOutside(this.runtime, this.context, cancellation);
 		return true;
 	}
 

@@ -89,6 +89,8 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 		}
 		ContextStack stack = ContextStack.get();
 		stack.push(this.context);
+		// The copy's code, and the calls it makes downstream, see the call's deadline on this thread.
+		dev.retrykit.Deadline.Scope deadline = CallDeadlines.enter(this.context);
 		T value = null;
 		Throwable failure = null;
 		boolean heard = !this.listeners.isEmpty();
@@ -106,6 +108,7 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 			if (heard) {
 				this.listeners.attemptReturned(this.told);
 			}
+			CallDeadlines.exit(deadline);
 			stack.pop();
 			synchronized (this) {
 				this.runner = null;

@@ -8,6 +8,7 @@ import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitOpenException;
+import dev.retrykit.context.StopReason;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,6 +47,7 @@ final class CallEnding {
 			long reason, @Nullable RejectedExecutionException refusal) {
 		int retries = context.getRetryCount();
 		Throwable last = context.getLastThrowable();
+		context.stopReason(stopReason(reason));
 		if (reason == CallLifecycle.STOP_CIRCUIT_OPEN) {
 			RuntimeException rejection = rejection(runtime, context, block);
 			// The refused attempt was a retry when an attempt ran before it.
@@ -68,6 +70,14 @@ final class CallEnding {
 			block.budgetRejection();
 			runtime.counters.event(RetryEventType.BUDGET_REJECTION, retries, last, 0);
 		}
+		else if (reason == CallLifecycle.STOP_DEADLINE) {
+			block.deadlineRejection();
+			runtime.counters.event(RetryEventType.DEADLINE_REJECTION, retries, last, 0);
+		}
+		else if (reason == CallLifecycle.STOP_DOWNSTREAM_EXHAUSTED) {
+			block.downstreamRejection();
+			runtime.counters.event(RetryEventType.DOWNSTREAM_EXHAUSTED_REJECTION, retries, last, 0);
+		}
 		else if (reason == CallLifecycle.STOP_NOT_RETRYABLE) {
 			runtime.counters.event(RetryEventType.NON_RETRYABLE_FAILURE, retries, last, 0);
 		}
@@ -88,6 +98,36 @@ final class CallEnding {
 			runtime.counters.event(RetryEventType.EXHAUSTED, retries, last, 0);
 		}
 		return last;
+	}
+
+	/**
+	 * {@return why a call that ends with {@code reason} stopped, as its listeners are told}
+	 * @param reason a {@code STOP_*} reason of {@link CallLifecycle}
+	 */
+	static StopReason stopReason(long reason) {
+		if (reason == CallLifecycle.STOP_NOT_RETRYABLE) {
+			return StopReason.NOT_RETRYABLE;
+		}
+		if (reason == CallLifecycle.STOP_EXHAUSTED) {
+			return StopReason.ATTEMPTS_EXHAUSTED;
+		}
+		if (reason == CallLifecycle.STOP_DEADLINE) {
+			return StopReason.DEADLINE;
+		}
+		if (reason == CallLifecycle.STOP_BUDGET) {
+			return StopReason.BUDGET_EXHAUSTED;
+		}
+		if (reason == CallLifecycle.STOP_CIRCUIT_OPEN) {
+			return StopReason.CIRCUIT_OPEN;
+		}
+		if (reason == CallLifecycle.STOP_DOWNSTREAM_EXHAUSTED) {
+			return StopReason.DOWNSTREAM_EXHAUSTED;
+		}
+		if (reason == CallLifecycle.STOP_INTERRUPTED || reason == CallLifecycle.STOP_WAIT_INTERRUPTED) {
+			return StopReason.CANCELLED;
+		}
+		// A broken hook, a stopped scheduler, an abandoned attempt.
+		return StopReason.OTHER;
 	}
 
 	/**
@@ -201,6 +241,7 @@ final class CallEnding {
 	 */
 	static void endedFromOutside(RetryRuntime runtime, MutableRetryContext context, @Nullable Throwable failure) {
 		context.outcome(CallOutcome.failed(context.getRetryCount() >= 1));
+		context.stopReason(StopReason.CANCELLED);
 		runtime.close(context, failure);
 	}
 

@@ -1,10 +1,11 @@
 package dev.retrykit.internal;
 
+import dev.retrykit.DownstreamExhaustedException;
 import dev.retrykit.context.CallOutcome;
 import dev.retrykit.context.RetryContext;
+import dev.retrykit.context.StopReason;
 import dev.retrykit.RetryEventType;
 import dev.retrykit.RetryInterruptedException;
-import dev.retrykit.RetryVetoedException;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.text.Durations;
 import org.jspecify.annotations.Nullable;
@@ -14,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * An engine only runs attempts and waits (sleeps, schedules, re-queues); every decision in between is
  * a step here, and each step says what to do next:
  * <pre>
- * open ──vetoed──▶ end
- *  │
+ * open ({@link CallOpening}) ──vetoed──▶ end
+ *  │  └──the caller's deadline has passed ({@link CallDeadlines#passedAtOpen})──▶ finish(STOP_DEADLINE)
  *  ▼
  * acquireAttempt ──refused──▶ finish(STOP_CIRCUIT_OPEN)
  *  │ (listeners' beforeAttempt; engine runs the attempt; attemptReturned)
@@ -44,7 +45,11 @@ import org.jspecify.annotations.Nullable;
  * ({@link #STOP_INTERRUPTED}): the engine ends the call with it and, where the attempt ran on the
  * caller's thread, sets that thread's interrupt flag again;
  * <li>a call counts as "with retry" once more than one of its attempts ran or was refused;
- * <li>a rejection by the circuit carries the call's last real failure as its cause.
+ * <li>a rejection by the circuit carries the call's last real failure as its cause;
+ * <li>no attempt, backoff or hedged copy starts that would end after the call's deadline
+ * ({@link MutableRetryContext#deadlineNanos}: max-duration or the caller's {@link dev.retrykit.Deadline});
+ * <li>a {@link DownstreamExhaustedException} is never retried, and once a copy failed with one no
+ * further copy starts.
  * </ul>
  * Stateless, allocation-free on the success path; thread-safe as far as one call's steps run one at
  * a time.
@@ -60,7 +65,10 @@ final class CallLifecycle {
 	/** Attempts exhausted (max-attempts, policy, or exhausted-only). */
 	static final long STOP_EXHAUSTED = -2;
 
-	/** The next attempt would start past max-duration. */
+	/**
+	 * The next attempt, or its backoff, would end after the call's deadline (max-duration or the caller's
+	 * {@link dev.retrykit.Deadline}), or that deadline had passed before the first attempt ({@link CallDeadlines#passedAtOpen}).
+	 */
 	static final long STOP_DEADLINE = -3;
 
 	/** The retry budget refused the retry. */
@@ -93,6 +101,12 @@ final class CallLifecycle {
 	 */
 	static final long STOP_WAIT_INTERRUPTED = -10;
 
+	/**
+	 * The attempt failed with a {@link DownstreamExhaustedException}: the downstream already retried and
+	 * gave up, so the call is not retried (nor hedged further), whatever its classification.
+	 */
+	static final long STOP_DOWNSTREAM_EXHAUSTED = -11;
+
 	/** {@link #rollback} result: the failure is rethrown for the caller to roll back; the next call continues. */
 	static final long ROLL_BACK = -101;
 
@@ -102,35 +116,6 @@ final class CallLifecycle {
 	private CallLifecycle() {
 	}
 
-	/**
-	 * Starts a call: lets its operation describe it to the listeners when it is a
-	 * {@link dev.retrykit.RetryCallDescriber}, stamps its start when there is a deadline, asks the listeners,
-	 * and tells the budget (if any) that a call starts.
-	 * @param operation the call's operation (callback, function, supplier or task)
-	 * @return whether the listeners let the call run
-	 */
-	static boolean open(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
-		runtime.listeners.describe(operation, context);
-		if (!runtime.open(context)) {
-			return false;
-		}
-		if (runtime.budget != null) {
-			// A ratio budget's deposit; a stateful call that continues (openContinued) is not a new call.
-			runtime.budget.onCall();
-		}
-		return true;
-	}
-
-	/**
-	 * Continues a stateful call from a cached context: asks the listeners, without stamping a new start
-	 * (the deadline runs from the key's first call).
-	 * @param operation the continuing call's operation, which may describe it as for {@link #open}
-	 * @return whether the listeners let the call run
-	 */
-	static boolean openContinued(RetryRuntime runtime, MutableRetryContext context, @Nullable Object operation) {
-		runtime.listeners.describe(operation, context);
-		return runtime.listeners.isEmpty() || runtime.listeners.open(context);
-	}
 
 	/**
 	 * Waits before the next attempt of a call that waits on its own thread.
@@ -156,14 +141,6 @@ final class CallLifecycle {
 		}
 	}
 
-	/** Ends a call that a listener vetoed: the listeners are closed with the returned exception. */
-	static RetryVetoedException vetoed(RetryRuntime runtime, MutableRetryContext context, String what) {
-		RetryVetoedException vetoed = new RetryVetoedException(what + " '" + runtime.name
-				+ "' was vetoed by a listener before its first attempt");
-		context.outcome(CallOutcome.FAILED_WITHOUT_RETRY);
-		runtime.close(context, vetoed);
-		return vetoed;
-	}
 
 	/**
 	 * Asks the breaker (if any) to let the next attempt through, counts the attempt and tells the
@@ -242,7 +219,7 @@ final class CallLifecycle {
 	/**
 	 * Hedging: takes a copy's outcome, as {@link #afterAttempt} takes an attempt's, with one difference:
 	 * the attempts left are the copies not started yet, not the attempts not failed yet (copies run
-	 * side by side). The engine holds the copy's permit in the context while this runs. A delay
+	 * side by side), and once a copy failed with a {@link DownstreamExhaustedException} no copy follows. The engine holds the copy's permit in the context while this runs. A delay
 	 * (zero or more) means that a copy is to start after it, as a retry (the budget was asked, the
 	 * {@code RETRY} event recorded). With other copies in flight, the engine waits for them instead of
 	 * ending the call on {@link #STOP_EXHAUSTED} or a refusal ({@link #STOP_BUDGET}, {@link #STOP_DEADLINE},
@@ -307,6 +284,10 @@ final class CallLifecycle {
 				return broken(runtime, context, ex, null);
 			}
 			if (accepted) {
+				if (hedged != NOT_HEDGED) {
+					// A copy that failed on a downstream's exhaustion recorded it; another copy won after all.
+					context.clearStopReason();
+				}
 				succeeded(runtime, context, told, block, result, attempt);
 				return ACCEPTED;
 			}
@@ -360,6 +341,8 @@ final class CallLifecycle {
 			@Nullable Throwable failure, @Nullable Object result, int hedged) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
+		boolean downstreamExhausted = failure != null
+				&& FailureClassifier.unwrap(failure) instanceof DownstreamExhaustedException;
 		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
@@ -377,8 +360,16 @@ final class CallLifecycle {
 		if (!runtime.listeners.isEmpty()) {
 			runtime.listeners.onError(told, failure);
 		}
+		if (downstreamExhausted) {
+			// Recorded now: a hedged call's copies in flight that fail later start no copy either.
+			context.stopReason(StopReason.DOWNSTREAM_EXHAUSTED);
+			return STOP_DOWNSTREAM_EXHAUSTED;
+		}
 		if (!retryable) {
 			return STOP_NOT_RETRYABLE;
+		}
+		if (hedged != NOT_HEDGED && context.getStopReason() == StopReason.DOWNSTREAM_EXHAUSTED) {
+			return STOP_DOWNSTREAM_EXHAUSTED;
 		}
 		int retries = context.getRetryCount();
 		boolean attemptsLeft = (hedged == NOT_HEDGED) ? (runtime.maxAttempts <= 0 || retries < runtime.maxAttempts)
@@ -389,7 +380,7 @@ final class CallLifecycle {
 		long delay = (hedged == NOT_HEDGED) ? runtime.nextDelay(context, failure) : runtime.hedgeDelay(failure);
 		// The time source is read only for a deadline; the event shares that reading when there is one.
 		long now = RetryRuntime.NOT_READ;
-		if (runtime.maxDurationNanos != 0) {
+		if (context.deadlineNanos != CallDeadlines.NONE) {
 			now = runtime.timeSource.nanoTime();
 			if (runtime.isPastDeadline(context, delay, now)) {
 				return STOP_DEADLINE;

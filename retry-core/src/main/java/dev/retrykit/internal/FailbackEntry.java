@@ -59,8 +59,9 @@ final class FailbackEntry implements AbandonableTask {
 	 */
 	boolean runFirst(boolean check) {
 		RetryRuntime runtime = this.engine.runtime;
-		if (!CallLifecycle.open(runtime, this.context, this.task)) {
-			throw CallLifecycle.vetoed(runtime, this.context, "Failback task '" + this.key + "' of");
+		// A failback task outlives its caller: it runs under its max-duration only, not its caller's deadline.
+		if (!CallOpening.openDetached(runtime, this.context, this.task)) {
+			throw CallOpening.vetoed(runtime, this.context, "Failback task '" + this.key + "' of");
 		}
 		ThreadCounters block = runtime.counters.forCurrentThread();
 		if (!CallLifecycle.acquireAttempt(runtime, this.context, block)) {

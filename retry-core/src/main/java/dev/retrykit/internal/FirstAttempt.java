@@ -40,12 +40,14 @@ abstract class FirstAttempt {
 		T value = null;
 		try {
 			block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, pooled, supplier)) {
-				return CompletableFuture.failedFuture(CallLifecycle.vetoed(runtime, pooled, "Retry"));
+			if (!CallOpening.open(runtime, pooled, supplier)) {
+				return CompletableFuture.failedFuture(CallOpening.vetoed(runtime, pooled, "Retry"));
 			}
-			if (!CallLifecycle.acquireAttempt(runtime, pooled, block)) {
+			long refusal = CallDeadlines.passedAtOpen(runtime, pooled) ? CallLifecycle.STOP_DEADLINE
+					: CallLifecycle.acquireAttempt(runtime, pooled, block) ? 0 : CallLifecycle.STOP_CIRCUIT_OPEN;
+			if (refusal != 0) {
 				call = newCall(runtime, supplier, recovery, pooled.copy());
-				circuitOpen(call, block);
+				refused(call, block, refusal);
 				return call;
 			}
 			try {
@@ -86,8 +88,12 @@ abstract class FirstAttempt {
 	abstract <T> CompletableFuture<T> newCall(RetryRuntime runtime, Supplier<? extends CompletionStage<T>> supplier,
 			@Nullable Function<@Nullable Throwable, ? extends CompletionStage<T>> recovery, MutableRetryContext context);
 
-	/** Ends {@code call}, whose first attempt the circuit breaker refused; the pooled context is still pushed. */
-	abstract <T> void circuitOpen(CompletableFuture<T> call, ThreadCounters block);
+	/**
+	 * Ends {@code call}, whose first attempt did not run: the circuit breaker refused it
+	 * ({@link CallLifecycle#STOP_CIRCUIT_OPEN}), or the caller's deadline had passed
+	 * ({@link CallLifecycle#STOP_DEADLINE}); the pooled context is still pushed.
+	 */
+	abstract <T> void refused(CompletableFuture<T> call, ThreadCounters block, long reason);
 
 	/**
 	 * Decides on the first attempt's result, which was there when its supplier returned.

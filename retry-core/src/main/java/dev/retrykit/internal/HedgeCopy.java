@@ -55,11 +55,13 @@ final class HedgeCopy<T> implements BiFunction<T, Throwable, Void> {
 
 	/**
 	 * {@return the context a copy runs with: its own, retry count its number less one, {@value #HEDGED}
-	 * true after the first, the call's parent and last failure}
+	 * true after the first, the call's parent, last failure and deadline}
 	 */
 	static MutableRetryContext contextOf(MutableRetryContext call, int number) {
 		MutableRetryContext copy = new MutableRetryContext(call.getName(), call.getParent());
 		copy.restore(number - 1, call.getLastThrowable(), false);
+		// The copy runs under the call's deadline, wherever it runs (CallDeadlines.enter).
+		copy.deadline(call.deadlineNanos, call.deadline());
 		if (number > 1) {
 			copy.setAttribute(HEDGED, Boolean.TRUE);
 		}

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * Copy i+1 starts when the timer finds it due ({@code delay} after copy i started), or at once (or after
  * the failure's delay hint) when a copy fails with a retryable failure; {@code maxAttempts} copies at
  * most. Each copy times out at its attempt-timeout or the call's deadline ({@code max-duration}),
- * whichever comes first, as a copy failed with a {@link TimeoutException}: so a deadline ends a call
+ * whichever comes first, as a copy failed with a {@link TimeoutException} (the deadline is the earlier of
+ * {@code max-duration} and the caller's {@link dev.retrykit.Deadline}): so a deadline ends a call
  * whose copies never answer. Every decision is {@link CallLifecycle}'s and every ending
  * {@link CallEnding#finish}'s; {@link HedgeStarts} says whether a copy may start, {@link HedgeWaits}
  * what the call waits for on the timer.
@@ -54,7 +55,7 @@ final class HedgeRace<T> {
 
 	final int maxCopies;
 
-	/** The call's deadline, or {@code Long.MAX_VALUE}. */
+	/** The call's deadline (max-duration or the caller's {@link dev.retrykit.Deadline}), or {@code Long.MAX_VALUE}. */
 	final long deadlineNanos;
 
 	final long attemptTimeoutNanos;
@@ -99,8 +100,7 @@ final class HedgeRace<T> {
 		this.source = source;
 		this.context = context;
 		this.maxCopies = Math.max(1, runtime.maxAttempts);
-		this.deadlineNanos = (runtime.maxDurationNanos != 0)
-				? saturatedAdd(context.startNanos, runtime.maxDurationNanos) : Long.MAX_VALUE;
+		this.deadlineNanos = context.deadlineNanos;
 		this.attemptTimeoutNanos = runtime.attemptTimeoutNanos();
 	}
 
@@ -241,6 +241,11 @@ final class HedgeRace<T> {
 		}
 		if (decision == 0) {
 			return 0;
+		}
+		if (this.inFlight > 0 && decision == CallLifecycle.STOP_DOWNSTREAM_EXHAUSTED) {
+			// The downstream gave up: no copy starts any more, the copies in flight may still win.
+			this.hedgesRefused = true;
+			return AWAIT;
 		}
 		if (this.inFlight > 0 && (decision == CallLifecycle.STOP_EXHAUSTED || decision == CallLifecycle.STOP_BUDGET
 				|| decision == CallLifecycle.STOP_DEADLINE || decision == CallLifecycle.STOP_CIRCUIT_OPEN)) {

@@ -149,7 +149,8 @@ final class HedgeWaits {
 		boolean deadline = copy.timeoutNanos == race.deadlineNanos;
 		TimeoutException timeout = new TimeoutException("Copy " + copy.number + " of retry '" + race.runtime.name
 				+ "' timed out after " + Durations.formatNanos(copy.timeoutNanos - copy.startNanos)
-				+ (deadline ? " (the call's max-duration)" : " (attempt-timeout)"));
+				+ (!deadline ? " (attempt-timeout)" : (race.context.deadline() != null) ? " (the call's deadline)"
+						: " (the call's max-duration)"));
 		race.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, copy.number, timeout, 0);
 		race.copyEnded(copy, null, timeout, true);
 		AttemptStages.cancel(copy.stage, race.hedges.interruptLosers, race.runtime.name);

@@ -72,8 +72,12 @@ final class HedgedBlockingCall {
 			@Nullable Object operation) throws Throwable {
 		Copies<A, T> copies = new Copies<>(runtime, executor, attempt, argument);
 		MutableRetryContext context = new MutableRetryContext(runtime.name, ContextStack.current());
-		if (!CallLifecycle.open(runtime, context, operation)) {
-			throw CallLifecycle.vetoed(runtime, context, "Retry");
+		if (!CallOpening.open(runtime, context, operation)) {
+			throw CallOpening.vetoed(runtime, context, "Retry");
+		}
+		if (CallDeadlines.passedAtOpen(runtime, context)) {
+			return SyncRetry.finish(runtime, context, runtime.counters.forCurrentThread(), CallLifecycle.STOP_DEADLINE,
+					recovery);
 		}
 		HedgedCall<T> call = new HedgedCall<>(runtime, null, copies, (recovery != null) ? recovering(recovery) : null,
 				context);

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.Deadline;
 import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
@@ -48,20 +49,22 @@ final class HedgedFirstCopy extends FirstAttempt {
 		return context -> {
 			ContextStack stack = ContextStack.get();
 			stack.push(context);
+			Deadline.Scope deadline = CallDeadlines.enter(context);
 			try {
 				return supplier.get();
 			}
 			finally {
+				CallDeadlines.exit(deadline);
 				stack.pop();
 			}
 		};
 	}
 
 	@Override
-	<T> void circuitOpen(CompletableFuture<T> call, ThreadCounters block) {
+	<T> void refused(CompletableFuture<T> call, ThreadCounters block, long reason) {
 		HedgedCall<T> hedged = (HedgedCall<T>) call;
 		hedged.race().ended = true;
-		hedged.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
+		hedged.end(block, reason, null);
 	}
 
 	@Override

@@ -3,7 +3,9 @@ package dev.retrykit.internal;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.retrykit.Deadline;
 import dev.retrykit.context.RetryContext;
+import dev.retrykit.context.StopReason;
 import dev.retrykit.spi.BackoffCursor;
 import dev.retrykit.context.CallOutcome;
 import org.jspecify.annotations.Nullable;
@@ -16,8 +18,9 @@ import org.jspecify.annotations.Nullable;
  * {@code PendingRetriesScale} benchmark): the exhausted-only and touched flags, the outcome and whether
  * the last failure was a result share an int with the retry count; the last exception and the last
  * rejected result share a field, since only one of them is the last failure; what few calls have (an
- * enclosing call, attributes) lives in {@link Extras}, made the first time one of them is set; and what
- * only stateful calls need lives in {@link Stateful}.
+ * enclosing call, attributes, a caller's {@link Deadline}, why a failed call stopped) lives in
+ * {@link Extras}, made the first time one of them is set; and what only stateful calls need lives in
+ * {@link Stateful}.
  */
 public sealed class MutableRetryContext implements RetryContext permits MutableRetryContext.Stateful {
 
@@ -57,8 +60,12 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 
 	private @Nullable Extras extras;
 
-	/** Monotonic start of the call, read only when the instance has a deadline. */
-	public long startNanos;
+	/**
+	 * The call's deadline on the engine's clock: the earlier of its max-duration from its start and its
+	 * caller's {@link Deadline} ({@link CallDeadlines}); {@code Long.MAX_VALUE} when it has neither. A
+	 * pooled context holds {@code Long.MAX_VALUE} between calls.
+	 */
+	public long deadlineNanos = CallDeadlines.NONE;
 
 	/** The backoff cursor of the call, started on its first failure. */
 	public @Nullable BackoffCursor cursor;
@@ -118,11 +125,66 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 			this.last = null;
 			this.cursor = null;
 			this.previousDelayNanos = 0;
+			this.deadlineNanos = CallDeadlines.NONE;
 			Extras extras = this.extras;
-			if (extras != null && extras.attributes != null) {
-				extras.attributes.clear();
+			if (extras != null) {
+				if (extras.attributes != null) {
+					extras.attributes.clear();
+				}
+				extras.deadline = null;
+				extras.stopReason = null;
 			}
 		}
+	}
+
+	/**
+	 * Sets the call's deadline ({@link CallDeadlines#open}).
+	 * @param nanos the deadline on the engine's clock, or {@code Long.MAX_VALUE} for none
+	 * @param deadline the caller's deadline, which the call's attempts run under, or {@code null}
+	 */
+	void deadline(long nanos, @Nullable Deadline deadline) {
+		// A pooled context holds no deadline between calls: for most calls there is nothing to store.
+		if (nanos != this.deadlineNanos) {
+			this.deadlineNanos = nanos;
+		}
+		if (deadline != null) {
+			extras().deadline = deadline;
+		}
+		else if (this.extras != null && this.extras.deadline != null) {
+			this.extras.deadline = null;
+		}
+		if (nanos != CallDeadlines.NONE || deadline != null) {
+			this.countAndFlag |= TOUCHED;
+		}
+	}
+
+	/** {@return the caller's deadline that the call runs under, or {@code null}} */
+	@Nullable Deadline deadline() {
+		Extras extras = this.extras;
+		return (extras != null) ? extras.deadline : null;
+	}
+
+	/**
+	 * Records why the call stopped, before its listeners are closed.
+	 * @param reason why the call, which did not succeed, stopped
+	 */
+	public void stopReason(StopReason reason) {
+		this.countAndFlag |= TOUCHED;
+		extras().stopReason = reason;
+	}
+
+	/** Forgets why the call would have stopped: it succeeded after all (a hedged call's later copy). */
+	void clearStopReason() {
+		Extras extras = this.extras;
+		if (extras != null && extras.stopReason != null) {
+			extras.stopReason = null;
+		}
+	}
+
+	@Override
+	public @Nullable StopReason getStopReason() {
+		Extras extras = this.extras;
+		return (extras != null) ? extras.stopReason : null;
 	}
 
 
@@ -177,13 +239,17 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	final MutableRetryContext copyInto(MutableRetryContext copy) {
 		copy.countAndFlag = this.countAndFlag & ~OUTCOME_MASK; // a fresh context: no outcome yet
 		copy.last = this.last;
-		copy.startNanos = this.startNanos;
+		copy.deadlineNanos = this.deadlineNanos;
 		copy.permit = this.permit;
 		copy.cursor = this.cursor;
 		copy.previousDelayNanos = this.previousDelayNanos;
 		Map<String, Object> attributes = attributes();
 		if (attributes != null && !attributes.isEmpty()) {
 			copy.extras().attributes = new HashMap<>(attributes);
+		}
+		Deadline deadline = deadline();
+		if (deadline != null) {
+			copy.extras().deadline = deadline;
 		}
 		return copy;
 	}
@@ -306,6 +372,12 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		/** The user's attributes, made by the first one set. */
 		@Nullable Map<String, Object> attributes;
 
+		/** The caller's deadline that the call runs under. */
+		@Nullable Deadline deadline;
+
+		/** Why the call stopped, once it ended without success. */
+		@Nullable StopReason stopReason;
+
 	}
 
 	/** The context of a stateful call, kept in the context cache between calls. */
@@ -313,6 +385,12 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 
 		/** The monotonic time before which the next attempt must not start, or 0. */
 		public long notBeforeNanos;
+
+		/**
+		 * The deadline by max-duration, counted from the key's first call, or {@code Long.MAX_VALUE}: each
+		 * call's own deadline is the earlier of it and that call's caller's {@link Deadline}.
+		 */
+		public long keyDeadlineNanos = CallDeadlines.NONE;
 
 		/**
 		 * Makes the context of a stateful call, before its first attempt.
@@ -333,6 +411,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 			Stateful copy = new Stateful(getName(), parent);
 			copyInto(copy);
 			copy.notBeforeNanos = this.notBeforeNanos;
+			copy.keyDeadlineNanos = this.keyDeadlineNanos;
 			return copy;
 		}
 

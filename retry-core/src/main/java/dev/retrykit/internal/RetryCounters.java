@@ -250,6 +250,16 @@ public final class RetryCounters implements RetryMetrics {
 	}
 
 	@Override
+	public long getDeadlineRejections() {
+		return sum(ThreadCounters.DEADLINE_REJECTIONS);
+	}
+
+	@Override
+	public long getDownstreamExhaustedRejections() {
+		return sum(ThreadCounters.DOWNSTREAM_REJECTIONS);
+	}
+
+	@Override
 	public long getListenerFailures() {
 		return this.listenerFailures.sum();
 	}

@@ -257,27 +257,42 @@ public final class RetryRuntime {
 
 	/**
 	 * The time limit of the next async attempt: the attempt timeout, shortened to what remains before
-	 * the deadline so that max-duration bounds the whole call.
+	 * the call's deadline (max-duration, or the caller's {@link dev.retrykit.Deadline}), so that the
+	 * deadline bounds the whole call.
 	 * @param context the call's context
 	 * @return the limit in nanoseconds, or 0 for none
 	 */
 	long attemptTimeoutNanos(MutableRetryContext context) {
 		long timeout = this.attemptTimeoutNanos;
-		if (this.maxDurationNanos != 0) {
-			long remaining = Math.max(1, context.startNanos + this.maxDurationNanos - this.timeSource.nanoTime());
+		long deadline = context.deadlineNanos;
+		if (deadline != CallDeadlines.NONE) {
+			long remaining = Math.max(1, deadline - this.timeSource.nanoTime());
 			timeout = (timeout == 0) ? remaining : Math.min(timeout, remaining);
 		}
 		return timeout;
 	}
 
 	/**
-	 * Starts a call: stamps its start when there is a deadline, and asks the listeners.
+	 * Starts a call: sets its deadline (the earlier of max-duration from now and {@code deadline}), and
+	 * asks the listeners.
 	 * @param context the call's context
+	 * @param deadline the caller's deadline, or {@code null}
 	 * @return whether the listeners let the call run
 	 */
-	public boolean open(MutableRetryContext context) {
-		if (this.maxDurationNanos != 0) {
-			context.startNanos = this.timeSource.nanoTime();
+	boolean open(MutableRetryContext context, dev.retrykit.@Nullable Deadline deadline) {
+		if (this.maxDurationNanos != 0 || deadline != null) {
+			long byMaxDuration = (this.maxDurationNanos != 0) ? RetryRuntime.NOT_READ : CallDeadlines.NONE;
+			if (context instanceof MutableRetryContext.Stateful stateful) {
+				// max-duration runs from the key's first call, whichever call continues it.
+				stateful.keyDeadlineNanos = (byMaxDuration == CallDeadlines.NONE) ? CallDeadlines.NONE
+						: CallDeadlines.fromNow(this.timeSource.nanoTime(), this.maxDurationNanos);
+				byMaxDuration = stateful.keyDeadlineNanos;
+			}
+			CallDeadlines.open(this, context, byMaxDuration, deadline);
+		}
+		else if (context.deadlineNanos != CallDeadlines.NONE || context.deadline() != null) {
+			// A context made for this call holds none; a stateful call's copy may hold an earlier call's.
+			context.deadline(CallDeadlines.NONE, null);
 		}
 		return this.listeners.isEmpty() || this.listeners.open(context);
 	}
@@ -292,17 +307,19 @@ public final class RetryRuntime {
 	}
 
 	/**
-	 * Whether an attempt after a wait would start past max-duration.
+	 * Whether an attempt after a wait would start at or past the call's deadline (max-duration, or the
+	 * caller's {@link dev.retrykit.Deadline}).
 	 * @param context the call's context
 	 * @param delayNanos the wait
-	 * @return {@code true} if the instance has a max-duration and the wait reaches its deadline
+	 * @return {@code true} if the call has a deadline and the wait reaches it
 	 */
 	boolean isPastDeadline(MutableRetryContext context, long delayNanos) {
-		return this.maxDurationNanos != 0 && isPastDeadline(context, delayNanos, this.timeSource.nanoTime());
+		return context.deadlineNanos != CallDeadlines.NONE
+				&& isPastDeadline(context, delayNanos, this.timeSource.nanoTime());
 	}
 
 	boolean isPastDeadline(MutableRetryContext context, long delayNanos, long nowNanos) {
-		return this.maxDurationNanos != 0 && delayNanos >= context.startNanos + this.maxDurationNanos - nowNanos;
+		return context.deadlineNanos != CallDeadlines.NONE && delayNanos >= context.deadlineNanos - nowNanos;
 	}
 
 	/** The backoff's delay before the next attempt, replaced by the failure's delay hint if it has one. */

@@ -53,13 +53,17 @@ public final class StatefulRetry {
 		stack.push(context);
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (fresh ? !CallLifecycle.open(runtime, context, callback)
-					: !CallLifecycle.openContinued(runtime, context, callback)) {
-				throw CallLifecycle.vetoed(runtime, context, "Stateful retry");
+			if (fresh ? !CallOpening.open(runtime, context, callback)
+					: !CallOpening.openContinued(runtime, context, callback)) {
+				throw CallOpening.vetoed(runtime, context, "Stateful retry");
 			}
 			if (context.isExhaustedOnly() || (runtime.maxAttempts > 0 && startCount >= runtime.maxAttempts)) {
 				runtime.cache.remove(state.key());
 				return exhausted(runtime, context, block, recovery);
+			}
+			if (CallDeadlines.passedAtOpen(runtime, context)) {
+				// Refused before it ran, as by an open circuit: the cached state stays for the next call.
+				return SyncRetry.finish(runtime, context, block, CallLifecycle.STOP_DEADLINE, recovery);
 			}
 			long decision = waitUntilDue(runtime, context);
 			for (;;) {
@@ -129,7 +133,8 @@ public final class StatefulRetry {
 			context.setAttribute(attribute, cached.getAttribute(attribute));
 		}
 		// A foreign cache keeps no start time: max-duration counts from this call, not from time 0.
-		context.startNanos = runtime.timeSource.nanoTime();
+		context.keyDeadlineNanos = (runtime.maxDurationNanos == 0) ? CallDeadlines.NONE
+				: CallDeadlines.fromNow(runtime.timeSource.nanoTime(), runtime.maxDurationNanos);
 		return context;
 	}
 
@@ -166,6 +171,8 @@ public final class StatefulRetry {
 		boolean retried = context.getRetryCount() > 1;
 		block.outcome(false, retried);
 		context.outcome(CallOutcome.failed(retried));
+		// A retry left for the next call (the caller rolls back, a redelivery retries): no exhaustion.
+		context.stopReason((decision >= 0) ? dev.retrykit.context.StopReason.OTHER : CallEnding.stopReason(decision));
 		runtime.close(context, failure);
 		return failure;
 	}

@@ -2,6 +2,7 @@ package dev.retrykit.internal;
 
 import java.util.Objects;
 
+import dev.retrykit.Deadline;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryFunction;
@@ -43,9 +44,9 @@ public final class SyncRetry {
 	 * Runs a stateless call whose attempt takes an argument, so that a caller passes its state without
 	 * a capturing lambda per call.
 	 * <p>When the instance has nothing that watches a successful attempt (no breaker, budget,
-	 * listener, deadline or result predicate), the first attempt takes a short path: push the pooled
-	 * context, run, count, pop (the attempt is counted when it ends). Anything else, and every
-	 * failure, continues out of line.
+	 * listener, deadline or result predicate) and the thread runs under no {@link Deadline}, the first
+	 * attempt takes a short path: push the pooled context, run, count, pop (the attempt is counted when
+	 * it ends). Anything else, and every failure, continues out of line.
 	 * @param runtime the instance
 	 * @param attempt the operation
 	 * @param argument its argument
@@ -58,7 +59,8 @@ public final class SyncRetry {
 	 */
 	public static <A, T extends @Nullable Object, E extends Throwable> T execute(RetryRuntime runtime,
 			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery) throws E {
-		if (!runtime.plain) {
+		// Deadline.current() reads a static field until a deadline is first entered anywhere.
+		if (!runtime.plain || Deadline.current() != null) {
 			return executeGuarded(runtime, attempt, argument, recovery);
 		}
 		ContextStack stack = ContextStack.get();
@@ -92,8 +94,11 @@ public final class SyncRetry {
 		MutableRetryContext context = stack.pushPooled(runtime.name);
 		try {
 			ThreadCounters block = stack.counters(runtime);
-			if (!CallLifecycle.open(runtime, context, (attempt == CALLBACK) ? argument : attempt)) {
-				throw CallLifecycle.vetoed(runtime, context, "Retry");
+			if (!CallOpening.open(runtime, context, (attempt == CALLBACK) ? argument : attempt)) {
+				throw CallOpening.vetoed(runtime, context, "Retry");
+			}
+			if (CallDeadlines.passedAtOpen(runtime, context)) {
+				return finish(runtime, context, block, CallLifecycle.STOP_DEADLINE, recovery);
 			}
 			return attempts(runtime, attempt, argument, recovery, context, block, 0);
 		}

@@ -36,7 +36,13 @@ public final class ThreadCounters {
 	 */
 	static final int PLAIN_SUCCESSES = 8;
 
-	static final int COUNT = 9;
+	/** Calls that ended at their deadline (max-duration or a caller's {@link dev.retrykit.Deadline}). */
+	static final int DEADLINE_REJECTIONS = 9;
+
+	/** Calls that ended on a {@link dev.retrykit.DownstreamExhaustedException}, not retried. */
+	static final int DOWNSTREAM_REJECTIONS = 10;
+
+	static final int COUNT = 11;
 
 	private static final VarHandle[] SLOTS = new VarHandle[COUNT];
 
@@ -58,6 +64,10 @@ public final class ThreadCounters {
 
 	private static final VarHandle PLAIN_SUCCESS_COUNT = slot(PLAIN_SUCCESSES, "plainSuccesses");
 
+	private static final VarHandle DEADLINE_REJECTION_COUNT = slot(DEADLINE_REJECTIONS, "deadlineRejections");
+
+	private static final VarHandle DOWNSTREAM_REJECTION_COUNT = slot(DOWNSTREAM_REJECTIONS, "downstreamRejections");
+
 	private long successWithoutRetry;
 
 	private long attempts;
@@ -75,6 +85,10 @@ public final class ThreadCounters {
 	private long budgetRejections;
 
 	private long plainSuccesses;
+
+	private long deadlineRejections;
+
+	private long downstreamRejections;
 
 	private final WeakReference<Thread> owner;
 
@@ -141,6 +155,16 @@ public final class ThreadCounters {
 	/** Counts a retry refused by the budget. */
 	public void budgetRejection() {
 		BUDGET_REJECTION_COUNT.setOpaque(this, this.budgetRejections + 1);
+	}
+
+	/** Counts a call that ended at its deadline. */
+	public void deadlineRejection() {
+		DEADLINE_REJECTION_COUNT.setOpaque(this, this.deadlineRejections + 1);
+	}
+
+	/** Counts a call that ended on a downstream's exhaustion. */
+	public void downstreamRejection() {
+		DOWNSTREAM_REJECTION_COUNT.setOpaque(this, this.downstreamRejections + 1);
 	}
 
 	long read(int slot) {

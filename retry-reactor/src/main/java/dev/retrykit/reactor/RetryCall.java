@@ -6,6 +6,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.retrykit.Deadline;
 import dev.retrykit.RetryCallDescriber;
 import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryTemplate;
@@ -52,13 +53,19 @@ abstract class RetryCall<T, A extends Attempt<T>> implements Supplier<Completion
 		this.operator = operator;
 	}
 
-	/** Starts the call: its first attempt subscribes to the source on this thread. */
+	/**
+	 * Starts the call: its first attempt subscribes to the source on this thread. The call runs under the
+	 * {@link Deadline} in the subscriber's {@code Context} under the key {@code Deadline.class}, if any
+	 * (the sooner of it and the one current on this thread), which the template carries to every attempt.
+	 */
 	final void execute() {
 		if (this.cancelled) {
 			return;
 		}
 		RetryTemplate template = this.operator.template();
 		CompletableFuture<Object> future;
+		Deadline deadline = this.actual.currentContext().getOrDefault(Deadline.class, null);
+		Deadline.Scope scope = (deadline != null) ? deadline.enter() : null;
 		try {
 			future = (this.operator.recovery() != null) ? template.executeAsync(this, this::recover)
 					: template.executeAsync(this);
@@ -66,6 +73,11 @@ abstract class RetryCall<T, A extends Attempt<T>> implements Supplier<Completion
 		catch (Throwable ex) {
 			apply(null, ex);
 			return;
+		}
+		finally {
+			if (scope != null) {
+				scope.close();
+			}
 		}
 		this.call = future;
 		if (this.cancelled) {

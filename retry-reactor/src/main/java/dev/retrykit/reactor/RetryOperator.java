@@ -47,6 +47,13 @@ import reactor.core.publisher.Mono;
  * stream that lasts longer is cancelled there and retried (use Reactor's {@code timeout} for a bound
  * on the gap between elements).
  *
+ * <p>Deadlines: a call runs under the {@link dev.retrykit.Deadline} that the subscriber's {@code Context}
+ * holds under the key {@code Deadline.class} ({@code mono.contextWrite(Context.of(Deadline.class,
+ * Deadline.after(Duration.ofSeconds(2))))}), else under the one current on the subscribing thread; when
+ * both are there, the sooner wins. Under it the template starts no retry, backoff or hedged copy that
+ * would end after it (no resubscription to the source), each attempt's timeout shrinks to the time left,
+ * and each attempt subscribes with the deadline current on its thread.
+ *
  * <p>Elements of the source, of one attempt or the next, and the call's terminal signal never reach
  * downstream concurrently, also when an attempt that timed out is still emitting as the next one starts.
  *
