@@ -7,6 +7,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import dev.retrykit.Deadline;
+import dev.retrykit.DownstreamExhaustedException;
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.RetryState;
@@ -73,6 +75,23 @@ class RetryMetricsBinderTest {
 			.count()).isZero();
 		assertThat(meters.get("retry.hedges").tag("name", "lookup").tag("result", "refused").functionCounter()
 			.count()).isZero();
+	}
+
+	@Test
+	void countsRejectionsByADeadlineAndByAnExhaustedDownstream() {
+		RetryTemplate inventory = this.registry.template("inventory");
+		assertThat(rejections("inventory", "deadline")).isZero();
+		assertThat(rejections("inventory", "downstream_exhausted")).isZero();
+		// Attempts at 0 and 100 ms; the third, at 200 ms, would start after the deadline.
+		try (Deadline.Scope scope = Deadline.after(Duration.ofMillis(150), this.time).enter()) {
+			assertThatExceptionOfType(IOException.class)
+				.isThrownBy(() -> inventory.execute((context) -> { throw new IOException("down"); }));
+		}
+		assertThat(rejections("inventory", "deadline")).isEqualTo(1);
+		assertThatExceptionOfType(DownstreamExhaustedException.class).isThrownBy(() -> inventory
+			.execute((context) -> { throw new DownstreamExhaustedException("leaf", new IOException("gave up")); }));
+		assertThat(rejections("inventory", "downstream_exhausted")).isEqualTo(1);
+		assertThat(counter("retry.attempts", "inventory")).isEqualTo(3);
 	}
 
 	@Test
@@ -172,7 +191,7 @@ class RetryMetricsBinderTest {
 		assertThat(this.meters.find("retry.circuit.state").tag("name", "payments").meters()).hasSize(3);
 		assertThat(this.meters.find("retry.budget.tokens").tag("name", "search").meters()).hasSize(1);
 		assertThat(this.meters.find("retry.calls").tag("name", "inventory").meters()).hasSize(4);
-		assertThat(this.meters.find("retry.rejections").tag("name", "inventory").meters()).hasSize(2);
+		assertThat(this.meters.find("retry.rejections").tag("name", "inventory").meters()).hasSize(4);
 	}
 
 	@Test

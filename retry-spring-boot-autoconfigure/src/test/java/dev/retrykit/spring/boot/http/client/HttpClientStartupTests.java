@@ -35,6 +35,30 @@ class HttpClientStartupTests {
 	}
 
 	@Test
+	void aHeaderNameThatIsNotAnHttpTokenShouldFailStartup() {
+		for (String property : new String[] { "attempt-header", "exhausted-header", "deadline-header" }) {
+			for (String name : new String[] { "X Retry", "X-Retry:", "", "X-Rétry" }) {
+				this.runner.withPropertyValues("retry.http." + property + "=" + name)
+					.run(failsWith("retry.http." + property, "HTTP token", "letters, digits or"));
+			}
+		}
+	}
+
+	@Test
+	void twoHeadersWithOneNameShouldFailStartup() {
+		this.runner.withPropertyValues("retry.http.deadline-header=x-retry-exhausted")
+			.run(failsWith("retry.http.deadline-header", "'retry.http.exhausted-header' names the same header"));
+	}
+
+	@Test
+	void validHeaderNamesShouldStart() {
+		this.runner
+			.withPropertyValues("retry.http.attempt-header=Attempt", "retry.http.exhausted-header=Retries-Spent",
+					"retry.http.deadline-header=Request-Budget-Ms")
+			.run(context -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void twoInstancesClaimingOneHostShouldFailStartup() {
 		this.runner
 			.withPropertyValues("retry.instances.a.http.hosts=inventory.internal",
