@@ -51,6 +51,9 @@ class ChainDeadlineIT {
 	/** Requests before the measured ones, not counted: the tiers' first requests run cold code. */
 	private static final int WARM_UP = 8;
 
+	/** See where it is used. */
+	private static final long PROPAGATION_SLACK_MILLIS = 20;
+
 	/** Tiers that call the next one with a blocking RestClient. */
 	private Chain restClients;
 
@@ -104,16 +107,21 @@ class ChainDeadlineIT {
 					request.request()).isBetween(TIMEOUT_MILLIS * 1000L / 2, TIMEOUT_MILLIS * 1000L);
 		}
 		// Each tier below runs under the time left that its caller sent along: at most the caller's deadline plus
-		// the time the request took to reach it (which a relative timeout cannot count; 1 ms for rounding).
+		// the time the request took to reach it, which a relative timeout cannot count. The slack covers the time
+		// between the client computing the header and this recorder seeing the attempt (a few ms under load); a
+		// tier sent the whole timeout again, not the time left, would be off by up to 1000 ms.
 		List<String> stretched = new ArrayList<>();
 		for (int tier = 1; tier < chain.depth(); tier++) {
 			Map<String, Chain.Event> sent = tiers.get(tier - 1).attempts().stream()
 				.collect(Collectors.toMap(attempt -> attempt.request() + "#" + attempt.attempt(), Function.identity()));
 			for (Chain.Event received : tiers.get(tier).requests()) {
+				if (!top.containsKey(received.request())) {
+					continue; // a warm-up request the tier answered after the records were cleared
+				}
 				Chain.Event attempt = sent.get(received.request() + "#" + received.attempt());
 				assertThat(attempt).as("%s's attempt that %s received", tiers.get(tier - 1).tier(), received).isNotNull();
-				if (received.deadline() < 0
-						|| received.deadline() - attempt.deadline() > received.at() - attempt.at() + 1000) {
+				if (received.deadline() < 0 || received.deadline() - attempt.deadline() > received.at() - attempt.at()
+						+ TimeUnit.MILLISECONDS.toMicros(PROPAGATION_SLACK_MILLIS)) {
 					stretched.add(tiers.get(tier).tier() + " " + received + " from " + attempt);
 				}
 			}
@@ -124,6 +132,9 @@ class ChainDeadlineIT {
 		long closest = Long.MAX_VALUE;
 		for (int tier = 0; tier < chain.depth() - 1; tier++) {
 			for (Chain.Event attempt : tiers.get(tier).attempts()) {
+				if (!top.containsKey(attempt.request())) {
+					continue;
+				}
 				closest = Math.min(closest, top.get(attempt.request()).deadline() - attempt.at());
 				if (attempt.deadline() < 0 || attempt.at() > attempt.deadline()) {
 					late.add(tiers.get(tier).tier() + " " + attempt);
@@ -131,6 +142,7 @@ class ChainDeadlineIT {
 			}
 		}
 		Map<Long, Long> middleAttempts = new TreeMap<>(tiers.get(chain.depth() - 2).attempts().stream()
+			.filter(attempt -> top.containsKey(attempt.request()))
 			.collect(Collectors.groupingBy(Chain.Event::request, Collectors.counting())).values().stream()
 			.collect(Collectors.groupingBy(Function.identity(), Collectors.counting())));
 		Arrays.sort(latencies);
