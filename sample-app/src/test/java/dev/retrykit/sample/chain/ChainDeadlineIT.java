@@ -7,9 +7,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -45,8 +45,11 @@ class ChainDeadlineIT {
 
 	private static final int REQUESTS = 200;
 
-	/** Requests in flight at once: the run takes about REQUESTS / CONCURRENCY seconds. */
-	private static final int CONCURRENCY = 8;
+	/**
+	 * One request every 125 ms, whether the earlier ones were answered or not (8 a second, each about 1 s long:
+	 * about 8 in flight): the run takes about 25 s, and the requests' deadlines are spread evenly, not in waves.
+	 */
+	private static final long INTERVAL_MILLIS = 125;
 
 	/** Requests before the measured ones, not counted: the tiers' first requests run cold code. */
 	private static final int WARM_UP = 8;
@@ -148,10 +151,10 @@ class ChainDeadlineIT {
 		Arrays.sort(latencies);
 		long p50 = latencies[percentileIndex(0.50)];
 		long p99 = latencies[percentileIndex(0.99)];
-		System.out.printf("ChainDeadlineIT, %s: %d requests with X-Request-Timeout: %d, leaf 503 after %d ms, %d in flight: "
+		System.out.printf("ChainDeadlineIT, %s: %d requests with X-Request-Timeout: %d, leaf 503 after %d ms, one every %d ms: "
 				+ "the top answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms; requests by the middle's attempts %s; "
 				+ "attempts started after their tier's deadline: %d; the latest attempt started %.1f ms before the top's "
-				+ "deadline; where the time went:%s%n", label, REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, CONCURRENCY,
+				+ "deadline; where the time went:%s%n", label, REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, INTERVAL_MILLIS,
 				p50 / 1e6, p99 / 1e6, latencies[latencies.length - 1] / 1e6, middleAttempts, late.size(), closest / 1e3,
 				DeadlineBreakdown.of(timings, tiers));
 		assertThat(stretched).as("requests that ran under a later deadline than their caller sent along").isEmpty();
@@ -165,16 +168,17 @@ class ChainDeadlineIT {
 	}
 
 	/**
-	 * Sends {@code count} requests to the top, {@value #CONCURRENCY} at a time.
+	 * Sends {@code count} requests to the top, one every {@value #INTERVAL_MILLIS} ms.
 	 * @return each request as the client saw it
 	 */
 	private static List<DeadlineBreakdown.Timing> send(Chain chain, String label, int count) throws Exception {
-		ExecutorService clients = Executors.newFixedThreadPool(CONCURRENCY);
+		// Threads enough that every request leaves on time while about 8 wait for their answers.
+		ScheduledExecutorService clients = Executors.newScheduledThreadPool(24);
 		try {
 			List<Future<DeadlineBreakdown.Timing>> answers = new ArrayList<>();
 			for (int i = 0; i < count; i++) {
 				String request = label + "-" + i;
-				answers.add(clients.submit(() -> {
+				answers.add(clients.schedule(() -> {
 					long sent = DeadlineBreakdown.nowMicros();
 					long start = System.nanoTime();
 					HttpResponse<String> response = chain.call(0, request, TIMEOUT_MILLIS);
@@ -183,7 +187,7 @@ class ChainDeadlineIT {
 					assertThat(response.statusCode()).as("the top's answer to %s: %s", request, response.body())
 						.isIn(502, 504);
 					return new DeadlineBreakdown.Timing(request, sent, took, received);
-				}));
+				}, i * INTERVAL_MILLIS, TimeUnit.MILLISECONDS));
 			}
 			List<DeadlineBreakdown.Timing> timings = new ArrayList<>();
 			for (Future<DeadlineBreakdown.Timing> answer : answers) {
