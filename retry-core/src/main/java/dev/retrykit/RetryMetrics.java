@@ -40,16 +40,19 @@ public interface RetryMetrics {
 	long getBudgetExhaustedRejections();
 
 	/**
-	 * {@return retries, hedged copies and backoffs not started because they would have ended after the
-	 * call's deadline ({@code max-duration} or a {@link Deadline})}
+	 * {@return calls that ended at their deadline ({@code max-duration} or a {@link Deadline}): a retry,
+	 * hedged copy or backoff was not started because it would have ended after it, or a
+	 * {@code Deadline} had passed before the first attempt ({@link DeadlineExceededException}); one
+	 * per call}
 	 */
 	default long getDeadlineRejections() {
 		return 0;
 	}
 
 	/**
-	 * {@return failed attempts not retried because the downstream said it had already retried and
-	 * given up ({@link DownstreamExhaustedException})}
+	 * {@return calls that ended without a retry (or a further hedged copy) because an attempt's
+	 * downstream said it had already retried and given up ({@link DownstreamExhaustedException}); one
+	 * per call}
 	 */
 	default long getDownstreamExhaustedRejections() {
 		return 0;

@@ -58,8 +58,16 @@ import org.jspecify.annotations.Nullable;
  * stateful calls, {@code execute} of a hedging instance retries one attempt after another with the
  * backoff, on the calling thread.
  *
+ * <p>Deadlines: a call runs under the {@link Deadline} current on the calling thread when it starts
+ * (the earlier of it and {@code max-duration} bounds the call): no attempt, backoff or hedged copy
+ * starts that would end after it, each async attempt's timeout shrinks to the time left, and its async
+ * attempts and hedged copies run with it current wherever they run. A call whose {@code Deadline} has
+ * passed already runs no attempt and fails with {@link DeadlineExceededException} (or recovers). An
+ * attempt that fails with a {@link DownstreamExhaustedException} is never retried or hedged past.
+ *
  * <p>A successful first attempt allocates nothing and does not read the clock unless the instance
- * has a {@code max-duration}; a zero delay never calls the sleeper.
+ * has a {@code max-duration} or the thread runs under a {@link Deadline}; a zero delay never calls the
+ * sleeper.
  *
  * <p>Live changes: {@link RetryRegistry#replace(String, RetryConfig)} (or
  * {@link RetryRegistry#replaceAll(java.util.Map)} for several instances at once) swaps the template's

@@ -61,6 +61,16 @@ class DeadlineSyncRetryTests {
 	}
 
 	@Test
+	void aDeadlineOnAnotherClockCountsWhatIsLeftOnTheEnginesClock() {
+		VirtualTime callersClock = new VirtualTime();
+		callersClock.advance(Duration.ofDays(3));
+		RetryTemplate template = template(null);
+		try (Deadline.Scope scope = Deadline.after(Duration.ofMillis(250), callersClock).enter()) {
+			assertThatThrownBy(() -> template.execute(this::failing)).hasMessage("down 3");
+		}
+	}
+
+	@Test
 	void aCallWithoutADeadlineRetriesAsItAlwaysDid() {
 		RetryTemplate template = template(null);
 		assertThatThrownBy(() -> template.execute(this::failing)).hasMessage("down 5");
@@ -128,6 +138,38 @@ class DeadlineSyncRetryTests {
 		this.attempts.set(0);
 		assertThatThrownBy(() -> template.execute(this::failing)).hasMessage("down 5");
 		assertThat(template.getMetrics().getDeadlineRejections()).isEqualTo(1);
+	}
+
+	@Test
+	void aSuccessfulCallUnderADeadlineLeavesNoDeadlineForTheNextCallOnThisThread() {
+		RetryTemplate template = template(null);
+		try (Deadline.Scope scope = deadline(50).enter()) {
+			String result = template.execute(context -> "ok");
+			assertThat(result).isEqualTo("ok");
+		}
+		assertThatThrownBy(() -> template.execute(this::failing)).hasMessage("down 5");
+		assertThat(template.getMetrics().getDeadlineRejections()).isZero();
+	}
+
+	@Test
+	void aStatefulCallStoppedByItsCallersDeadlineLeavesTheKeyToRetryInItsNextCall() {
+		RetryTemplate template = template(null);
+		RetryState state = RetryState.of("order-2");
+		try (Deadline.Scope scope = deadline(50).enter()) {
+			assertThatThrownBy(() -> template.execute(this::failing, state)).hasMessage("down 1");
+		}
+		assertThat(template.getContextCache().get("order-2").isExhaustedOnly()).isFalse();
+		assertThatThrownBy(() -> template.execute(this::failing, state)).hasMessage("down 2");
+		assertThat(this.time.sleeps()).containsExactly(Duration.ofMillis(100));
+	}
+
+	@Test
+	void aStatefulCallStoppedByItsMaxDurationExhaustsTheKey() {
+		RetryTemplate template = template(Duration.ofMillis(50));
+		RetryState state = RetryState.of("order-3");
+		assertThatThrownBy(() -> template.execute(this::failing, state)).hasMessage("down 1");
+		assertThat(template.getContextCache().get("order-3").isExhaustedOnly()).isTrue();
+		assertThatThrownBy(() -> template.execute(this::failing, state)).isInstanceOf(ExhaustedRetryException.class);
 	}
 
 	@Test

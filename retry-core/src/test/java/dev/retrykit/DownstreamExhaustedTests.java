@@ -91,7 +91,7 @@ class DownstreamExhaustedTests {
 
 	@Test
 	void aHedgedCallStartsNoFurtherCopyButLetsTheCopiesInFlightFinish() {
-		RetryTemplate template = builder().maxAttempts(4)
+		RetryTemplate template = builder().maxAttempts(4).listener(this.closes)
 			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(100)).build()).build();
 		List<CompletableFuture<String>> copies = new ArrayList<>();
 		CompletableFuture<String> call = template.executeAsync(() -> {
@@ -107,6 +107,7 @@ class DownstreamExhaustedTests {
 		assertThat(call).isNotDone();
 		copies.get(1).complete("second");
 		assertThat(call.join()).isEqualTo("second");
+		assertThat(this.reasons).as("a call that succeeded has no stop reason").containsExactly((StopReason) null);
 	}
 
 	@Test

@@ -188,8 +188,10 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 
 	void timedOut(AttemptTimeout<T> attempt) {
 		int id = attempt.id;
+		long configured = this.runtime.attemptTimeoutNanos();
 		TimeoutException timeout = new TimeoutException("Attempt " + id + " of retry '" + this.runtime.name
-				+ "' timed out after " + Durations.formatNanos(attempt.timeoutNanos));
+				+ "' timed out after " + Durations.formatNanos(attempt.timeoutNanos)
+				+ ((configured == 0 || attempt.timeoutNanos < configured) ? " (the call's deadline)" : ""));
 		if ((this.state & ~WIP_MASK) == (2 * id - 1) * PHASE_UNIT) {
 			this.runtime.counters.event(RetryEventType.ATTEMPT_TIMEOUT, id, timeout, 0);
 		}

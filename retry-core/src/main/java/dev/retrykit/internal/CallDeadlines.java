@@ -28,7 +28,8 @@ final class CallDeadlines {
 	/**
 	 * Sets the deadline of a call that opens now.
 	 * @param maxDurationDeadline the deadline from {@code max-duration} on the engine's clock, {@link #NONE}
-	 * for none, or {@link RetryRuntime#NOT_READ} to count {@code max-duration} from now
+	 * for none, or {@link RetryRuntime#NOT_READ} to count {@code max-duration} from now (and, for a
+	 * stateful call, to remember that as its key's)
 	 * @param deadline the caller's deadline, or {@code null}
 	 */
 	static void open(RetryRuntime runtime, MutableRetryContext context, long maxDurationDeadline,
@@ -38,6 +39,10 @@ final class CallDeadlines {
 			long now = runtime.timeSource.nanoTime();
 			if (nanos == RetryRuntime.NOT_READ) {
 				nanos = fromNow(now, runtime.maxDurationNanos);
+				if (context instanceof MutableRetryContext.Stateful stateful) {
+					// A stateful key's first call: max-duration runs from it, whichever call continues the key.
+					stateful.keyDeadlineNanos = nanos;
+				}
 			}
 			if (deadline != null) {
 				nanos = Math.min(nanos, fromNow(now, deadline.remainingNanos()));

@@ -67,7 +67,8 @@ final class CallLifecycle {
 
 	/**
 	 * The next attempt, or its backoff, would end after the call's deadline (max-duration or the caller's
-	 * {@link dev.retrykit.Deadline}), or that deadline had passed before the first attempt ({@link CallDeadlines#passedAtOpen}).
+	 * {@link dev.retrykit.Deadline}), or that deadline had passed before the first attempt
+	 * ({@link CallDeadlines#passedAtOpen}).
 	 */
 	static final long STOP_DEADLINE = -3;
 
@@ -116,7 +117,6 @@ final class CallLifecycle {
 	private CallLifecycle() {
 	}
 
-
 	/**
 	 * Waits before the next attempt of a call that waits on its own thread.
 	 * @param delayNanos the delay; nothing happens when it is zero or less
@@ -140,7 +140,6 @@ final class CallLifecycle {
 			return STOP_WAIT_INTERRUPTED;
 		}
 	}
-
 
 	/**
 	 * Asks the breaker (if any) to let the next attempt through, counts the attempt and tells the
@@ -219,7 +218,8 @@ final class CallLifecycle {
 	/**
 	 * Hedging: takes a copy's outcome, as {@link #afterAttempt} takes an attempt's, with one difference:
 	 * the attempts left are the copies not started yet, not the attempts not failed yet (copies run
-	 * side by side), and once a copy failed with a {@link DownstreamExhaustedException} no copy follows. The engine holds the copy's permit in the context while this runs. A delay
+	 * side by side), and once a copy failed with a {@link DownstreamExhaustedException} no copy follows.
+	 * The engine holds the copy's permit in the context while this runs. A delay
 	 * (zero or more) means that a copy is to start after it, as a retry (the budget was asked, the
 	 * {@code RETRY} event recorded). With other copies in flight, the engine waits for them instead of
 	 * ending the call on {@link #STOP_EXHAUSTED} or a refusal ({@link #STOP_BUDGET}, {@link #STOP_DEADLINE},

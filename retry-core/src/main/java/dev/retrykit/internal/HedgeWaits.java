@@ -65,23 +65,20 @@ final class HedgeWaits {
 
 	/** Has the timer watch the call for its next time, if it waits for one. */
 	static void rewatch(HedgeRace<?> race) {
-		HedgeTimer.Watch node;
-		boolean add;
+		HedgeTimer.@Nullable Watch added = null;
 		long next;
 		synchronized (race) {
 			next = nextTimeNanos(race);
 			if (next == Long.MAX_VALUE) {
 				return;
 			}
-			node = race.watch;
-			add = node == null;
-			if (add) {
-				node = new HedgeTimer.Watch(race);
-				race.watch = node;
+			if (race.watch == null) {
+				added = new HedgeTimer.Watch(race);
+				race.watch = added;
 			}
 		}
-		if (add) {
-			race.hedges.timer.watch(node, next);
+		if (added != null) {
+			race.hedges.timer.watch(added, next);
 		}
 		else {
 			race.hedges.timer.rearm(next);

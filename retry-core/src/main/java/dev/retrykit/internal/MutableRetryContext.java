@@ -187,7 +187,6 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		return (extras != null) ? extras.stopReason : null;
 	}
 
-
 	/**
 	 * Counts a failed attempt.
 	 * @param failure the exception, or {@code null} for a rejected result

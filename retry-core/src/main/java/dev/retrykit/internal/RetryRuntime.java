@@ -281,19 +281,9 @@ public final class RetryRuntime {
 	 */
 	boolean open(MutableRetryContext context, dev.retrykit.@Nullable Deadline deadline) {
 		if (this.maxDurationNanos != 0 || deadline != null) {
-			long byMaxDuration = (this.maxDurationNanos != 0) ? RetryRuntime.NOT_READ : CallDeadlines.NONE;
-			if (context instanceof MutableRetryContext.Stateful stateful) {
-				// max-duration runs from the key's first call, whichever call continues it.
-				stateful.keyDeadlineNanos = (byMaxDuration == CallDeadlines.NONE) ? CallDeadlines.NONE
-						: CallDeadlines.fromNow(this.timeSource.nanoTime(), this.maxDurationNanos);
-				byMaxDuration = stateful.keyDeadlineNanos;
-			}
-			CallDeadlines.open(this, context, byMaxDuration, deadline);
+			CallDeadlines.open(this, context, (this.maxDurationNanos != 0) ? NOT_READ : CallDeadlines.NONE, deadline);
 		}
-		else if (context.deadlineNanos != CallDeadlines.NONE || context.deadline() != null) {
-			// A context made for this call holds none; a stateful call's copy may hold an earlier call's.
-			context.deadline(CallDeadlines.NONE, null);
-		}
+		// Otherwise the context holds none already: it is new, or pooled (released to none after each call).
 		return this.listeners.isEmpty() || this.listeners.open(context);
 	}
 

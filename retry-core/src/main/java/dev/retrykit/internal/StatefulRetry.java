@@ -153,10 +153,17 @@ public final class StatefulRetry {
 	 * the backoff ({@code decision} is a delay, or the circuit is open), or finds the context exhausted
 	 * (any other stop: it can no longer retry). Either way the call is a failed call, counted as the
 	 * observation of the call reports it, and its failure is a {@code STATEFUL_RETHROW} event (with no
-	 * delay when the next call will find the context exhausted).
+	 * delay when the next call will find the context exhausted). A stop by this call's caller's
+	 * {@link dev.retrykit.Deadline} alone ends this call only: the key's next call waits out the backoff.
 	 */
 	private static Throwable rethrowForRollback(RetryRuntime runtime, MutableRetryContext.Stateful context,
-			ThreadCounters block, RetryState state, int startCount, Throwable failure, long decision) {
+			ThreadCounters block, RetryState state, int startCount, Throwable failure, long reason) {
+		long decision = reason;
+		if (reason == CallLifecycle.STOP_DEADLINE && (context.keyDeadlineNanos == CallDeadlines.NONE
+				|| context.keyDeadlineNanos - runtime.timeSource.nanoTime() > context.previousDelayNanos)) {
+			// The backoff (decided before the deadline check) fits in the key's max-duration, if any.
+			decision = context.previousDelayNanos;
+		}
 		long wait = 0;
 		if (decision >= 0 || decision == CallLifecycle.STOP_CIRCUIT_OPEN) {
 			wait = Math.max(0, decision);
@@ -172,7 +179,7 @@ public final class StatefulRetry {
 		block.outcome(false, retried);
 		context.outcome(CallOutcome.failed(retried));
 		// A retry left for the next call (the caller rolls back, a redelivery retries): no exhaustion.
-		context.stopReason((decision >= 0) ? dev.retrykit.context.StopReason.OTHER : CallEnding.stopReason(decision));
+		context.stopReason((reason >= 0) ? dev.retrykit.context.StopReason.OTHER : CallEnding.stopReason(reason));
 		runtime.close(context, failure);
 		return failure;
 	}

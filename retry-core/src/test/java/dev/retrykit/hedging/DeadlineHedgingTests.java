@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 
 import dev.retrykit.Deadline;
@@ -72,6 +74,25 @@ class DeadlineHedgingTests {
 		assertThat(call).isCompleted();
 		assertThat(call.join()).isEqualTo("third");
 		assertThat(Deadline.current()).isNull();
+	}
+
+	@Test
+	void aBlockingCallsCopiesRunUnderItsDeadlineOnTheExecutorsThreads() {
+		ExecutorService executor = Executors.newCachedThreadPool();
+		try {
+			RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(3)
+				.hedging(HedgingConfig.builder().delay(Duration.ofMillis(100)).executor(executor).build()).build();
+			Deadline deadline = Deadline.after(Duration.ofSeconds(10), this.time);
+			Thread caller = Thread.currentThread();
+			String answer;
+			try (Deadline.Scope scope = deadline.enter()) {
+				answer = template.execute(context -> (Thread.currentThread() != caller) + " " + (Deadline.current() == deadline));
+			}
+			assertThat(answer).isEqualTo("true true");
+		}
+		finally {
+			executor.shutdownNow();
+		}
 	}
 
 	@Test

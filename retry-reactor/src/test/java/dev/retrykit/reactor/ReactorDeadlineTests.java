@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retrykit.Deadline;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.backoff.BackoffPolicy;
+import dev.retrykit.hedging.HedgingConfig;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -69,6 +71,25 @@ class ReactorDeadlineTests {
 		}
 		this.time.advance(Duration.ofSeconds(1));
 		assertThat(this.subscriptions).hasValue(2);
+		assertThat(this.seen).containsOnly(deadline);
+	}
+
+	@Test
+	void aHedgedMonoStartsNoCopyAfterTheDeadlineAndEachCopySubscribesUnderIt() {
+		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(5)
+			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(100)).build()).build();
+		Deadline deadline = Deadline.after(Duration.ofMillis(250), this.time);
+		Mono<String> silent = Mono.defer(() -> {
+			this.seen.add(Deadline.current());
+			this.subscriptions.incrementAndGet();
+			return Mono.never();
+		});
+		StepVerifier.create(silent.transformDeferred(RetryOperator.of(template))
+			.contextWrite(Context.of(Deadline.class, deadline)))
+			.then(() -> this.time.advance(Duration.ofSeconds(1)))
+			.expectError(TimeoutException.class)
+			.verify(Duration.ofSeconds(5));
+		assertThat(this.subscriptions).hasValue(3);
 		assertThat(this.seen).containsOnly(deadline);
 	}
 
