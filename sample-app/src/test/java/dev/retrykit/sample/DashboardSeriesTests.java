@@ -67,6 +67,14 @@ class DashboardSeriesTests extends SampleOverHttp {
 	}
 
 	@Test
+	void theAmplificationRowShowsRetriesPerTierAndWhatWasNotRetriedAcrossHops() throws IOException {
+		String dashboard = Files.readString(DASHBOARD);
+		assertThat(dashboard).contains("\"title\": \"Across hops (amplification)\"",
+				"sum by (application) (rate(retry_attempts_total{", "sum by (application) (rate(retry_calls_total{",
+				"reason=\\\"downstream_exhausted\\\"", "reason=\\\"deadline\\\"");
+	}
+
+	@Test
 	void extractsTheMetricNamesOfPromQlExpressions() {
 		String json = """
 				{"expr": "sum by (name, le) (rate(retry_call_seconds_bucket{name=~\\"$name\\"}[$__rate_interval]))"},

@@ -1,5 +1,6 @@
 package dev.retrykit.spring.boot.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 
 import dev.retrykit.RetryRegistry;
@@ -9,6 +10,7 @@ import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.http.client.ClaimedCallsObservationPredicate;
 import dev.retrykit.spring.boot.http.client.ClaimedHostsHttpRequestRetryStrategy;
 import dev.retrykit.spring.boot.http.client.ClaimedWebClientCallsObservationPredicate;
+import dev.retrykit.spring.boot.http.client.DeadlineHttpContextFactory;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
 import dev.retrykit.spring.boot.http.client.RetryingClientHttpRequestInterceptor;
@@ -18,8 +20,10 @@ import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
@@ -143,7 +147,8 @@ public final class RetryHttpClientAutoConfiguration {
 
 	/**
 	 * Apache HttpClient 5 retries by itself (an idempotent request's I/O failure, a 429 or 503, once): not for
-	 * the hosts an instance claims, whose attempts the instance counts and spaces.
+	 * the hosts an instance claims, whose attempts the instance counts and spaces. Its requests under a deadline
+	 * wait no longer than the time left.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = { "org.apache.hc.client5.http.impl.classic.HttpClientBuilder",
@@ -155,6 +160,20 @@ public final class RetryHttpClientAutoConfiguration {
 				HttpRetryRoutes routes) {
 			return builder -> routes.isEmpty() ? builder : builder
 				.withHttpClientCustomizer(client -> client.setRetryStrategy(ClaimedHostsHttpRequestRetryStrategy.of(routes)));
+		}
+
+		/**
+		 * Each request sent under a deadline waits for its answer no longer than the time left (and no longer than
+		 * the configured read timeout): the blocking attempt in flight is bounded too, not only the next one.
+		 */
+		@Bean
+		@ConditionalOnBooleanProperty(name = "retry.http.propagation.enabled", matchIfMissing = true)
+		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> retryHttpComponentsDeadline(
+				HttpRetryRoutes routes, ObjectProvider<HttpClientSettings> settings) {
+			HttpClientSettings configured = settings.getIfAvailable();
+			Duration readTimeout = (configured != null) ? configured.readTimeout() : null;
+			return builder -> routes.isEmpty() ? builder : builder.withCustomizer(factory -> factory
+				.setHttpContextFactory(new DeadlineHttpContextFactory(factory::getHttpClient, readTimeout)));
 		}
 
 	}

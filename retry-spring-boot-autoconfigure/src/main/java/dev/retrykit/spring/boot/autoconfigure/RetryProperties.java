@@ -280,13 +280,13 @@ public class RetryProperties {
 	/** Headers of retried HTTP calls, and their propagation between services. */
 	public static class Http {
 
-		/** Header every attempt after the first of a retried HTTP client call carries, with the attempt's number (2, 3, ...). */
+		/** Header every attempt after the first of a retried HTTP client call carries, with the attempt's number (2, 3, ...). An HTTP token. */
 		private String attemptHeader = "X-Retry-Attempt";
 
-		/** Header of a response whose request ended in an error after a retrykit call inside it ran out of attempts or was refused. */
+		/** Header of an error response (status 400 or above) whose request had a retrykit call give up (attempts run out, or a retry refused by budget, circuit, deadline or an exhausted downstream), with the instance's name; a retrykit client never retries a response that carries it. An HTTP token. */
 		private String exhaustedHeader = "X-Retry-Exhausted";
 
-		/** Header carrying the time a request has left, in milliseconds. */
+		/** Header carrying the time a request has left, in whole milliseconds: read from requests (malformed or negative values ignored, more than one hour clamped) and sent with each attempt of a retrykit HTTP call. An HTTP token. */
 		private String deadlineHeader = "X-Request-Timeout";
 
 		/** Propagation of deadlines and exhaustion between services. */
@@ -323,7 +323,7 @@ public class RetryProperties {
 		/** Propagation of deadlines and exhaustion between services. */
 		public static class Propagation {
 
-			/** Whether deadlines and exhaustion travel between services in the headers above. */
+			/** Whether deadlines and exhaustion travel between services in the headers above: the server filters mark error responses and read deadlines, and retrykit HTTP clients send deadlines and never retry a marked response. */
 			private boolean enabled = true;
 
 			public boolean isEnabled() {

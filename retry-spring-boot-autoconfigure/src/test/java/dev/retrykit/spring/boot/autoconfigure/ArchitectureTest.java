@@ -48,7 +48,7 @@ class ArchitectureTest {
 			.and().doNotHaveSimpleName("ReactiveHttpCall").and().doNotHaveSimpleName("RetryingExchangeFilterFunction")
 			.and().doNotHaveSimpleName("ObservedExchanges")
 			// The server side of retry at one layer in a WebFlux application, created only in one.
-			.and().doNotHaveSimpleName("RetryHopsWebFilter").and().doNotHaveSimpleName("RetryHopsWebFilter$ScopedChain")
+			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.http\\.server\\.RetryHopsWebFilter.*")
 			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.autoconfigure\\.RetryHttpClientAutoConfiguration.*")
 			.should().dependOnClassesThat().resideInAnyPackage("reactor..", "org.reactivestreams..", "dev.retrykit.reactor..")
 			.because("Reactor and retry-reactor are optional: only the reactive variants, loaded when they are present, use them")

@@ -95,16 +95,16 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 	/**
 	 * {@return the whole milliseconds left before the deadline current on this thread, or {@code -1} when there is
 	 * none or propagation is off}
-	 * @throws DeadlineExceededException if less than a millisecond is left: the attempt is not sent
+	 * @throws PastDeadlineException if less than a millisecond is left: the attempt is not sent
 	 */
-	private long millisLeft() throws DeadlineExceededException {
+	private long millisLeft() throws PastDeadlineException {
 		Deadline deadline = (this.route.hops() != null) ? Deadline.current() : null;
 		if (deadline == null) {
 			return -1;
 		}
 		long left = HopHeaders.millisLeft(deadline);
 		if (left < 0) {
-			throw new DeadlineExceededException(this.request.getMethod(), this.request.getURI(), false);
+			throw new PastDeadlineException(this.request.getMethod(), this.request.getURI());
 		}
 		return left;
 	}

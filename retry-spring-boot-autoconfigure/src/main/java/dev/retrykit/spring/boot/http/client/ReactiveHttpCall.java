@@ -1,7 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.time.Duration;
-
 import dev.retrykit.Deadline;
 import dev.retrykit.DownstreamExhaustedException;
 import dev.retrykit.RetryTemplate;
@@ -35,8 +33,9 @@ import org.springframework.web.reactive.function.client.WebClientRequestExceptio
  * <p>Across hops (when the route has {@link HopHeaders}): the call's {@link Deadline} is the earliest of the one in
  * the subscriber's Reactor {@code Context} (key {@code Deadline.class}), the one current on the subscribing thread
  * and the one current on the thread of the attempt; an attempt sends the whole milliseconds left in the deadline
- * header, is not sent once less than one is left, and is given up when no answer came before the deadline
- * ({@link DeadlineExceededException}, as the cause of a {@code WebClientRequestException}); a response with an error
+ * header and is not sent once less than one is left ({@link PastDeadlineException}, as the cause of a
+ * {@code WebClientRequestException}); the engine cancels an attempt still in flight at the deadline (its attempt
+ * timeout shrinks to the time left), which closes its connection; a response with an error
  * status that carries the exhaustion header fails the attempt with a {@link DownstreamExhaustedException}, never
  * retried, and the client gets that response. The request's {@link ExhaustionMarker} in the {@code Context} (a
  * WebFlux request's) is handed to the call, so that a call that gives up marks the request's response.
@@ -86,7 +85,8 @@ final class ReactiveHttpCall {
 		Deadline deadline = (hops != null) ? Deadline.earliest(callDeadline, Deadline.current()) : null;
 		long millisLeft = (deadline != null) ? HopHeaders.millisLeft(deadline) : -1;
 		if (deadline != null && millisLeft < 0) {
-			return Mono.error(exceeded(request, false));
+			return Mono.error(new WebClientRequestException(new PastDeadlineException(request.method(), request.url()),
+					request.method(), request.url(), request.headers()));
 		}
 		ClientRequest.Builder sent = null;
 		if (attempt > 1 || millisLeft >= 0) {
@@ -99,26 +99,12 @@ final class ReactiveHttpCall {
 				}
 			});
 		}
-		Mono<ClientResponse> exchange;
 		if (observations != null) {
-			exchange = observations.exchange((sent != null) ? sent : ClientRequest.from(request), next,
+			return observations.exchange((sent != null) ? sent : ClientRequest.from(request), next,
 					response -> judge(route, request, response));
 		}
-		else {
-			exchange = next.exchange((sent != null) ? sent.build() : request)
-				.flatMap(response -> judge(route, request, response));
-		}
-		if (deadline == null) {
-			return exchange;
-		}
-		// Cancelling the exchange at the deadline closes its connection: nobody waits for that answer any more.
-		return exchange.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())),
-				Mono.error(() -> exceeded(request, true)));
-	}
-
-	private static WebClientRequestException exceeded(ClientRequest request, boolean sent) {
-		return new WebClientRequestException(new DeadlineExceededException(request.method(), request.url(), sent),
-				request.method(), request.url(), request.headers());
+		return next.exchange((sent != null) ? sent.build() : request)
+			.flatMap(response -> judge(route, request, response));
 	}
 
 	private static Mono<ClientResponse> judge(HttpRetryRoute route, ClientRequest request, ClientResponse response) {

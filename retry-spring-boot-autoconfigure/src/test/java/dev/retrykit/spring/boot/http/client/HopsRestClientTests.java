@@ -1,9 +1,11 @@
 package dev.retrykit.spring.boot.http.client;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 import dev.retrykit.Deadline;
+import dev.retrykit.DeadlineExceededException;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
@@ -117,9 +119,31 @@ class HopsRestClientTests {
 			// Attempts at 0 and 100 ms; the third would start at 300 ms, after the deadline.
 			try (Deadline.Scope scope = Deadline.after(Duration.ofMillis(250), time).enter()) {
 				assertThatThrownBy(() -> client.get().uri("/stock").retrieve().body(String.class))
-					.isInstanceOfAny(HttpServerErrorException.class, ResourceAccessException.class);
+					.isInstanceOfSatisfying(HttpServerErrorException.class,
+							ex -> assertThat(ex.getStatusCode().value()).isEqualTo(503));
 			}
 			assertThat(server.header("X-Request-Timeout")).containsExactly("250", "150");
+			assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100));
+			RetryTemplate downstream = context.getBean("downstreamRetryTemplate", RetryTemplate.class);
+			assertThat(downstream.getMetrics().getDeadlineRejections()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void anAttemptInFlightWaitsForItsAnswerNoLongerThanTheDeadline() {
+		server.always(Answer.hang());
+		this.runner.withPropertyValues("retry.instances.downstream.max-attempts=1").run(context -> {
+			RestClient client = context.getBean(RestClient.Builder.class).baseUrl(server.url()).build();
+			long start = System.nanoTime();
+			// On the system clock: Apache HttpClient's response timeout becomes the 300 ms left.
+			try (Deadline.Scope scope = Deadline.after(Duration.ofMillis(300)).enter()) {
+				assertThatThrownBy(() -> client.get().uri("/stock").retrieve().body(String.class))
+					.isInstanceOf(ResourceAccessException.class)
+					.hasRootCauseInstanceOf(SocketTimeoutException.class);
+			}
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250),
+					Duration.ofSeconds(10));
+			assertThat(server.header("X-Request-Timeout")).hasSize(1);
 		});
 	}
 
@@ -130,8 +154,8 @@ class HopsRestClientTests {
 			RestClient client = context.getBean(RestClient.Builder.class).baseUrl(server.url()).build();
 			try (Deadline.Scope scope = Deadline.after(Duration.ZERO, time).enter()) {
 				assertThatThrownBy(() -> client.get().uri("/stock").retrieve().body(String.class))
-					.isInstanceOf(ResourceAccessException.class)
-					.hasRootCauseInstanceOf(DeadlineExceededException.class);
+					.isInstanceOf(DeadlineExceededException.class)
+					.hasMessageContaining("ran no attempt");
 			}
 			assertThat(server.received()).isEmpty();
 		});

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 
 import dev.retrykit.Deadline;
+import dev.retrykit.DeadlineExceededException;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
@@ -21,7 +22,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
-import org.springframework.web.reactive.function.client.WebClientRequestException;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +39,7 @@ class HopsWebClientTests {
 		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
 				WebClientAutoConfiguration.class))
 		.withBean(VirtualTime.class, VirtualTime::new)
+		.withBean(BackoffPacer.class, BackoffPacer::new)
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");
 
@@ -102,7 +103,7 @@ class HopsWebClientTests {
 			WebClient client = client(context.getBean(WebClient.Builder.class));
 			Mono<String> call = client.get().uri("/stock").retrieve().bodyToMono(String.class)
 				.contextWrite(Context.of(Deadline.class, Deadline.after(Duration.ofSeconds(1), time)));
-			assertThat(VirtualTimeDriver.await(call, time)).isEqualTo("stock");
+			assertThat(context.getBean(BackoffPacer.class).await(call, time)).isEqualTo("stock");
 			assertThat(server.header("X-Request-Timeout")).containsExactly("1000", "900", "700");
 		});
 	}
@@ -116,7 +117,7 @@ class HopsWebClientTests {
 			Mono<String> call = client.get().uri("/stock").retrieve().bodyToMono(String.class);
 			String stock;
 			try (Deadline.Scope scope = Deadline.after(Duration.ofSeconds(2), time).enter()) {
-				stock = VirtualTimeDriver.await(call, time);
+				stock = context.getBean(BackoffPacer.class).await(call, time);
 			}
 			assertThat(stock).isEqualTo("stock");
 			assertThat(server.header("X-Request-Timeout")).containsExactly("2000", "1900");
@@ -131,9 +132,12 @@ class HopsWebClientTests {
 			WebClient client = client(context.getBean(WebClient.Builder.class));
 			Mono<String> call = client.get().uri("/stock").retrieve().bodyToMono(String.class)
 				.contextWrite(Context.of(Deadline.class, Deadline.after(Duration.ofMillis(250), time)));
-			assertThatThrownBy(() -> VirtualTimeDriver.await(call, time))
-				.isInstanceOfAny(WebClientResponseException.class, WebClientRequestException.class);
+			assertThatThrownBy(() -> context.getBean(BackoffPacer.class).await(call, time))
+				.isInstanceOfSatisfying(WebClientResponseException.class,
+						ex -> assertThat(ex.getStatusCode().value()).isEqualTo(503));
 			assertThat(server.header("X-Request-Timeout")).containsExactly("250", "150");
+			RetryTemplate downstream = context.getBean("downstreamRetryTemplate", RetryTemplate.class);
+			assertThat(downstream.getMetrics().getDeadlineRejections()).isEqualTo(1);
 		});
 	}
 
@@ -144,9 +148,9 @@ class HopsWebClientTests {
 			WebClient client = client(context.getBean(WebClient.Builder.class));
 			Mono<String> call = client.get().uri("/stock").retrieve().bodyToMono(String.class)
 				.contextWrite(Context.of(Deadline.class, Deadline.after(Duration.ZERO, time)));
-			assertThatThrownBy(() -> VirtualTimeDriver.await(call, time))
-				.isInstanceOf(WebClientRequestException.class)
-				.hasRootCauseInstanceOf(DeadlineExceededException.class);
+			assertThatThrownBy(() -> context.getBean(BackoffPacer.class).await(call, time))
+				.isInstanceOf(DeadlineExceededException.class)
+				.hasMessageContaining("ran no attempt");
 			assertThat(server.received()).isEmpty();
 		});
 	}
@@ -159,7 +163,7 @@ class HopsWebClientTests {
 			WebClient client = client(context.getBean(WebClient.Builder.class));
 			Mono<String> call = client.get().uri("/stock").retrieve().bodyToMono(String.class)
 				.contextWrite(Context.of(Deadline.class, Deadline.after(Duration.ofSeconds(1), time)));
-			assertThat(VirtualTimeDriver.await(call, time)).isEqualTo("stock");
+			assertThat(context.getBean(BackoffPacer.class).await(call, time)).isEqualTo("stock");
 			assertThat(server.header("X-Request-Timeout")).containsExactly("-");
 		});
 	}

@@ -33,6 +33,9 @@ final class ScriptedHttpServer implements AutoCloseable {
 
 	private final List<Received> received = new CopyOnWriteArrayList<>();
 
+	/** Holds the answers that hang, until the next reset or the close. */
+	private volatile java.util.concurrent.CountDownLatch hanging = new java.util.concurrent.CountDownLatch(1);
+
 	ScriptedHttpServer() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
 		this.server.createContext("/", this::handle);
@@ -73,6 +76,8 @@ final class ScriptedHttpServer implements AutoCloseable {
 	}
 
 	void reset() {
+		this.hanging.countDown();
+		this.hanging = new java.util.concurrent.CountDownLatch(1);
 		this.script.clear();
 		this.received.clear();
 		this.fallback = Answer.status(200, "ok");
@@ -87,6 +92,15 @@ final class ScriptedHttpServer implements AutoCloseable {
 			Answer answer = this.script.poll();
 			if (answer == null) {
 				answer = this.fallback;
+			}
+			if (answer.status() == Answer.HANGS) {
+				try {
+					this.hanging.await(30, java.util.concurrent.TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				throw new IOException("hung on purpose");
 			}
 			if (answer.dropped()) {
 				// No status line: the client reads an end of stream where the response should be.
@@ -106,12 +120,21 @@ final class ScriptedHttpServer implements AutoCloseable {
 
 	@Override
 	public void close() {
+		this.hanging.countDown();
 		this.server.stop(0);
 		this.executor.shutdownNow();
 	}
 
 	/** A scripted answer. */
 	record Answer(int status, Map<String, String> headers, String body, boolean dropped) {
+
+		/** The status of an answer that never comes. */
+		static final int HANGS = -1;
+
+		/** No answer: the request waits until the server is reset or closed. */
+		static Answer hang() {
+			return new Answer(HANGS, Map.of(), "", false);
+		}
 
 		static Answer status(int status) {
 			return new Answer(status, Map.of(), "status " + status, false);
