@@ -14,10 +14,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param leafStatus what the leaf answers (default 503), until {@code POST /chain/leaf} changes it
  * @param leafDelay how long the leaf takes before it answers (default none)
  * @param client how the tier calls the next one: {@code rest-client} (default, blocking) or {@code web-client}
+ * @param maxConnectionsPerRoute the pooled connections of the blocking client (Apache HttpClient 5) to the next
+ * tier; unset, HttpClient's own default (5)
  */
 @ConfigurationProperties("sample.chain")
 public record ChainProperties(@Nullable String tier, @Nullable URI next, @Nullable Integer leafStatus,
-		@Nullable Duration leafDelay, @Nullable String client) {
+		@Nullable Duration leafDelay, @Nullable String client, @Nullable Integer maxConnectionsPerRoute) {
 
 	/** {@return whether the tier calls the next one with WebClient}
 	 * @throws IllegalArgumentException if {@code sample.chain.client} is neither {@code rest-client} nor

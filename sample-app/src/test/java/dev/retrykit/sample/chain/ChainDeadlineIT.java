@@ -41,7 +41,7 @@ class ChainDeadlineIT {
 
 	private static final int TIMEOUT_MILLIS = 1000;
 
-	private static final long LEAF_DELAY_MILLIS = 400;
+	static final long LEAF_DELAY_MILLIS = 400;
 
 	private static final int REQUESTS = 200;
 
@@ -65,6 +65,7 @@ class ChainDeadlineIT {
 
 	@BeforeAll
 	void startChains() throws Exception {
+		// RestClient on Apache HttpClient 5 with the profile's pool of 50 connections per route
 		this.restClients = Chain.start("deadline-rest-client", 3, "--sample.chain.client=rest-client");
 		this.webClients = Chain.start("deadline-web-client", 3, "--sample.chain.client=web-client");
 		for (Chain chain : List.of(this.restClients, this.webClients)) {
@@ -92,7 +93,7 @@ class ChainDeadlineIT {
 		assertDeadlineKept(this.webClients, "WebClient");
 	}
 
-	private static void assertDeadlineKept(Chain chain, String label) throws Exception {
+	static void assertDeadlineKept(Chain chain, String label) throws Exception {
 		send(chain, "warm-up", WARM_UP);
 		chain.clearRecords();
 		List<DeadlineBreakdown.Timing> timings = send(chain, "deadline", REQUESTS);
