@@ -23,8 +23,9 @@ import org.springframework.web.reactive.function.client.WebClient;
 /**
  * One tier of the chain. {@code GET /chain/call} calls the next tier's {@code /chain/call} through a
  * {@link RestClient} or a {@link WebClient} from Boot's builder ({@code sample.chain.client}), which instance
- * {@code chain} retries ({@code http.hosts: [127.0.0.1]}), and answers 502 when the next tier answered an error, 504 when it did not answer; the leaf (no
- * {@code sample.chain.next}) answers its scripted status after its scripted delay instead. Every tier passes on
+ * {@code chain} retries ({@code http.hosts: [127.0.0.1]}), and answers 502 when the next tier answered an error,
+ * 504 when it did not answer; the leaf (no {@code sample.chain.next}) answers its scripted status after its
+ * scripted delay instead. Every tier passes on
  * the {@value ChainRecords#REQUEST_HEADER} header and records what it saw ({@code GET /chain/records}).
  */
 @RestController
@@ -59,7 +60,8 @@ class ChainController {
 	}
 
 	@GetMapping("/call")
-	ResponseEntity<Map<String, Object>> call(@RequestHeader(name = ChainRecords.REQUEST_HEADER, required = false) @Nullable String request,
+	ResponseEntity<Map<String, Object>> call(
+			@RequestHeader(name = ChainRecords.REQUEST_HEADER, required = false) @Nullable String request,
 			@RequestHeader(name = ChainRecords.ATTEMPT_HEADER, required = false) @Nullable String attempt)
 			throws InterruptedException {
 		ChainRecords.Received arrival = this.records.arrived(request, ChainRecords.attemptNumber(attempt));

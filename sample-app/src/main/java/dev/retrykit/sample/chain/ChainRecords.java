@@ -23,8 +23,8 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
  * What one tier saw, for a test to read ({@code GET /chain/records}): the requests it received, and the start of
  * every attempt of its calls to the next tier, each with the deadline it ran under. Times are microseconds since
  * the epoch on the system clock, which the tiers on one machine share. As a {@link ClientHttpRequestInterceptor}
- * (or {@link #exchangeFilter()}) added after retrykit's, it runs once per attempt, as the attempt starts. Keeps the most recent
- * {@value #CAPACITY} of each; thread-safe.
+ * (or {@link #exchangeFilter()}) added after retrykit's, it runs once per attempt, as the attempt starts. Keeps
+ * the most recent {@value #CAPACITY} of each; thread-safe.
  */
 final class ChainRecords implements ClientHttpRequestInterceptor {
 
@@ -94,7 +94,8 @@ final class ChainRecords implements ClientHttpRequestInterceptor {
 		long now = nowMicros();
 		long deadline = deadlineMicros();
 		String sent = headers.getFirst(DEADLINE_HEADER);
-		if (deadline < 0 && sent != null && !sent.isEmpty() && sent.length() < 12 && sent.chars().allMatch(Character::isDigit)) {
+		if (deadline < 0 && sent != null && !sent.isEmpty() && sent.length() < 12
+				&& sent.chars().allMatch(Character::isDigit)) {
 			deadline = now + Long.parseLong(sent) * 1000;
 		}
 		Attempt record = new Attempt(headers.getFirst(REQUEST_HEADER), attemptNumber(headers.getFirst(ATTEMPT_HEADER)),

@@ -25,15 +25,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A deadline travels with the request down a chain of three tiers of the sample's {@code chain} profile (top,
  * middle, leaf; each its own process on 127.0.0.1, each tier trying every call 3 times with 10 ms between), once
- * with tiers that call the next one with a blocking {@code RestClient}, once with {@code WebClient}: user
+ * with tiers that call the next one with a blocking {@code RestClient} (on Apache HttpClient 5, 50 pooled
+ * connections per route), once with {@code WebClient}: user
  * requests carry {@code X-Request-Timeout: 1000}, and the leaf answers 503 after {@value #LEAF_DELAY_MILLIS} ms,
  * so that the middle's third attempt would end past the deadline. Each tier records when every attempt of its
  * calls starts, with the deadline it runs under. Every tier runs under the time left that its caller sent along, no
  * tier starts an attempt after its deadline, and the top answers within the deadline + 50 ms at the 99th
  * percentile of {@value #REQUESTS} requests, timed by the client (from before it sends the request, so the time it
  * takes to reach the top counts). A tier's deadline is later than the top's by the time the request took to reach
- * it, which a relative timeout cannot count: the closest an attempt came to the top's deadline is reported. Runs after {@code package} (Maven Failsafe); it starts and stops
- * every process it runs.
+ * it, which a relative timeout cannot count: the closest an attempt came to the top's deadline is reported. Runs
+ * after {@code package} (Maven Failsafe); it starts and stops every process it runs.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -152,7 +153,8 @@ class ChainDeadlineIT {
 		Arrays.sort(latencies);
 		long p50 = latencies[percentileIndex(0.50)];
 		long p99 = latencies[percentileIndex(0.99)];
-		System.out.printf("ChainDeadlineIT, %s: %d requests with X-Request-Timeout: %d, leaf 503 after %d ms, one every %d ms: "
+		System.out.printf("ChainDeadlineIT, %s: %d requests with X-Request-Timeout: %d, leaf 503 after %d ms, "
+				+ "one every %d ms: "
 				+ "the top answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms; requests by the middle's attempts %s; "
 				+ "attempts started after their tier's deadline: %d; the latest attempt started %.1f ms before the top's "
 				+ "deadline; where the time went:%s%n", label, REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, INTERVAL_MILLIS,
