@@ -25,7 +25,7 @@ import org.springframework.http.HttpMethod;
  * {@code HttpComponentsClientHttpRequestFactory.setHttpContextFactory}; the auto-configuration does for the clients
  * built from Boot's builders while {@code retry.http.propagation.enabled} is on. Thread-safe.
  */
-public final class DeadlineHttpContextFactory implements BiFunction<HttpMethod, URI, @Nullable HttpContext> {
+public final class DeadlineHttpContextFactory implements BiFunction<HttpMethod, URI, HttpContext> {
 
 	private final Supplier<HttpClient> client;
 
@@ -41,10 +41,11 @@ public final class DeadlineHttpContextFactory implements BiFunction<HttpMethod, 
 	}
 
 	@Override
-	public @Nullable HttpContext apply(HttpMethod method, URI uri) {
+	public HttpContext apply(HttpMethod method, URI uri) {
 		Deadline deadline = Deadline.current();
 		if (deadline == null) {
-			return null;
+			// No request configuration of its own: the factory applies its default one.
+			return HttpClientContext.create();
 		}
 		// At least a millisecond: a request whose deadline has passed is not sent (the retrying interceptor checks).
 		long millis = Math.max(1, deadline.remainingNanos() / 1_000_000L);

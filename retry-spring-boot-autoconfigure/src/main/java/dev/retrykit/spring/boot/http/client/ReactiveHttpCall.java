@@ -52,7 +52,10 @@ final class ReactiveHttpCall {
 				? Mono.defer(() -> attempt(route, request, next, observations, null))
 					.transformDeferred(RetryOperator.of(route.template()))
 				: Mono.deferContextual(reactor -> acrossHops(route, request, next, observations, reactor));
-		return call.onErrorResume(ReactiveHttpCall::isAnswered, ended -> Mono.just(answer(ended)));
+		return call.onErrorResume(ended -> {
+			ClientResponse answer = answer(ended);
+			return (answer != null) ? Mono.just(answer) : Mono.error(ended);
+		});
 	}
 
 	private static Mono<ClientResponse> acrossHops(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
@@ -66,15 +69,11 @@ final class ReactiveHttpCall {
 		return Mono.defer(() -> attempt(route, request, next, observations, deadline)).transformDeferred(operator);
 	}
 
-	/** Whether the call ended with a failed attempt's response, which the client gets as the call's response. */
-	private static boolean isAnswered(Throwable ended) {
+	/** {@return the failed attempt's response the call ended with, which the client gets, or {@code null}} */
+	private static @Nullable ClientResponse answer(Throwable ended) {
 		Throwable failure = (ended instanceof DownstreamExhaustedException exhausted) ? exhausted.getCause() : ended;
-		return failure instanceof RetriedStatusException status && status.response() instanceof ClientResponse;
-	}
-
-	private static ClientResponse answer(Throwable ended) {
-		Throwable failure = (ended instanceof DownstreamExhaustedException exhausted) ? exhausted.getCause() : ended;
-		return (ClientResponse) ((RetriedStatusException) failure).response();
+		return (failure instanceof RetriedStatusException status && status.response() instanceof ClientResponse last)
+				? last : null;
 	}
 
 	private static Mono<ClientResponse> attempt(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
