@@ -153,16 +153,16 @@ class ChainDeadlineIT {
 		Arrays.sort(latencies);
 		long p50 = latencies[percentileIndex(0.50)];
 		long p99 = latencies[percentileIndex(0.99)];
-		System.out.printf("ChainDeadlineIT, %s: %d requests with X-Request-Timeout: %d, leaf 503 after %d ms, "
-				+ "one every %d ms: "
-				+ "the top answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms; requests by the middle's attempts %s; "
+		String summary = String.format("ChainDeadlineIT, %s: %d requests with X-Request-Timeout: %d, "
+				+ "leaf 503 after %d ms, one every %d ms: the top answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms; requests by the middle's attempts %s; "
 				+ "attempts started after their tier's deadline: %d; the latest attempt started %.1f ms before the top's "
-				+ "deadline; where the time went:%s%n", label, REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, INTERVAL_MILLIS,
+				+ "deadline; where the time went:%s", label, REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, INTERVAL_MILLIS,
 				p50 / 1e6, p99 / 1e6, latencies[latencies.length - 1] / 1e6, middleAttempts, late.size(), closest / 1e3,
 				DeadlineBreakdown.of(timings, tiers));
+		System.out.println(summary);
 		assertThat(stretched).as("requests that ran under a later deadline than their caller sent along").isEmpty();
 		assertThat(late).as("attempts started after their tier's deadline").isEmpty();
-		assertThat(p99).as("the top's p99 answer time, ns").isLessThanOrEqualTo(
+		assertThat(p99).as("the top's p99 answer time, ns (%s)", summary).isLessThanOrEqualTo(
 				TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS + 50));
 	}
 
