@@ -154,7 +154,8 @@ class ChainDeadlineIT {
 		long p50 = latencies[percentileIndex(0.50)];
 		long p99 = latencies[percentileIndex(0.99)];
 		String summary = String.format("ChainDeadlineIT, %s: %d requests with X-Request-Timeout: %d, "
-				+ "leaf 503 after %d ms, one every %d ms: the top answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms; requests by the middle's attempts %s; "
+				+ "leaf 503 after %d ms, one every %d ms: the top answered in p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
+				+ "requests by the middle's attempts %s; "
 				+ "attempts started after their tier's deadline: %d; the latest attempt started %.1f ms before the top's "
 				+ "deadline; where the time went:%s", label, REQUESTS, TIMEOUT_MILLIS, LEAF_DELAY_MILLIS, INTERVAL_MILLIS,
 				p50 / 1e6, p99 / 1e6, latencies[latencies.length - 1] / 1e6, middleAttempts, late.size(), closest / 1e3,
