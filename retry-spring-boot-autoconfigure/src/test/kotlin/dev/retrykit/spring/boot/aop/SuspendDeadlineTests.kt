@@ -6,6 +6,8 @@ import dev.retrykit.context.RetryContext
 import dev.retrykit.VirtualTime
 import dev.retrykit.annotation.Retryable
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration
+import dev.retrykit.spring.boot.http.server.ExhaustionMarker
+import dev.retrykit.spring.boot.http.server.ExhaustionRecordingListener
 import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.async
 import kotlinx.coroutines.reactor.ReactorContext
@@ -27,7 +29,8 @@ import java.util.function.Supplier
 /**
  * A `suspend` `@Retryable` function under a [Deadline], in virtual time: the deadline reaches the call from the
  * coroutine's `ReactorContext` element (key `Deadline::class.java`, as a WebFlux handler's coroutine carries the
- * request's) or from the thread that calls it; its attempts run under it and none starts after it.
+ * request's) or from the thread that calls it; its attempts run under it and none starts after it. A call that gives
+ * up records into the request's `ExhaustionMarker` found the same way.
  */
 private fun describe(deadline: Deadline?): String = deadline?.remaining()?.toMillis()?.toString() ?: "none"
 
@@ -90,6 +93,23 @@ class SuspendDeadlineTests {
 			}
 			assertThat(context.getBean(OpenedUnder::class.java).deadlines).containsExactly("none")
 			assertThat(leaf.seen()).containsExactly("none", "none", "none")
+		}
+	}
+
+	@Test
+	fun aCallThatGaveUpIsRecordedIntoTheRequestsMarkerInTheReactorContext() {
+		runner.withBean(ExhaustionRecordingListener::class.java).run { context ->
+			val leaf = context.getBean(Leaf::class.java)
+			val time = context.getBean(VirtualTime::class.java)
+			val marker = ExhaustionMarker()
+			runTest {
+				val call = async {
+					runCatching { withContext(ReactorContext(Context.of(ExhaustionMarker::class.java, marker))) { leaf.stock() } }
+				}
+				retryUntilDone(time)
+				assertThat(call.getCompleted().exceptionOrNull()).isInstanceOf(IOException::class.java)
+			}
+			assertThat(marker.exhaustedInstance()).isEqualTo("leaf")
 		}
 	}
 

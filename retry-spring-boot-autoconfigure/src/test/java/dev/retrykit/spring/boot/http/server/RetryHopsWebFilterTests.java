@@ -14,6 +14,7 @@ import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryHttpServerAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -51,6 +52,15 @@ class RetryHopsWebFilterTests {
 	void anErrorAnswerAfterACallThatGaveUpIsMarked() {
 		serve(server -> {
 			HttpResponse<String> response = get(server, "/exhausted-503");
+			assertThat(response.statusCode()).isEqualTo(503);
+			assertThat(response.headers().firstValue("X-Retry-Exhausted")).hasValue("leaf");
+		});
+	}
+
+	@Test
+	void aCallSubscribedOnAnotherThreadFindsTheMarkerInTheReactorContext() {
+		serve(server -> {
+			HttpResponse<String> response = get(server, "/exhausted-elsewhere");
 			assertThat(response.statusCode()).isEqualTo(503);
 			assertThat(response.headers().firstValue("X-Retry-Exhausted")).hasValue("leaf");
 		});
@@ -155,6 +165,11 @@ class RetryHopsWebFilterTests {
 		ReactiveLeaf leaf = context.getBean(ReactiveLeaf.class);
 		RouterFunction<ServerResponse> routes = RouterFunctions.route()
 			.GET("/exhausted-503", request -> leaf.fail()
+				.flatMap(value -> ServerResponse.ok().bodyValue(value))
+				.onErrorResume(IOException.class, ex -> ServerResponse.status(503).bodyValue("leaf down")))
+			// Subscribed (so opened) on another thread: only the Reactor Context carries the request's marker there.
+			.GET("/exhausted-elsewhere", request -> leaf.fail()
+				.subscribeOn(Schedulers.single())
 				.flatMap(value -> ServerResponse.ok().bodyValue(value))
 				.onErrorResume(IOException.class, ex -> ServerResponse.status(503).bodyValue("leaf down")))
 			.GET("/exhausted", request -> leaf.fail().flatMap(value -> ServerResponse.ok().bodyValue(value)))
