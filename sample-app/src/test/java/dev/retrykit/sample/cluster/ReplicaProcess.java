@@ -20,17 +20,20 @@ import java.util.function.BooleanSupplier;
  * runs it: started, frozen with {@code SIGSTOP}, thawed with {@code SIGCONT}, killed with {@code SIGKILL}.
  * Its output goes to a log file under {@code target/cluster-faults}.
  */
-final class ReplicaProcess implements AutoCloseable {
+public final class ReplicaProcess implements AutoCloseable {
 
 	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-	final String name;
+	/** The replica's name, for its log file. */
+	public final String name;
 
-	final int port;
+	/** Its HTTP port on 127.0.0.1. */
+	public final int port;
 
 	private final Process process;
 
-	final Path log;
+	/** Its log file. */
+	public final Path log;
 
 	private ReplicaProcess(String name, int port, Process process, Path log) {
 		this.name = name;
@@ -45,9 +48,19 @@ final class ReplicaProcess implements AutoCloseable {
 	 * @param arguments more application arguments
 	 * @return the started process (not yet serving)
 	 */
-	static ReplicaProcess start(Path jar, String name, String... arguments) throws IOException {
+	public static ReplicaProcess start(Path jar, String name, String... arguments) throws IOException {
+		return start(jar, Path.of("target", "cluster-faults"), name, arguments);
+	}
+
+	/**
+	 * @param jar the sample's executable jar
+	 * @param logs the directory of its log file
+	 * @param name the replica's name, for its log file
+	 * @param arguments more application arguments
+	 * @return the started process (not yet serving)
+	 */
+	public static ReplicaProcess start(Path jar, Path logs, String name, String... arguments) throws IOException {
 		int port = freePort();
-		Path logs = Path.of("target", "cluster-faults");
 		Files.createDirectories(logs);
 		Path log = logs.resolve(name + ".log");
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -68,11 +81,11 @@ final class ReplicaProcess implements AutoCloseable {
 		return this.process.pid();
 	}
 
-	boolean isAlive() {
+	public boolean isAlive() {
 		return this.process.isAlive();
 	}
 
-	HttpResponse<String> get(String path) throws IOException, InterruptedException {
+	public HttpResponse<String> get(String path) throws IOException, InterruptedException {
 		return HTTP.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
 	}
 
@@ -91,7 +104,7 @@ final class ReplicaProcess implements AutoCloseable {
 	}
 
 	/** @return the response's body, or {@code null} while the replica does not answer */
-	String bodyOrNull(String path) {
+	public String bodyOrNull(String path) {
 		try {
 			HttpResponse<String> response = get(path);
 			return (response.statusCode() == 200) ? response.body() : null;
@@ -138,7 +151,7 @@ final class ReplicaProcess implements AutoCloseable {
 	 * Waits until {@code condition} holds, checking every 100 ms.
 	 * @throws AssertionError naming {@code what} if it does not hold within {@code timeout}
 	 */
-	static void await(String what, Duration timeout, BooleanSupplier condition) {
+	public static void await(String what, Duration timeout, BooleanSupplier condition) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() - deadline > 0) {
