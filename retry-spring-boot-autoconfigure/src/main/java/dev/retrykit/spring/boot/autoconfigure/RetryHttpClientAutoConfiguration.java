@@ -10,6 +10,7 @@ import dev.retrykit.spring.boot.http.RetryAfterDelayHintExtractor;
 import dev.retrykit.spring.boot.http.client.ClaimedCallsObservationPredicate;
 import dev.retrykit.spring.boot.http.client.ClaimedHostsHttpRequestRetryStrategy;
 import dev.retrykit.spring.boot.http.client.ClaimedWebClientCallsObservationPredicate;
+import dev.retrykit.spring.boot.http.client.DeadlineExecHandler;
 import dev.retrykit.spring.boot.http.client.DeadlineHttpContextFactory;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoute;
 import dev.retrykit.spring.boot.http.client.HttpRetryRoutes;
@@ -17,6 +18,7 @@ import dev.retrykit.spring.boot.http.client.RetryingClientHttpRequestInterceptor
 import dev.retrykit.spring.boot.http.client.RetryingExchangeFilterFunction;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.hc.client5.http.impl.ChainElement;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -169,11 +171,15 @@ public final class RetryHttpClientAutoConfiguration {
 		@Bean
 		@ConditionalOnBooleanProperty(name = "retry.http.propagation.enabled", matchIfMissing = true)
 		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> retryHttpComponentsDeadline(
-				HttpRetryRoutes routes, ObjectProvider<HttpClientSettings> settings) {
+				HttpRetryRoutes routes, ObjectProvider<HttpClientSettings> settings, RetryProperties properties) {
 			HttpClientSettings configured = settings.getIfAvailable();
 			Duration readTimeout = (configured != null) ? configured.readTimeout() : null;
+			String deadlineHeader = properties.getHttp().getDeadlineHeader();
 			return builder -> routes.isEmpty() ? builder : builder.withCustomizer(factory -> factory
-				.setHttpContextFactory(new DeadlineHttpContextFactory(factory::getHttpClient, readTimeout)));
+				.setHttpContextFactory(new DeadlineHttpContextFactory(factory::getHttpClient, readTimeout)))
+				// Once the connection is leased: the wait for a pooled connection is counted against the deadline.
+				.withHttpClientCustomizer(client -> client.addExecInterceptorAfter(ChainElement.CONNECT.name(),
+						DeadlineExecHandler.NAME, new DeadlineExecHandler(deadlineHeader)));
 		}
 
 	}

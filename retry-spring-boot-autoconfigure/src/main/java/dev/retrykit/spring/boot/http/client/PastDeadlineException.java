@@ -20,7 +20,11 @@ public final class PastDeadlineException extends InterruptedIOException {
 	private static final long serialVersionUID = 1L;
 
 	PastDeadlineException(HttpMethod method, URI uri) {
-		super("Less than a millisecond left before the deadline: not sent, " + method.name() + " " + uri);
+		this(method.name() + " " + uri);
+	}
+
+	PastDeadlineException(String request) {
+		super("Less than a millisecond left before the deadline: not sent, " + request);
 	}
 
 	@Override
