@@ -1,8 +1,10 @@
 package dev.retrykit.internal;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -127,6 +129,13 @@ final class HedgedBlockingCall {
 		/** The copies sent; guarded by this. */
 		private final List<BlockingCopyTask<A, T>> sent = new ArrayList<>(2);
 
+		/**
+		 * The copies the last check found neither queued nor taken. Only the caller's thread reads and writes
+		 * it. A worker that has just taken a copy off the queue has not started it yet: only a copy found so
+		 * twice, a wait slice apart, was dropped.
+		 */
+		private final Set<BlockingCopyTask<A, T>> unseen = new HashSet<>(2);
+
 		Copies(RetryRuntime runtime, Executor executor, RetryFunction<? super A, T, ?> attempt, A argument) {
 			this.runtime = runtime;
 			this.executor = executor;
@@ -155,11 +164,17 @@ final class HedgedBlockingCall {
 				sent = List.copyOf(this.sent);
 			}
 			for (BlockingCopyTask<A, T> copy : sent) {
-				if (!copy.isDone() && !copy.isTaken() && dropped(service, copy)) {
-					copy.dropIfNeverRun(new RejectedExecutionException("Copy " + (sent.indexOf(copy) + 1)
-							+ " of retry '" + this.runtime.name + "' was dropped by its executor ("
-							+ service.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(service)) + "), shut down before it ran the copy"));
+				if (copy.isDone() || copy.isTaken() || !dropped(service, copy)) {
+					this.unseen.remove(copy);
+					continue;
 				}
+				if (this.unseen.add(copy) && !service.isTerminated()) {
+					// First found so: a worker may have taken it off the queue and be about to run it.
+					continue;
+				}
+				copy.dropIfNeverRun(new RejectedExecutionException("Copy " + (sent.indexOf(copy) + 1)
+						+ " of retry '" + this.runtime.name + "' was dropped by its executor ("
+						+ service.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(service)) + "), shut down before it ran the copy"));
 			}
 		}
 
