@@ -1,5 +1,9 @@
 package dev.retrykit;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.SwitchPoint;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -40,12 +44,29 @@ public final class Deadline {
 	private static final ThreadLocal<@Nullable Deadline> CURRENT = new ThreadLocal<>();
 
 	/**
-	 * Whether any thread ever entered a deadline: until then {@link #current()} answers without a
-	 * thread-local lookup, so that calls in an application that never uses deadlines pay nothing.
-	 * Plain field: a thread that enters a deadline sets it before its own thread-local, and only that
-	 * thread reads that thread-local.
+	 * Valid until any thread first enters a deadline. Until then {@link #current()} answers {@code null} through
+	 * a guard the JIT compiles to nothing (a dependency of the compiled code, not a test), so that calls in an
+	 * application that never uses deadlines pay nothing for them; entering the first deadline invalidates it
+	 * once (compiled callers are deoptimised and recompiled with the thread-local lookup).
 	 */
-	private static boolean entered;
+	private static final SwitchPoint NEVER_ENTERED = new SwitchPoint();
+
+	/** {@link #current()}: {@code null} while {@link #NEVER_ENTERED} holds, then the thread-local's value. */
+	private static final MethodHandle CURRENT_OR_NONE;
+
+	static {
+		try {
+			MethodHandle lookup = MethodHandles.lookup().findStatic(Deadline.class, "currentOnThread",
+					MethodType.methodType(Deadline.class));
+			CURRENT_OR_NONE = NEVER_ENTERED.guardWithTest(MethodHandles.zero(Deadline.class), lookup);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	/** Set once, under the class's lock, when the first deadline is entered. */
+	private static volatile boolean entered;
 
 	private final TimeSource timeSource;
 
@@ -84,7 +105,28 @@ public final class Deadline {
 	 * {@return the deadline current on this thread, or {@code null} when the thread runs under none}
 	 */
 	public static @Nullable Deadline current() {
-		return entered ? CURRENT.get() : null;
+		try {
+			return (Deadline) CURRENT_OR_NONE.invokeExact();
+		}
+		catch (Throwable ex) {
+			// Neither handle throws.
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static @Nullable Deadline currentOnThread() {
+		return CURRENT.get();
+	}
+
+	private static void noteEntered() {
+		if (!entered) {
+			synchronized (Deadline.class) {
+				if (!entered) {
+					entered = true;
+					SwitchPoint.invalidateAll(new SwitchPoint[] { NEVER_ENTERED });
+				}
+			}
+		}
 	}
 
 	/**
@@ -117,6 +159,18 @@ public final class Deadline {
 		return this.nanos - this.timeSource.nanoTime();
 	}
 
+	/**
+	 * The time left at a reading of a clock, for code that has just read that clock: no second read when
+	 * this deadline was made on it.
+	 * @param clock the clock that was read
+	 * @param nowNanos what it read
+	 * @return the time left in nanoseconds at {@code nowNanos} (zero or negative once passed); on another
+	 * clock than this deadline's, {@link #remainingNanos()}
+	 */
+	public long remainingNanosAt(TimeSource clock, long nowNanos) {
+		return (clock == this.timeSource) ? this.nanos - nowNanos : remainingNanos();
+	}
+
 	/** {@return whether the deadline has passed} */
 	public boolean isExpired() {
 		return remainingNanos() <= 0;
@@ -129,7 +183,7 @@ public final class Deadline {
 	 * @return the scope, which restores the deadline that was current before
 	 */
 	public Scope enter() {
-		entered = true;
+		noteEntered();
 		Deadline previous = CURRENT.get();
 		Deadline effective = earliest(previous, this);
 		CURRENT.set(effective);

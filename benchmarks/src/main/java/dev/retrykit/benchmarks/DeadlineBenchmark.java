@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What a {@link Deadline} costs a successful call of a plain instance (no breaker, budget, listener or
  * max-duration): {@code noDeadline} is the short path every application that never enters a deadline
- * keeps (one more static-field read than before deadlines existed); {@code underDeadline} runs the
+ * keeps (a constant null for the deadline, as the JIT compiles it until a deadline is first entered); {@code underDeadline} runs the
  * same call with a deadline current on the thread (the guarded path: the deadline is converted to the
  * engine's clock and kept on the context); {@code scopePerCall} also enters and closes the scope around
  * each call, as a request filter does once per request. Each row runs in its own fork, so a deadline

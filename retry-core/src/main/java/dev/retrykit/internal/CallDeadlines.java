@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * context so that the attempts and hedged copies that run on other threads run under it.
  *
  * <p>An application that never enters a deadline pays nothing for this: {@link Deadline#current()} is
- * a read of a static field until a deadline is first entered, and an instance without
+ * compiled to a constant {@code null} until a deadline is first entered, and an instance without
  * {@code max-duration} reads no clock. Stateless.
  */
 final class CallDeadlines {
@@ -45,7 +45,14 @@ final class CallDeadlines {
 				}
 			}
 			if (deadline != null) {
-				nanos = Math.min(nanos, fromNow(now, deadline.remainingNanos()));
+				// One clock read for both when the deadline is on the engine's clock (the system's, as a rule).
+				long left = deadline.remainingNanosAt(runtime.timeSource, now);
+				nanos = Math.min(nanos, fromNow(now, left));
+				if (left <= 0) {
+					context.deadline(nanos, deadline);
+					context.deadlinePassed(Math.max(1, -left));
+					return;
+				}
 			}
 		}
 		context.deadline(nanos, deadline);
@@ -63,16 +70,12 @@ final class CallDeadlines {
 	 * {@link CallLifecycle#STOP_DEADLINE}, running no attempt.
 	 */
 	static boolean passedAtOpen(RetryRuntime runtime, MutableRetryContext context) {
-		Deadline deadline = context.deadline();
-		if (deadline == null) {
-			return false;
-		}
-		long left = deadline.remainingNanos();
-		if (left > 0) {
+		long passed = context.deadlinePassedNanos();
+		if (passed == 0) {
 			return false;
 		}
 		context.rejected(new DeadlineExceededException("Retry '" + runtime.name + "' ran no attempt: its caller's"
-				+ " deadline passed " + Durations.formatNanos(-left) + " ago"));
+				+ " deadline passed " + Durations.formatNanos(passed) + " ago"));
 		return true;
 	}
 

@@ -132,6 +132,7 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 					extras.attributes.clear();
 				}
 				extras.deadline = null;
+				extras.deadlinePassedNanos = 0;
 				extras.stopReason = null;
 			}
 		}
@@ -156,6 +157,21 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 		if (nanos != CallDeadlines.NONE || deadline != null) {
 			this.countAndFlag |= TOUCHED;
 		}
+	}
+
+	/**
+	 * Records that the caller's deadline had passed when the call opened.
+	 * @param passedNanos how long before (at least 1)
+	 */
+	void deadlinePassed(long passedNanos) {
+		extras().deadlinePassedNanos = passedNanos;
+		this.countAndFlag |= TOUCHED;
+	}
+
+	/** {@return how long before the call opened its caller's deadline had passed, or 0 when it had not} */
+	long deadlinePassedNanos() {
+		Extras extras = this.extras;
+		return (extras != null) ? extras.deadlinePassedNanos : 0;
 	}
 
 	/** {@return the caller's deadline that the call runs under, or {@code null}} */
@@ -373,6 +389,9 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 
 		/** The caller's deadline that the call runs under. */
 		@Nullable Deadline deadline;
+
+		/** How long before the call opened its caller's deadline had passed, or 0 when it had not. */
+		long deadlinePassedNanos;
 
 		/** Why the call stopped, once it ended without success. */
 		@Nullable StopReason stopReason;

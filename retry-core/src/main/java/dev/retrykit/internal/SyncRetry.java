@@ -59,7 +59,7 @@ public final class SyncRetry {
 	 */
 	public static <A, T extends @Nullable Object, E extends Throwable> T execute(RetryRuntime runtime,
 			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery) throws E {
-		// Deadline.current() reads a static field until a deadline is first entered anywhere.
+		// Deadline.current() compiles to a constant null until a deadline is first entered anywhere.
 		if (!runtime.plain || Deadline.current() != null) {
 			return executeGuarded(runtime, attempt, argument, recovery);
 		}
