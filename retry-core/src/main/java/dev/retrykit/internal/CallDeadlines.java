@@ -70,6 +70,10 @@ final class CallDeadlines {
 	 * {@link CallLifecycle#STOP_DEADLINE}, running no attempt.
 	 */
 	static boolean passedAtOpen(RetryRuntime runtime, MutableRetryContext context) {
+		// A call with a deadline that had passed has one: most calls are decided by a field of the context.
+		if (context.deadlineNanos == NONE) {
+			return false;
+		}
 		long passed = context.deadlinePassedNanos();
 		if (passed == 0) {
 			return false;
