@@ -174,7 +174,8 @@ class WebClientRetryTests {
 				WebClient client = client(context.getBean(WebClient.Builder.class), server.url());
 				assertThat(VirtualTimeDriver.await(client.get().uri("/stock").retrieve().bodyToMono(String.class), time))
 					.isEqualTo("ok");
-				assertThat(server.header("X-Retry-Attempt")).containsExactly("-", "2");
+				// The hedge may reach the server first: the delay runs in virtual time while the first copy is on the wire.
+				assertThat(server.header("X-Retry-Attempt")).containsExactlyInAnyOrder("-", "2");
 			});
 	}
 
