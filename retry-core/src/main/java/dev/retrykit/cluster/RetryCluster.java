@@ -2,12 +2,9 @@ package dev.retrykit.cluster;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,7 +19,6 @@ import dev.retrykit.RetryRegistryListener;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.budget.RetryBudget;
 import dev.retrykit.circuit.CircuitBreaker;
-import dev.retrykit.spi.CircuitSignal;
 import dev.retrykit.spi.ClusterEngine;
 import dev.retrykit.spi.RetryContextCache;
 import dev.retrykit.spi.TimeSource;
@@ -98,14 +94,10 @@ public final class RetryCluster implements AutoCloseable {
 
 	private final List<RetryBudget> budgets = new CopyOnWriteArrayList<>();
 
-	private final Map<CircuitBreaker, SharedCircuit> circuits = Collections.synchronizedMap(new IdentityHashMap<>());
-
-	private final Map<String, SharedCircuit> circuitsByName = new ConcurrentHashMap<>();
+	private final SharedCircuits circuits;
 
 	private volatile int members = -1;
 
-	/** This replica's id as the engine knows it, once read. */
-	private volatile @Nullable String localMember;
 
 	/** Whether a synchronisation has reached the engine yet. */
 	private boolean reachedOnce;
@@ -113,7 +105,6 @@ public final class RetryCluster implements AutoCloseable {
 	/** Stateful contexts written back since the engine was last unreachable; touched by {@link #synchronise()} only. */
 	private int writtenBack;
 
-	private @Nullable AutoCloseable subscription;
 
 	private @Nullable ScheduledExecutorService syncThread;
 
@@ -130,6 +121,7 @@ public final class RetryCluster implements AutoCloseable {
 		this.random = builder.random;
 		this.clusterBudgets = Set.copyOf(builder.clusterBudgets);
 		this.clusterCircuits = Map.copyOf(builder.clusterCircuits);
+		this.circuits = new SharedCircuits(this.engine, this.calls, this.counters, this.replicaId, this.timeSource);
 	}
 
 	/**
@@ -208,19 +200,8 @@ public final class RetryCluster implements AutoCloseable {
 		if (budget != null) {
 			this.budgets.removeIf(shared -> shared != budget && shared.getName().equals(budget.getName()));
 		}
-		synchronized (this.circuits) {
-			SharedCircuit shared = this.circuitsByName.get(template.getName());
-			if (shared != null && shared.breaker() != template.getCircuitBreaker()) {
-				detach(shared);
-			}
-		}
+		this.circuits.detachReplaced(template.getName(), template.getCircuitBreaker());
 		attach(template);
-	}
-
-	private void detach(SharedCircuit shared) {
-		shared.breaker().removeStateListener(shared);
-		this.circuits.remove(shared.breaker());
-		this.circuitsByName.remove(shared.breaker().getName(), shared);
 	}
 
 	/**
@@ -232,59 +213,7 @@ public final class RetryCluster implements AutoCloseable {
 	 */
 	public void attach(CircuitBreaker breaker, int quorum) {
 		RetryClusterBuilder.atLeastOne("quorum", quorum);
-		synchronized (this.circuits) {
-			if (this.circuits.containsKey(breaker)) {
-				return;
-			}
-			SharedCircuit previous = this.circuitsByName.get(breaker.getName());
-			if (previous != null) {
-				detach(previous);
-			}
-			SharedCircuit shared = new SharedCircuit(breaker, quorum, this.replicaId, this::localMember, this.engine,
-					this.calls, this.timeSource);
-			this.circuits.put(breaker, shared);
-			this.circuitsByName.put(breaker.getName(), shared);
-			breaker.addStateListener(shared);
-			subscribe();
-			shared.reconcile(this.counters);
-		}
-	}
-
-	private void subscribe() {
-		if (this.subscription == null) {
-			this.subscription = this.calls.probe(() -> this.engine.subscribeCircuits(this::receive), () -> null);
-		}
-	}
-
-	/** This replica's id as the engine knows it: its own trips count under it, as the others' do under theirs. */
-	private String localMember() {
-		String member = this.localMember;
-		if (member == null) {
-			member = this.calls.call(this.engine::localMember, () -> null);
-			this.localMember = member;
-		}
-		return (member != null) ? member : this.replicaId;
-	}
-
-	private void receive(@Nullable String message, String sender) {
-		if (message == null) {
-			this.counters.droppedSignal("not text", "");
-			return;
-		}
-		CircuitSignal signal;
-		try {
-			signal = CircuitSignal.decode(message);
-		}
-		catch (IllegalArgumentException ex) {
-			this.counters.droppedSignal(String.valueOf(ex.getMessage()), message);
-			return;
-		}
-		SharedCircuit shared = this.circuitsByName.get(signal.circuit());
-		if (shared == null) {
-			this.counters.droppedSignal("no shared circuit of that name on this replica", message);
-			return;
-		}
-		shared.receive(signal, sender, message, this.counters);
+		this.circuits.attach(breaker, quorum);
 	}
 
 	/**
@@ -312,7 +241,7 @@ public final class RetryCluster implements AutoCloseable {
 	 * @param breaker a breaker
 	 */
 	public boolean isShared(CircuitBreaker breaker) {
-		return this.circuits.containsKey(breaker);
+		return this.circuits.isShared(breaker);
 	}
 
 	/**
@@ -331,13 +260,9 @@ public final class RetryCluster implements AutoCloseable {
 		}
 		this.members = seen;
 		this.reachedOnce = true;
-		synchronized (this.circuits) {
-			if (!this.circuits.isEmpty()) {
-				subscribe();
-			}
-		}
+		this.circuits.resubscribe();
 		if (!wasReachable) {
-			reconcileCircuits();
+			this.circuits.reconcile();
 		}
 		// Also when the engine stayed reachable between two synchronisations: a call may have fallen back since.
 		int pendingBefore = pendingWriteBacks();
@@ -355,7 +280,7 @@ public final class RetryCluster implements AutoCloseable {
 		}
 		EngineReach.Spell ended = this.calls.reach().settled(this.writtenBack + " stateful contexts changed meanwhile written back"
 				+ ((pendingAfter > 0) ? ", " + pendingAfter + " still to write" : "")
-				+ (this.circuitsByName.isEmpty() ? "" : ", shared circuits reconciled with the states kept in the engine"));
+				+ (this.circuits.isEmpty() ? "" : ", shared circuits reconciled with the states kept in the engine"));
 		if (ended != null) {
 			this.writtenBack = 0;
 		}
@@ -367,12 +292,6 @@ public final class RetryCluster implements AutoCloseable {
 			pending += cache.pendingReplays();
 		}
 		return pending;
-	}
-
-	private void reconcileCircuits() {
-		for (SharedCircuit shared : this.circuitsByName.values()) {
-			shared.reconcile(this.counters);
-		}
 	}
 
 	/**
@@ -470,15 +389,7 @@ public final class RetryCluster implements AutoCloseable {
 		if (this.syncThread != null) {
 			this.syncThread.shutdownNow();
 		}
-		AutoCloseable open = this.subscription;
-		if (open != null) {
-			try {
-				open.close();
-			}
-			catch (Exception ex) {
-				LOGGER.log(Level.DEBUG, "Closing the circuit subscription failed", ex);
-			}
-		}
+		this.circuits.close();
 		this.calls.close();
 	}
 
