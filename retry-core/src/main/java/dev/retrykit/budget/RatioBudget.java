@@ -21,7 +21,8 @@ import dev.retrykit.text.Durations;
  * window and in every second, however many replicas there are; the ratio part needs no exchange, since
  * each replica's own calls fund its share and the shares add up to the fleet's calls.
  *
- * <p>Thread-safe. A call costs one clock read and one atomic add on its slot; a retry one compare-and-set.
+ * <p>Thread-safe. A call costs one reading of the time source's {@linkplain TimeSource#coarseNanoTime()
+ * coarse clock} (a field read on the system's) and one atomic add on its slot; a retry one compare-and-set.
  * Once per slot (ten times a second at most) the first call of a new slot sums the window's slots under
  * a lock. Nothing allocates after construction.
  */
@@ -52,6 +53,9 @@ final class RatioBudget extends RetryBudget {
 	/** The absolute number of the current slot. */
 	private volatile long slot;
 
+	/** The current slot's index in {@link #calls} and {@link #retries}; written before {@link #slot}. */
+	private volatile int slotIndex;
+
 	/** Sums over the slots of the window, and of the second, before the current one. */
 	private volatile long windowCalls;
 
@@ -75,7 +79,9 @@ final class RatioBudget extends RetryBudget {
 		this.reserveShare = this.reserve;
 		this.calls = new long[this.windowSlots];
 		this.retries = new long[this.windowSlots];
-		this.slot = Math.floorDiv(timeSource.nanoTime(), SLOT_NANOS);
+		long now = Math.floorDiv(timeSource.coarseNanoTime(), SLOT_NANOS);
+		this.slotIndex = index(now);
+		this.slot = now;
 	}
 
 	@Override
@@ -97,6 +103,7 @@ final class RatioBudget extends RetryBudget {
 				this.calls[index(number)] = (long) SLOTS.getVolatile(previous.calls, previous.index(number));
 				this.retries[index(number)] = (long) SLOTS.getVolatile(previous.retries, previous.index(number));
 			}
+			this.slotIndex = index(now);
 			this.slot = now;
 			this.shared = previous.shared;
 			this.replicas = previous.replicas;
@@ -107,7 +114,7 @@ final class RatioBudget extends RetryBudget {
 
 	@Override
 	public void onCall() {
-		SLOTS.getAndAdd(this.calls, index(currentSlot()), 1L);
+		SLOTS.getAndAdd(this.calls, currentIndex(), 1L);
 	}
 
 	@Override
@@ -120,7 +127,7 @@ final class RatioBudget extends RetryBudget {
 
 	@Override
 	public boolean tryAcquireRetry() {
-		int current = index(currentSlot());
+		int current = currentIndex();
 		for (;;) {
 			long retried = (long) SLOTS.getVolatile(this.retries, current);
 			long called = (long) SLOTS.getVolatile(this.calls, current);
@@ -143,7 +150,7 @@ final class RatioBudget extends RetryBudget {
 
 	@Override
 	public double getAvailable() {
-		int current = index(currentSlot());
+		int current = currentIndex();
 		double balance = balance((long) SLOTS.getVolatile(this.calls, current), (long) SLOTS.getVolatile(this.retries, current));
 		return Math.max(0, Math.floor(balance));
 	}
@@ -165,15 +172,28 @@ final class RatioBudget extends RetryBudget {
 		return this.shared;
 	}
 
+	/**
+	 * {@return the index of the slot that the clock is in, after moving the window on to it if needed}
+	 * The clock is the time source's coarse one: a slot is a tenth of a second, a millisecond late is
+	 * nothing, and on the system clock the reading is a field read instead of a clock read.
+	 */
+	private int currentIndex() {
+		long now = Math.floorDiv(this.timeSource.coarseNanoTime(), SLOT_NANOS);
+		if (now > this.slot) {
+			advance(now);
+		}
+		// A clock read just before another thread moved the window on counts in the slot it moved to.
+		return this.slotIndex;
+	}
+
 	/** {@return the absolute number of the slot that the clock is in, after moving the window on to it if needed} */
 	private long currentSlot() {
-		long now = Math.floorDiv(this.timeSource.nanoTime(), SLOT_NANOS);
+		long now = Math.floorDiv(this.timeSource.coarseNanoTime(), SLOT_NANOS);
 		long current = this.slot;
 		if (now > current) {
 			advance(now);
 			return now;
 		}
-		// A clock read just before another thread moved the window on counts in the current slot.
 		return current;
 	}
 
@@ -188,6 +208,7 @@ final class RatioBudget extends RetryBudget {
 			SLOTS.setVolatile(this.retries, index(number), 0L);
 		}
 		resum(now);
+		this.slotIndex = index(now);
 		this.slot = now;
 	}
 

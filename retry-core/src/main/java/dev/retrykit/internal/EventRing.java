@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * the two clocks' offset at later readings stays within a second of its own: an event reads the same time at
  * every reading (the wall clock is read to the millisecond, the monotonic one to the nanosecond, so anchoring
  * each reading anew moved events by a millisecond either way), and a step of the wall clock (NTP, a suspended
- * machine) is followed. An instance on the system time source stamps them
- * with {@link CoarseClock#SYSTEM}, a field read to the millisecond; one on another time source (virtual
+ * machine) is followed. An instance on the system time source stamps them with its
+ * {@link dev.retrykit.spi.TimeSource#coarseNanoTime() coarse clock}, a field read to the millisecond; one on another time source (virtual
  * time) with that source's {@link dev.retrykit.spi.TimeSource#nanoTime()}.
  */
 final class EventRing {

@@ -50,7 +50,7 @@ public final class RetryCounters implements RetryMetrics {
 	private final TimeSource timeSource;
 
 	/**
-	 * Whether events are stamped by {@link CoarseClock#SYSTEM} rather than by the time source: so they
+	 * Whether events are stamped by {@link TimeSource#coarseNanoTime() the system time source's coarse clock} rather than by the time source: so they
 	 * are when the time source is the system's. Every event of an instance is stamped by one clock, so
 	 * that their order is the order they happened in.
 	 */
@@ -172,10 +172,10 @@ public final class RetryCounters implements RetryMetrics {
 	 * @param delayNanos the wait before the next attempt, 0 for none
 	 * @param nowNanos the time source's {@code nanoTime()}, read for this decision, or
 	 * {@link RetryRuntime#NOT_READ}; an instance on the system time source stamps its events with
-	 * {@link CoarseClock#SYSTEM} all the same
+	 * {@link TimeSource#coarseNanoTime() the system time source's coarse clock} all the same
 	 */
 	void eventAt(RetryEventType type, int attempt, @Nullable Throwable failure, long delayNanos, long nowNanos) {
-		long time = this.coarse ? CoarseClock.SYSTEM.nanoTime()
+		long time = this.coarse ? TimeSource.SYSTEM.coarseNanoTime()
 				: (nowNanos != RetryRuntime.NOT_READ) ? nowNanos : this.timeSource.nanoTime();
 		this.events.add(type, attempt, failure, delayNanos, time);
 	}

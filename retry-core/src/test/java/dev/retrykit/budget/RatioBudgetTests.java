@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 
 import dev.retrykit.VirtualTime;
+import dev.retrykit.spi.TimeSource;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,6 +34,39 @@ class RatioBudgetTests {
 		for (int i = 0; i < calls; i++) {
 			budget.onCall();
 		}
+	}
+
+	@Test
+	void callsAndRetriesAreCountedInSlotsOfTheCoarseClockWithoutReadingTheExactOne() {
+		AtomicInteger exactReadings = new AtomicInteger();
+		TimeSource coarseOnly = new TimeSource() {
+			@Override
+			public long nanoTime() {
+				exactReadings.incrementAndGet();
+				return RatioBudgetTests.this.time.nanoTime();
+			}
+
+			@Override
+			public long coarseNanoTime() {
+				return RatioBudgetTests.this.time.nanoTime();
+			}
+
+			@Override
+			public long currentTimeMillis() {
+				return RatioBudgetTests.this.time.currentTimeMillis();
+			}
+		};
+		RetryBudget budget = RetryBudget.create("downstream",
+				RetryBudgetConfig.builder().ratio(0.5).minPerSecond(0).window(Duration.ofSeconds(1)).build(), coarseOnly);
+
+		calls(budget, 10);
+		assertThat(retries(budget, 10)).isEqualTo(5);
+		this.time.advance(Duration.ofMillis(1100));
+		assertThat(budget.tryAcquireRetry()).as("the window moved on with the coarse clock").isFalse();
+		calls(budget, 2);
+		assertThat(retries(budget, 2)).isEqualTo(1);
+
+		assertThat(exactReadings).as("no exact clock read on the call path").hasValue(0);
 	}
 
 	@Test

@@ -1,4 +1,4 @@
-package dev.retrykit.internal;
+package dev.retrykit.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -7,10 +7,11 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * The monotonic clock that stamps events of instances on the system time source: a reading costs a
+ * The coarse monotonic clock of {@link TimeSource#SYSTEM} ({@link TimeSource#coarseNanoTime()}), which
+ * stamps the events of instances on the system time source and finds a ratio budget's slot: a reading costs a
  * few field reads instead of a {@link System#nanoTime()} call (about 25 ns on a virtual machine, three
  * times the rest of a retried call's bookkeeping), and is at most about a tick (a millisecond) behind.
- * Deadlines and delays never read it; they read the time source itself.
+ * Deadlines and delays never read it; they read {@link TimeSource#nanoTime()}.
  *
  * <p>A daemon thread, {@code retrykit-clock}, stores the time once per tick while the clock is read.
  * After {@link #SYSTEM_IDLE_TICKS} ticks (about a second) without a reading, it ends, so an idle
@@ -38,9 +39,9 @@ final class CoarseClock {
 	/** The thread could not be started: every reading reads the source. */
 	private static final int EXACT = 2;
 
-	private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", int.class);
+	private static final VarHandle STATE = handle("state", int.class);
 
-	private static final VarHandle NOW = VarHandles.field(MethodHandles.lookup(), "now", long.class);
+	private static final VarHandle NOW = handle("now", long.class);
 
 	private final LongSupplier source;
 
@@ -151,6 +152,15 @@ final class CoarseClock {
 	/** @return whether a ticker is running (or starting) */
 	boolean isTicking() {
 		return this.state == TICKING;
+	}
+
+	private static VarHandle handle(String name, Class<?> type) {
+		try {
+			return MethodHandles.lookup().findVarHandle(CoarseClock.class, name, type);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
 	}
 
 	private static void startDaemon(Runnable loop) {
