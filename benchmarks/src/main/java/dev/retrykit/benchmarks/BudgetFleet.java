@@ -66,8 +66,19 @@ final class BudgetFleet {
 	 * @param cluster whether the budget is one shared by the replicas, else one per replica
 	 */
 	static BudgetFleet run(@Nullable RetryBudgetConfig budget, boolean cluster, int replicas, int callsPerSecond) {
+		return run(budget, cluster, replicas, callsPerSecond, 42);
+	}
+
+	/**
+	 * Runs a fleet through the three phases with the downstream's failures drawn from {@code seed}.
+	 * @param budget the budget's settings, or {@code null} for none
+	 * @param cluster whether the budget is one shared by the replicas, else one per replica
+	 * @param seed the seed of the draws that decide which attempts fail
+	 */
+	static BudgetFleet run(@Nullable RetryBudgetConfig budget, boolean cluster, int replicas, int callsPerSecond,
+			long seed) {
 		BudgetFleet fleet = new BudgetFleet();
-		SplittableRandom random = new SplittableRandom(42);
+		SplittableRandom random = new SplittableRandom(seed);
 		VirtualTime time = new VirtualTime();
 		int[] second = { 0 };
 		RetryCallback<String, RuntimeException> downstream = context -> {

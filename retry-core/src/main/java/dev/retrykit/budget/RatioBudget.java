@@ -56,6 +56,18 @@ final class RatioBudget extends RetryBudget {
 	/** The current slot's index in {@link #calls} and {@link #retries}; written before {@link #slot}. */
 	private volatile int slotIndex;
 
+	/** The slot the budget started counting in (its predecessor's, when it replaced one). Locked. */
+	private long firstSlot;
+
+	/**
+	 * What the window's calls are multiplied by: 1 once the budget has counted a full window; before,
+	 * the window's length over the time counted (at least a second), so that a budget younger than its
+	 * window counts its calls at the rate it has seen them (a replica just started is not starved of the
+	 * share a full window of the same traffic would fund). The retries of that time count as they are, so
+	 * the first window allows no more than a full window of the same traffic would.
+	 */
+	private volatile double windowScale;
+
 	/** Sums over the slots of the window, and of the second, before the current one. */
 	private volatile long windowCalls;
 
@@ -80,6 +92,8 @@ final class RatioBudget extends RetryBudget {
 		this.calls = new long[this.windowSlots];
 		this.retries = new long[this.windowSlots];
 		long now = Math.floorDiv(timeSource.coarseNanoTime(), SLOT_NANOS);
+		this.firstSlot = now;
+		this.windowScale = windowScale(now);
 		this.slotIndex = index(now);
 		this.slot = now;
 	}
@@ -103,6 +117,7 @@ final class RatioBudget extends RetryBudget {
 				this.calls[index(number)] = (long) SLOTS.getVolatile(previous.calls, previous.index(number));
 				this.retries[index(number)] = (long) SLOTS.getVolatile(previous.retries, previous.index(number));
 			}
+			this.firstSlot = previous.firstSlot;
 			this.slotIndex = index(now);
 			this.slot = now;
 			this.shared = previous.shared;
@@ -143,7 +158,8 @@ final class RatioBudget extends RetryBudget {
 	/** The retries allowed now: the lesser of the window's and the second's room, given the current slot's counts. */
 	private double balance(long calledNow, long retriedNow) {
 		double reserved = this.reserveShare;
-		double window = this.ratio * (this.windowCalls + calledNow) + reserved - (this.windowRetries + retriedNow);
+		double window = this.ratio * this.windowScale * (this.windowCalls + calledNow) + reserved
+				- (this.windowRetries + retriedNow);
 		double second = this.ratio * (this.secondCalls + calledNow) + reserved - (this.secondRetries + retriedNow);
 		return Math.min(window, second);
 	}
@@ -229,10 +245,17 @@ final class RatioBudget extends RetryBudget {
 				secondRetried += retried;
 			}
 		}
+		this.windowScale = windowScale(now);
 		this.windowCalls = windowCalled;
 		this.windowRetries = windowRetried;
 		this.secondCalls = secondCalled;
 		this.secondRetries = secondRetried;
+	}
+
+	/** {@return the {@link #windowScale} for the slot {@code now}} Holds the lock. */
+	private double windowScale(long now) {
+		long counted = now - this.firstSlot + 1;
+		return (counted >= this.windowSlots) ? 1.0 : this.windowSlots / (double) Math.max(SECOND_SLOTS, counted);
 	}
 
 	private int index(long number) {

@@ -70,6 +70,35 @@ class RatioBudgetTests {
 	}
 
 	@Test
+	void aBudgetYoungerThanItsWindowCountsTheCallsItSawAtTheRateItSawThem() {
+		// 1 call a second, a reserve of 10 retries a window: a full window of calls funds one retry more.
+		RetryBudget budget = budget(0.1, 1, Duration.ofSeconds(10));
+		int granted = 0;
+		for (int second = 0; second < 5; second++) {
+			calls(budget, 1);
+			granted += retries(budget, 3);
+			this.time.advance(Duration.ofSeconds(1));
+		}
+		// Without extrapolation a started replica would allow 10 + 0.1 × 5 calls: 10.
+		assertThat(granted).isEqualTo(11);
+	}
+
+	@Test
+	void aStartUpOutageGetsNoMoreThanAFullWindowWouldAllow() {
+		RetryBudget budget = budget(0.1, 0, Duration.ofSeconds(10));
+		int granted = 0;
+		for (int second = 0; second < 10; second++) {
+			for (int call = 0; call < 10; call++) {
+				calls(budget, 1);
+				granted += retries(budget, 2);
+				this.time.advance(Duration.ofMillis(100));
+			}
+		}
+		// A steady window of 100 calls funds 10 retries; the first window funds no more.
+		assertThat(granted).isEqualTo(10);
+	}
+
+	@Test
 	void aBudgetThatSawNoCallAllowsItsReserveOnly() {
 		RetryBudget budget = budget(0.2, 3, Duration.ofSeconds(10));
 		assertThat(budget.getKind()).isEqualTo(RetryBudgetConfig.Kind.RATIO);
