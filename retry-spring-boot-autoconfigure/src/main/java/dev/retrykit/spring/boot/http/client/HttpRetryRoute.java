@@ -1,6 +1,8 @@
 package dev.retrykit.spring.boot.http.client;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -96,7 +98,8 @@ public final class HttpRetryRoute {
 	}
 
 	private static RetryConfig forHttp(RetryConfig config, @Nullable DelayHintExtractor retryAfter) {
-		if (config.getHttpStatus() != null && (config.getDelayHint() != null || retryAfter == null)) {
+		boolean ignores = config.getIgnore().contains(BodyNotReplayedException.class);
+		if (ignores && config.getHttpStatus() != null && (config.getDelayHint() != null || retryAfter == null)) {
 			return config;
 		}
 		RetryConfigBuilder builder = RetryConfig.builder(config);
@@ -105,6 +108,12 @@ public final class HttpRetryRoute {
 		}
 		if (config.getDelayHint() == null && retryAfter != null) {
 			builder.delayHint(retryAfter);
+		}
+		if (!ignores) {
+			// A WebClient attempt whose body cannot be sent again ends the call (see ReplayableBody).
+			List<Class<? extends Throwable>> ignore = new ArrayList<>(config.getIgnore());
+			ignore.add(BodyNotReplayedException.class);
+			builder.ignore(ignore);
 		}
 		return builder.build();
 	}
