@@ -132,6 +132,9 @@ public final class RetryHttpClientAutoConfiguration {
 								interceptors.removeIf(RetryingClientHttpRequestInterceptor.class::isInstance);
 								interceptors.add(0, interceptor.forRoute(route));
 							});
+							// Marks the group's calls, whose own observation is then dropped: each attempt is observed.
+							builder.defaultRequest(
+									request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
 						}
 					});
 				}
@@ -236,6 +239,8 @@ public final class RetryHttpClientAutoConfiguration {
 								filters.removeIf(RetryingExchangeFilterFunction.class::isInstance);
 								filters.add(0, filter.forRoute(route));
 							});
+							builder.defaultRequest(
+									request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
 						}
 					});
 				}

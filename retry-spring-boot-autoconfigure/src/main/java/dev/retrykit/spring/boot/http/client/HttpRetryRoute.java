@@ -32,6 +32,13 @@ public final class HttpRetryRoute {
 	/** The statuses retried when the instance sets no {@code match.http-status}. */
 	public static final String DEFAULT_HTTP_STATUS = "429,502,503,504";
 
+	/**
+	 * The request attribute that every request of an HTTP service group's client carries when an instance claims the
+	 * group ({@code http.service-groups}), with the instance's name: the client's own observation of such a call is
+	 * dropped, as for a call claimed by host, since each attempt is observed on its own.
+	 */
+	public static final String GROUP_CLAIM_ATTRIBUTE = HttpRetryRoute.class.getName() + ".GROUP_CLAIM";
+
 	/** The header of the IETF httpapi draft that makes a POST or PATCH safe to repeat. */
 	public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
