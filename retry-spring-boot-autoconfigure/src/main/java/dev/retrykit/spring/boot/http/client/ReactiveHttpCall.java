@@ -105,11 +105,14 @@ final class ReactiveHttpCall {
 					request.method(), request.url(), request.headers()));
 		}
 		if (body != null && body.lost()) {
-			// An earlier attempt ended while it wrote the body (its timeout cancelled it): nothing whole to send.
-			return Mono.error(unlessReplayable(new WebClientRequestException(
+			// Nothing whole to send: an earlier attempt was cancelled while it wrote the body, or the body is too long
+			// to keep. A hedged copy waits for the copy that writes it, which may still win; then the call ends.
+			WebClientRequestException unsent = new WebClientRequestException(
 					new IllegalStateException("not sent again: " + body.notReplayedReason()), request.method(),
-					request.url(), request.headers()), body));
+					request.url(), request.headers());
+			return body.afterWriter().then(Mono.error(() -> notReplayed(unsent, body)));
 		}
+		ReplayableBody.Sending sending = (body != null) ? body.attempt() : null;
 		ClientRequest.Builder sent = null;
 		if (attempt > 1 || millisLeft >= 0 || body != null) {
 			sent = ClientRequest.from(request).headers(headers -> {
@@ -120,25 +123,40 @@ final class ReactiveHttpCall {
 					headers.set(hops.deadlineHeader(), Long.toString(millisLeft));
 				}
 			});
-			if (body != null) {
-				sent.body(body.inserter());
+			if (sending != null) {
+				sent.body(sending.inserter());
 			}
 		}
 		Mono<ClientResponse> exchanged = (observations != null)
 				? observations.exchange((sent != null) ? sent : ClientRequest.from(request), next,
 						response -> judge(route, request, response))
 				: next.exchange((sent != null) ? sent.build() : request).flatMap(response -> judge(route, request, response));
-		return (body != null) ? exchanged.onErrorMap(failure -> unlessReplayable(failure, body)) : exchanged;
+		if (body == null || sending == null) {
+			return exchanged;
+		}
+		return exchanged.onErrorResume(failure -> unlessReplayable(failure, body, sending))
+			.doFinally(signal -> sending.ended());
 	}
 
 	/**
 	 * {@return the failure of an attempt, which ends the call when its body cannot be sent again: no further attempt
-	 * or copy starts, and the failure says why in a suppressed {@link NotRetriedException}}
+	 * or copy starts, and the failure says why in a suppressed {@link NotRetriedException}; an attempt that did not
+	 * write the body (a hedged copy) fails only once the one that wrote it has ended, which may still win}
 	 */
-	private static Throwable unlessReplayable(Throwable failure, ReplayableBody body) {
+	private static Mono<ClientResponse> unlessReplayable(Throwable failure, ReplayableBody body,
+			ReplayableBody.Sending sending) {
 		if (body.replayable()) {
-			return failure;
+			return Mono.error(failure);
 		}
+		if (sending.writes()) {
+			return Mono.error(notReplayed(failure, body));
+		}
+		return body.afterWriter()
+			.then(Mono.defer(() -> Mono.error(body.replayable() ? failure : notReplayed(failure, body))));
+	}
+
+	/** {@return the failure, with the reason its body was not sent again; carried so that it is not retried} */
+	private static Throwable notReplayed(Throwable failure, ReplayableBody body) {
 		if (failure instanceof DownstreamExhaustedException exhausted) {
 			// Never retried anyway; the note goes on the failure the client sees.
 			Throwable cause = exhausted.getCause();

@@ -31,7 +31,8 @@ import org.springframework.web.reactive.function.client.ClientRequest;
  * later writes the kept copy; a hedged copy that starts while the first is still writing waits for it. A body longer
  * than {@value #MAX_REPLAY} bytes, or one that was not written whole (its attempt failed or was cancelled while
  * writing it, or the publisher failed), cannot be sent again: {@link #replayable()} says so and
- * {@link #notReplayedReason()} says why. An attempt that failed before its body was written (a refused connection)
+ * {@link #notReplayedReason()} says why; a hedged copy that then has nothing to send waits for the copy that wrote
+ * the body ({@link #afterWriter()}), which may still win. An attempt that failed before its body was written (a refused connection)
  * leaves the body untouched, so the next attempt runs the inserter. Thread-safe.
  */
 final class ReplayableBody {
@@ -57,6 +58,8 @@ final class ReplayableBody {
 
 	private final Sinks.One<Kept> kept = Sinks.one();
 
+	private final Sinks.Empty<Void> writerEnded = Sinks.empty();
+
 	private volatile @Nullable String lost;
 
 	private ReplayableBody(BodyInserter<?, ? super ClientHttpRequest> inserter, String call, String instance) {
@@ -78,9 +81,17 @@ final class ReplayableBody {
 		return new ReplayableBody(request.body(), request.method().name() + " " + request.url(), instance);
 	}
 
-	/** {@return the inserter of an attempt: the request's own for the first to write, else the kept copy} */
-	BodyInserter<?, ClientHttpRequest> inserter() {
-		return this::insert;
+	/** {@return the body as one attempt (or hedged copy) sends it} */
+	Sending attempt() {
+		return new Sending();
+	}
+
+	/**
+	 * {@return completes once the attempt that writes the body (and keeps it) has ended; at once when it has, or when
+	 * none started}
+	 */
+	Mono<Void> afterWriter() {
+		return (this.state.get() == UNTOUCHED) ? Mono.empty() : this.writerEnded.asMono();
 	}
 
 	/** {@return whether a later attempt can send the body: not yet written, or kept whole} */
@@ -102,11 +113,40 @@ final class ReplayableBody {
 				+ "' sent it once: it sends a body again only when it kept it whole, up to " + MAX_REPLAY + " bytes";
 	}
 
-	private Mono<Void> insert(ClientHttpRequest message, BodyInserter.Context context) {
+	private Mono<Void> insert(Sending sending, ClientHttpRequest message, BodyInserter.Context context) {
 		if (this.state.compareAndSet(UNTOUCHED, WRITING)) {
+			sending.writes = true;
 			return this.inserter.insert(new Keeping(message), context);
 		}
 		return this.kept.asMono().flatMap(copy -> copy.writeTo(message));
+	}
+
+	/** The body as one attempt sends it: the first to write runs the inserter and keeps what it writes. */
+	final class Sending {
+
+		private volatile boolean writes;
+
+		private Sending() {
+		}
+
+		/** {@return the attempt's inserter: the request's own when it writes first, else the kept copy} */
+		BodyInserter<?, ClientHttpRequest> inserter() {
+			return (message, context) -> insert(this, message, context);
+		}
+
+		/** {@return whether this attempt writes the body (and keeps it for the others)} */
+		boolean writes() {
+			return this.writes;
+		}
+
+		/** The attempt ended (with a response, a failure, or cancelled): a body it did not write whole is lost. */
+		void ended() {
+			if (this.writes) {
+				lose("was not written whole before its attempt ended, and a body from a publisher can be read once");
+				ReplayableBody.this.writerEnded.tryEmitEmpty();
+			}
+		}
+
 	}
 
 	private void lose(String why) {

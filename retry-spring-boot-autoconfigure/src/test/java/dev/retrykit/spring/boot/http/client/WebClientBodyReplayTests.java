@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import dev.retrykit.VirtualTime;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
@@ -220,6 +223,44 @@ class WebClientBodyReplayTests {
 				assertThat(VirtualTimeDriver.await(Mono.fromFuture(call), time)).isEqualTo("stored");
 				assertThat(server.received()).extracting(Received::body).containsExactly("slow body", "slow body");
 			});
+	}
+
+	@Test
+	void aHedgeWithABodyTooLongToKeepShouldLeaveTheCallToTheCopyThatSentIt() throws Throwable {
+		server.then(Answer.held(200, "stored"));
+		AtomicInteger subscriptions = new AtomicInteger();
+		String chunk = "z".repeat(64 * 1024);
+		this.runner
+			.withPropertyValues("retry.instances.downstream.hedging.enabled=true",
+					"retry.instances.downstream.hedging.delay=50ms", "retry.instances.downstream.max-attempts=2")
+			.run(context -> {
+				VirtualTime time = context.getBean(VirtualTime.class);
+				CompletableFuture<String> call = client(context.getBean(WebClient.Builder.class)).put()
+					.uri("/stock")
+					.contentType(MediaType.TEXT_PLAIN)
+					.body(oneShot(subscriptions, chunk, chunk, chunk, chunk, chunk), String.class)
+					.retrieve()
+					.bodyToMono(String.class)
+					.toFuture();
+				// The first copy's whole body is at the server, which holds its answer; then the hedge's delay passes.
+				await(() -> server.received().size() == 1 && time.untilNextTask() != null);
+				time.advance(Duration.ofMillis(50));
+				server.release();
+				assertThat(VirtualTimeDriver.await(Mono.fromFuture(call), time)).isEqualTo("stored");
+				assertThat(server.received()).singleElement()
+					.satisfies(received -> assertThat(received.body()).hasSize(5 * 64 * 1024));
+				assertThat(subscriptions).hasValue(1);
+			});
+	}
+
+	private static void await(BooleanSupplier condition) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new AssertionError("Timed out");
+			}
+			LockSupport.parkNanos(1_000_000);
+		}
 	}
 
 	@Test
