@@ -12,7 +12,8 @@ import org.springframework.web.reactive.function.client.ClientRequestObservation
 
 /**
  * Drops a {@code WebClient}'s {@code http.client.requests} observation of a whole call that an instance claims by
- * host, or through its HTTP service group (the request carries {@link HttpRetryRoute#GROUP_CLAIM_ATTRIBUTE}): each attempt of it is observed on its own, as the child of its {@code retry.attempt}
+ * host, or through its HTTP service group (the request carries {@link HttpRetryRoute#GROUP_CLAIM_ATTRIBUTE}): each
+ * attempt of it is observed on its own, as the child of its {@code retry.attempt}
  * ({@link AttemptExchangeObservationContext}). Other observations pass. Thread-safe.
  */
 public final class ClaimedWebClientCallsObservationPredicate implements ObservationPredicate {

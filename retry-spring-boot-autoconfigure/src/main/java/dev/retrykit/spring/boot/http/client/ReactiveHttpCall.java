@@ -28,10 +28,10 @@ import org.springframework.web.reactive.function.client.WebClientRequestExceptio
  * retry-reactor's operator on the route's template, so no thread waits between attempts and a hedging instance
  * races copies. A request with a body sends the very same bytes on every attempt: the first attempt to write it keeps
  * a copy (see {@link ReplayableBody}, up to {@value ReplayableBody#MAX_REPLAY} bytes); a body that could not be kept
- * whole is sent once, and the call's failure says why in a suppressed {@link NotRetriedException}. A failed attempt's response is read
- * (its first {@value RetriedStatusException#MAX_BODY} bytes) and released at once, so its pooled connection is
- * back in the pool before the backoff; when the call ends with it, the client gets a copy made of what was read.
- * Stateless: each attempt stands alone, so copies may run side by side.
+ * whole is sent once, and the call's failure says why in a suppressed {@link NotRetriedException}. A failed
+ * attempt's response is read (its first {@value RetriedStatusException#MAX_BODY} bytes) and released at once, so its
+ * pooled connection is back in the pool before the backoff; when the call ends with it, the client gets a copy made
+ * of what was read. Stateless: each attempt stands alone, so copies may run side by side.
  *
  * <p>Across hops (when the route has {@link HopHeaders}): the call's {@link Deadline} is the earliest of the one in
  * the subscriber's Reactor {@code Context} (key {@code Deadline.class}), the one current on the subscribing thread

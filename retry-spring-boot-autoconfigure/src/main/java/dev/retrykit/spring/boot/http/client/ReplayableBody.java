@@ -32,8 +32,8 @@ import org.springframework.web.reactive.function.client.ClientRequest;
  * than {@value #MAX_REPLAY} bytes, or one that was not written whole (its attempt failed or was cancelled while
  * writing it, or the publisher failed), cannot be sent again: {@link #replayable()} says so and
  * {@link #notReplayedReason()} says why; a hedged copy that then has nothing to send waits for the copy that wrote
- * the body ({@link #afterWriter()}), which may still win. An attempt that failed before its body was written (a refused connection)
- * leaves the body untouched, so the next attempt runs the inserter. Thread-safe.
+ * the body ({@link #afterWriter()}), which may still win. An attempt that failed before its body was written (a
+ * refused connection) leaves the body untouched, so the next attempt runs the inserter. Thread-safe.
  */
 final class ReplayableBody {
 

@@ -137,7 +137,8 @@ class HttpServiceGroupObservationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportHttpServices(group = "inventory", types = ReactiveStockApi.class, clientType = HttpServiceGroup.ClientType.WEB_CLIENT)
+	@ImportHttpServices(group = "inventory", types = ReactiveStockApi.class,
+			clientType = HttpServiceGroup.ClientType.WEB_CLIENT)
 	static class ReactiveGroup {
 
 	}
