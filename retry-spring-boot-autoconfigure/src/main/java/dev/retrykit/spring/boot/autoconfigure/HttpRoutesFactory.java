@@ -1,6 +1,8 @@
 package dev.retrykit.spring.boot.autoconfigure;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.hedging.HedgingConfig;
@@ -28,12 +30,33 @@ final class HttpRoutesFactory {
 			@Nullable DelayHintExtractor retryAfter, String attemptHeader, @Nullable HopHeaders hops) {
 		HttpRetryRoutes.Builder routes = HttpRetryRoutes.builder();
 		for (HttpClaims.Claim claim : claims) {
-			HttpRetryRoute route = HttpRetryRoute.of(registry.template(claim.instance()),
-					claim.honorRetryAfter() ? retryAfter : null, claim.methods(), attemptHeader, hops);
+			HttpRetryRoute route = HttpRetryRoute.of(registry.template(claim.instance()), retryAfter, claim.methods(),
+					attemptHeader, hops);
+			route.follow(attemptHeader, claim.honorRetryAfter());
 			claim.hosts().forEach(host -> routes.host(host, route));
 			claim.groups().forEach(group -> routes.group(group, route));
 		}
 		return routes.build();
+	}
+
+	/**
+	 * Applies a live change to the routes: {@code retry.http.attempt-header}, and each claiming instance's
+	 * {@code honor-retry-after}. What the instances claim ({@code http.hosts}, {@code http.service-groups},
+	 * {@code http.methods}) is fixed at startup: the clients were built with it.
+	 * @param routes the routes built at startup
+	 * @param properties the bound, validated properties after the change
+	 */
+	static void follow(HttpRetryRoutes routes, RetryProperties properties) {
+		String attemptHeader = properties.getHttp().getAttemptHeader();
+		Map<String, Boolean> honor = new HashMap<>();
+		for (HttpClaims.Claim claim : HttpClaims.of(properties)) {
+			honor.put(claim.instance(), claim.honorRetryAfter());
+		}
+		for (HttpRetryRoute route : routes.routes()) {
+			Boolean honored = honor.get(route.instance());
+			// An instance that no longer claims anything keeps its routes (until a restart) and its Retry-After choice.
+			route.follow(attemptHeader, (honored != null) ? honored : route.honorsRetryAfter());
+		}
 	}
 
 	/**

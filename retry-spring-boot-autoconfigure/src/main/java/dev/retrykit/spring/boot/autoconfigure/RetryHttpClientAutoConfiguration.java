@@ -62,12 +62,16 @@ public final class RetryHttpClientAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	HttpRetryRoutes retryHttpRoutes(RetryProperties properties, RetryRegistry registry,
-			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, TimeSource timeSource) {
+			ObjectProvider<RetryAfterDelayHintExtractor> retryAfter, TimeSource timeSource,
+			ObjectProvider<RetryReconfigurer> reconfigurer) {
 		RetryProperties.Http http = properties.getHttp();
 		HttpHeaderNames.check(http);
 		HopHeaders hops = http.getPropagation().isEnabled() ? HttpHeaderNames.hopHeaders(http, timeSource) : null;
-		return HttpRoutesFactory.routes(HttpClaims.of(properties), registry, retryAfter.getIfAvailable(),
-				http.getAttemptHeader(), hops);
+		HttpRetryRoutes routes = HttpRoutesFactory.routes(HttpClaims.of(properties), registry,
+				retryAfter.getIfAvailable(), http.getAttemptHeader(), hops);
+		// The attempt header and each instance's Retry-After choice follow live changes of retry.*.
+		reconfigurer.ifAvailable(live -> live.follow(changed -> HttpRoutesFactory.follow(routes, changed)));
+		return routes;
 	}
 
 	/** RestClient and RestTemplate, built from Boot's builders, and the RestClient HTTP service groups. */
@@ -132,6 +136,9 @@ public final class RetryHttpClientAutoConfiguration {
 								interceptors.removeIf(RetryingClientHttpRequestInterceptor.class::isInstance);
 								interceptors.add(0, interceptor.forRoute(route));
 							});
+							// Marks the group's calls, whose own observation is then dropped: each attempt is observed.
+							builder.defaultRequest(
+									request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
 						}
 					});
 				}
@@ -236,6 +243,8 @@ public final class RetryHttpClientAutoConfiguration {
 								filters.removeIf(RetryingExchangeFilterFunction.class::isInstance);
 								filters.add(0, filter.forRoute(route));
 							});
+							builder.defaultRequest(
+									request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
 						}
 					});
 				}

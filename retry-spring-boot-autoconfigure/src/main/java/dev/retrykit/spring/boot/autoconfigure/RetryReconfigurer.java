@@ -7,7 +7,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import dev.retrykit.RetryConfig;
 import dev.retrykit.RetryRegistry;
@@ -58,6 +60,9 @@ public final class RetryReconfigurer {
 
 	private final AtomicLong rejected = new AtomicLong();
 
+	/** Told the bound properties after each applied reconfiguration: the parts of retry.* beside the instances. */
+	private final List<Consumer<RetryProperties>> followers = new CopyOnWriteArrayList<>();
+
 	/** The effective configuration last applied to each declared instance. */
 	private @Nullable Map<String, RetryConfig> current;
 
@@ -92,8 +97,10 @@ public final class RetryReconfigurer {
 	public synchronized Set<String> reconfigure() {
 		recordStartupConfiguration();
 		Map<String, RetryConfig> next;
+		RetryProperties properties;
 		try {
-			next = candidate();
+			properties = bound();
+			next = candidate(properties);
 		}
 		catch (RuntimeException ex) {
 			this.rejected.incrementAndGet();
@@ -125,8 +132,21 @@ public final class RetryReconfigurer {
 			this.current = applied;
 			LOGGER.info("Applied the changed retry configuration of " + changes.keySet());
 		}
+		for (Consumer<RetryProperties> follower : this.followers) {
+			follower.accept(properties);
+		}
 		this.applied.incrementAndGet();
 		return new TreeSet<>(changes.keySet());
+	}
+
+	/**
+	 * Tells {@code follower} the bound, validated {@code retry.*} after each applied reconfiguration (after the
+	 * instances were replaced): for settings beside the instances' own that follow live changes, such as
+	 * {@code retry.http.attempt-header}.
+	 * @param follower takes the properties; must not throw
+	 */
+	void follow(Consumer<RetryProperties> follower) {
+		this.followers.add(Objects.requireNonNull(follower, "follower must not be null"));
 	}
 
 	/** @return how many reconfigurations were applied (also those that changed no instance) */
@@ -141,8 +161,19 @@ public final class RetryReconfigurer {
 
 	/** Maps {@code retry.*} onto a throwaway registry on virtual time, as startup validation does. */
 	private Map<String, RetryConfig> candidate() {
+		return candidate(bound());
+	}
+
+	/** Binds {@code retry.*} and checks what is checked beside the instances' configurations, as at startup. */
+	private RetryProperties bound() {
 		RetryProperties properties = RetryPropertiesValidator.bind(this.environment, this.beanFactory);
 		RetryPropertiesValidator.checkTimer(properties);
+		HttpClaims.of(properties);
+		HttpHeaderNames.check(properties.getHttp());
+		return properties;
+	}
+
+	private Map<String, RetryConfig> candidate(RetryProperties properties) {
 		RetryRegistryBuilder builder = RetryRegistry.builder().virtualTime(new VirtualTime());
 		new RetryPropertiesMapper(this.beanFactory, this.beanFactory.getBeanClassLoader(), this.statusExtractors,
 				this.retryAfter).applyTo(properties, builder);

@@ -47,6 +47,8 @@ class ArchitectureTest {
 			// WebClient's retried exchange, and the auto-configuration that adds it when WebClient and retry-reactor are there.
 			.and().doNotHaveSimpleName("ReactiveHttpCall").and().doNotHaveSimpleName("RetryingExchangeFilterFunction")
 			.and().doNotHaveSimpleName("ObservedExchanges")
+			// The request body a retried WebClient call keeps to send again, used only by ReactiveHttpCall.
+			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.http\\.client\\.ReplayableBody.*")
 			// The server side of retry at one layer in a WebFlux application, created only in one.
 			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.http\\.server\\.RetryHopsWebFilter.*")
 			.and().haveNameNotMatching("dev\\.retrykit\\.spring\\.boot\\.autoconfigure\\.RetryHttpClientAutoConfiguration.*")

@@ -21,10 +21,12 @@ import org.springframework.http.client.support.HttpRequestWrapper;
  * buffers every body, so every body can be sent again). A failed attempt's response is read (its first
  * {@value RetriedStatusException#MAX_BODY} bytes) and closed at once, so its pooled connection is back in the pool
  * before the backoff; when the call ends with it, the client gets a copy made of what was read. Stateless between
- * attempts, so the copies of a hedged call may run side by side.
+ * attempts, so the copies of a hedged call may run side by side; the response of a copy that lost (another copy won,
+ * or the call had ended when it came) is closed, so its pooled connection goes back to the pool
+ * ({@link HedgedResponses}).
  */
 record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, ClientHttpRequestExecution execution,
-		@Nullable ObservedAttempts observations) {
+		@Nullable ObservedAttempts observations, @Nullable HedgedResponses hedged) {
 
 	/** One attempt, with the call as its argument: no lambda is allocated per call. */
 	private static final RetryFunction<BlockingHttpCall, ClientHttpResponse, IOException> ATTEMPT = BlockingHttpCall::attempt;
@@ -37,9 +39,12 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 	static ClientHttpResponse execute(HttpRetryRoute route, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution, @Nullable ObservedAttempts observations) throws IOException {
 		Observation.Scope vetoed = (observations != null) ? observations.leaveVetoedScope() : null;
+		HedgedResponses hedged = HedgedResponses.forCall(route);
+		ClientHttpResponse outcome = null;
 		try {
-			return route.template()
-				.execute(ATTEMPT, new BlockingHttpCall(route, request, body, execution, observations));
+			outcome = route.template()
+				.execute(ATTEMPT, new BlockingHttpCall(route, request, body, execution, observations, hedged));
+			return outcome;
 		}
 		catch (RetriedStatusException ex) {
 			if (ex.response() instanceof ClientHttpResponse last) {
@@ -55,6 +60,9 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 			throw ex;
 		}
 		finally {
+			if (hedged != null) {
+				hedged.end(outcome);
+			}
 			if (vetoed != null) {
 				vetoed.makeCurrent();
 			}
@@ -84,7 +92,7 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 			throw ex;
 		}
 		if (!fails) {
-			return response;
+			return (this.hedged != null) ? this.hedged.offer(response) : response;
 		}
 		BufferedResponse failed = BufferedResponse.readAndClose(response);
 		RetriedStatusException failure = new RetriedStatusException(this.request.getMethod(), this.request.getURI(),

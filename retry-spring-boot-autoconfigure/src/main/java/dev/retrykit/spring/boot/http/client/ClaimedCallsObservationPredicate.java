@@ -12,7 +12,8 @@ import org.springframework.http.client.observation.ClientRequestObservationConte
 
 /**
  * Drops a blocking client's {@code http.client.requests} observation of a whole call that an instance claims by
- * host: each attempt of it is observed on its own, as the child of its {@code retry.attempt}
+ * host, or through its HTTP service group (the request carries {@link HttpRetryRoute#GROUP_CLAIM_ATTRIBUTE}): each
+ * attempt of it is observed on its own, as the child of its {@code retry.attempt}
  * ({@link AttemptRequestObservationContext}), so one trace shows the call, its attempts and each attempt's request
  * nested, and the {@code http.client.requests} timer counts each request sent. Other observations pass. The
  * auto-configuration declares it as a bean, which Boot adds to the observation registry. Thread-safe.
@@ -43,7 +44,8 @@ public final class ClaimedCallsObservationPredicate implements ObservationPredic
 	public boolean test(String name, Observation.Context context) {
 		if (context instanceof ClientRequestObservationContext client && !(context instanceof AttemptRequestObservationContext)) {
 			ClientHttpRequest request = client.getCarrier();
-			return request == null || routes().forHost(request.getURI().getHost()) == null;
+			return request == null || (!request.getAttributes().containsKey(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE)
+					&& routes().forHost(request.getURI().getHost()) == null);
 		}
 		return true;
 	}

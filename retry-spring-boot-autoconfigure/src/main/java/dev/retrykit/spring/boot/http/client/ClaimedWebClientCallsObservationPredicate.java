@@ -12,7 +12,8 @@ import org.springframework.web.reactive.function.client.ClientRequestObservation
 
 /**
  * Drops a {@code WebClient}'s {@code http.client.requests} observation of a whole call that an instance claims by
- * host: each attempt of it is observed on its own, as the child of its {@code retry.attempt}
+ * host, or through its HTTP service group (the request carries {@link HttpRetryRoute#GROUP_CLAIM_ATTRIBUTE}): each
+ * attempt of it is observed on its own, as the child of its {@code retry.attempt}
  * ({@link AttemptExchangeObservationContext}). Other observations pass. Thread-safe.
  */
 public final class ClaimedWebClientCallsObservationPredicate implements ObservationPredicate {
@@ -33,7 +34,12 @@ public final class ClaimedWebClientCallsObservationPredicate implements Observat
 		if (context instanceof ClientRequestObservationContext client && !(context instanceof AttemptExchangeObservationContext)) {
 			ClientRequest.Builder request = client.getCarrier();
 			// The request is built at the observation's start; its URL is set on the builder by then.
-			return request == null || routes().forHost(request.build().url().getHost()) == null;
+			if (request == null) {
+				return true;
+			}
+			ClientRequest built = request.build();
+			return built.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE).isEmpty()
+					&& routes().forHost(built.url().getHost()) == null;
 		}
 		return true;
 	}

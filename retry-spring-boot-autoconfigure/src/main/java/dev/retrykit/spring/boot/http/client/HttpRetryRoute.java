@@ -1,6 +1,9 @@
 package dev.retrykit.spring.boot.http.client;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -30,6 +33,13 @@ public final class HttpRetryRoute {
 	/** The statuses retried when the instance sets no {@code match.http-status}. */
 	public static final String DEFAULT_HTTP_STATUS = "429,502,503,504";
 
+	/**
+	 * The request attribute that every request of an HTTP service group's client carries when an instance claims the
+	 * group ({@code http.service-groups}), with the instance's name: the client's own observation of such a call is
+	 * dropped, as for a call claimed by host, since each attempt is observed on its own.
+	 */
+	public static final String GROUP_CLAIM_ATTRIBUTE = HttpRetryRoute.class.getName() + ".GROUP_CLAIM";
+
 	/** The header of the IETF httpapi draft that makes a POST or PATCH safe to repeat. */
 	public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
@@ -39,16 +49,19 @@ public final class HttpRetryRoute {
 
 	private final EnumSet<Method> extraMethods;
 
-	private final String attemptHeader;
+	private volatile String attemptHeader;
 
 	private final @Nullable HopHeaders hops;
 
+	private final @Nullable LiveRetryAfter retryAfter;
+
 	private HttpRetryRoute(RetryTemplate template, EnumSet<Method> extraMethods, String attemptHeader,
-			@Nullable HopHeaders hops) {
+			@Nullable HopHeaders hops, @Nullable LiveRetryAfter retryAfter) {
 		this.template = template;
 		this.extraMethods = extraMethods;
 		this.attemptHeader = attemptHeader;
 		this.hops = hops;
+		this.retryAfter = retryAfter;
 	}
 
 	/**
@@ -90,13 +103,31 @@ public final class HttpRetryRoute {
 		for (String name : extraMethods) {
 			methods.add(Method.valueOf(name));
 		}
-		RetryTemplate variant = instance.variant(config -> forHttp(config, retryAfter));
+		LiveRetryAfter live = (retryAfter != null) ? new LiveRetryAfter(retryAfter) : null;
+		RetryTemplate variant = instance.variant(config -> forHttp(config, live));
 		return new HttpRetryRoute(variant, methods, Objects.requireNonNull(attemptHeader, "attemptHeader must not be null"),
-				hops);
+				hops, live);
 	}
 
-	private static RetryConfig forHttp(RetryConfig config, @Nullable DelayHintExtractor retryAfter) {
-		if (config.getHttpStatus() != null && (config.getDelayHint() != null || retryAfter == null)) {
+	/**
+	 * Applies a live change of {@code retry.http.attempt-header} and of the instance's {@code honor-retry-after} (the
+	 * auto-configuration calls it after each applied reconfiguration of {@code retry.*}); the calls that start
+	 * afterwards use them. The instance's other settings follow its live changes by themselves.
+	 * @param attemptHeader the header every attempt after the first carries
+	 * @param honorRetryAfter whether {@code Retry-After} sets the delay when the instance has no delay hint of its
+	 * own; no effect on a route made without a {@code Retry-After} reader
+	 */
+	public void follow(String attemptHeader, boolean honorRetryAfter) {
+		this.attemptHeader = Objects.requireNonNull(attemptHeader, "attemptHeader must not be null");
+		LiveRetryAfter live = this.retryAfter;
+		if (live != null) {
+			live.honored = honorRetryAfter;
+		}
+	}
+
+	private static RetryConfig forHttp(RetryConfig config, @Nullable LiveRetryAfter retryAfter) {
+		boolean ignores = config.getIgnore().contains(BodyNotReplayedException.class);
+		if (ignores && config.getHttpStatus() != null && (config.getDelayHint() != null || retryAfter == null)) {
 			return config;
 		}
 		RetryConfigBuilder builder = RetryConfig.builder(config);
@@ -105,6 +136,12 @@ public final class HttpRetryRoute {
 		}
 		if (config.getDelayHint() == null && retryAfter != null) {
 			builder.delayHint(retryAfter);
+		}
+		if (!ignores) {
+			// A WebClient attempt whose body cannot be sent again ends the call (see ReplayableBody).
+			List<Class<? extends Throwable>> ignore = new ArrayList<>(config.getIgnore());
+			ignore.add(BodyNotReplayedException.class);
+			builder.ignore(ignore);
 		}
 		return builder.build();
 	}
@@ -122,6 +159,12 @@ public final class HttpRetryRoute {
 	/** {@return the header every attempt after the first carries} */
 	public String attemptHeader() {
 		return this.attemptHeader;
+	}
+
+	/** {@return whether {@code Retry-After} sets the delay when the instance has no delay hint of its own} */
+	public boolean honorsRetryAfter() {
+		LiveRetryAfter live = this.retryAfter;
+		return live != null && live.honored;
 	}
 
 	/** {@return the headers of deadlines and exhaustion, or {@code null} when propagation is off} */
@@ -181,6 +224,27 @@ public final class HttpRetryRoute {
 	@Override
 	public String toString() {
 		return "HttpRetryRoute[" + instance() + ", extra methods " + this.extraMethods + "]";
+	}
+
+	/**
+	 * The {@code Retry-After} reader of a route whose instance has no delay hint of its own, switched on and off by
+	 * the instance's {@code honor-retry-after} as it changes live (read per failure, a volatile read).
+	 */
+	private static final class LiveRetryAfter implements DelayHintExtractor {
+
+		private final DelayHintExtractor reader;
+
+		volatile boolean honored = true;
+
+		LiveRetryAfter(DelayHintExtractor reader) {
+			this.reader = reader;
+		}
+
+		@Override
+		public @Nullable Duration delayHint(Throwable failure) {
+			return this.honored ? this.reader.delayHint(failure) : null;
+		}
+
 	}
 
 	/** HTTP's eight methods. */

@@ -17,6 +17,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.web.reactive.function.BodyExtractors;
+import org.springframework.web.reactive.function.BodyInserters;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
@@ -25,10 +26,12 @@ import org.springframework.web.reactive.function.client.WebClientRequestExceptio
 /**
  * One retried call of a {@code WebClient}: each attempt (each hedged copy) is an exchange of its own, through
  * retry-reactor's operator on the route's template, so no thread waits between attempts and a hedging instance
- * races copies. The request's body inserter is run again for each attempt. A failed attempt's response is read
- * (its first {@value RetriedStatusException#MAX_BODY} bytes) and released at once, so its pooled connection is
- * back in the pool before the backoff; when the call ends with it, the client gets a copy made of what was read.
- * Stateless: each attempt stands alone, so copies may run side by side.
+ * races copies. A request with a body sends the very same bytes on every attempt: the first attempt to write it keeps
+ * a copy (see {@link ReplayableBody}, up to {@value ReplayableBody#MAX_REPLAY} bytes); a body that could not be kept
+ * whole is sent once, and the call's failure says why in a suppressed {@link NotRetriedException}. A failed
+ * attempt's response is read (its first {@value RetriedStatusException#MAX_BODY} bytes) and released at once, so its
+ * pooled connection is back in the pool before the backoff; when the call ends with it, the client gets a copy made
+ * of what was read. Stateless: each attempt stands alone, so copies may run side by side.
  *
  * <p>Across hops (when the route has {@link HopHeaders}): the call's {@link Deadline} is the earliest of the one in
  * the subscriber's Reactor {@code Context} (key {@code Deadline.class}), the one current on the subscribing thread
@@ -48,11 +51,24 @@ final class ReactiveHttpCall {
 	/** {@return the retried exchange: a call of its own per subscription} */
 	static Mono<ClientResponse> exchange(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
 			@Nullable ObservedExchanges observations) {
-		Mono<ClientResponse> call = (route.hops() == null)
-				? Mono.defer(() -> attempt(route, request, next, observations, null))
-					.transformDeferred(RetryOperator.of(route.template()))
-				: Mono.deferContextual(reactor -> acrossHops(route, request, next, observations, reactor));
-		return call.onErrorResume(ended -> {
+		Mono<ClientResponse> call;
+		if (route.hops() != null) {
+			call = Mono.deferContextual(reactor -> acrossHops(route, request, next, observations, reactor));
+		}
+		else if (request.body() == BodyInserters.empty()) {
+			call = Mono.defer(() -> attempt(route, request, next, observations, null, null))
+				.transformDeferred(RetryOperator.of(route.template()));
+		}
+		else {
+			call = Mono.defer(() -> {
+				ReplayableBody body = ReplayableBody.of(request, route.instance());
+				return Mono.defer(() -> attempt(route, request, next, observations, null, body))
+					.transformDeferred(RetryOperator.of(route.template()));
+			});
+		}
+		return call.onErrorResume(error -> {
+			Throwable ended = (error instanceof BodyNotReplayedException carried && carried.getCause() != null)
+					? carried.getCause() : error;
 			ClientResponse answer = answer(ended);
 			return (answer != null) ? Mono.just(answer) : Mono.error(ended);
 		});
@@ -66,7 +82,8 @@ final class ReactiveHttpCall {
 		if (marker != null) {
 			operator = operator.describedBy(context -> context.setAttribute(ExhaustionRecordingListener.ATTRIBUTE, marker));
 		}
-		return Mono.defer(() -> attempt(route, request, next, observations, deadline)).transformDeferred(operator);
+		ReplayableBody body = ReplayableBody.of(request, route.instance());
+		return Mono.defer(() -> attempt(route, request, next, observations, deadline, body)).transformDeferred(operator);
 	}
 
 	/** {@return the failed attempt's response the call ended with, which the client gets, or {@code null}} */
@@ -77,7 +94,7 @@ final class ReactiveHttpCall {
 	}
 
 	private static Mono<ClientResponse> attempt(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
-			@Nullable ObservedExchanges observations, @Nullable Deadline callDeadline) {
+			@Nullable ObservedExchanges observations, @Nullable Deadline callDeadline, @Nullable ReplayableBody body) {
 		RetryContext context = RetryTemplate.currentContext();
 		int attempt = (context != null) ? context.getRetryCount() + 1 : 1;
 		HopHeaders hops = route.hops();
@@ -87,8 +104,17 @@ final class ReactiveHttpCall {
 			return Mono.error(new WebClientRequestException(new PastDeadlineException(request.method(), request.url()),
 					request.method(), request.url(), request.headers()));
 		}
+		if (body != null && body.lost()) {
+			// Nothing whole to send: an earlier attempt was cancelled while it wrote the body, or the body is too long
+			// to keep. A hedged copy waits for the copy that writes it, which may still win; then the call ends.
+			WebClientRequestException unsent = new WebClientRequestException(
+					new IllegalStateException("not sent again: " + body.notReplayedReason()), request.method(),
+					request.url(), request.headers());
+			return body.afterWriter().then(Mono.error(() -> notReplayed(unsent, body)));
+		}
+		ReplayableBody.Sending sending = (body != null) ? body.attempt() : null;
 		ClientRequest.Builder sent = null;
-		if (attempt > 1 || millisLeft >= 0) {
+		if (attempt > 1 || millisLeft >= 0 || body != null) {
 			sent = ClientRequest.from(request).headers(headers -> {
 				if (attempt > 1) {
 					headers.set(route.attemptHeader(), Integer.toString(attempt));
@@ -97,13 +123,47 @@ final class ReactiveHttpCall {
 					headers.set(hops.deadlineHeader(), Long.toString(millisLeft));
 				}
 			});
+			if (sending != null) {
+				sent.body(sending.inserter());
+			}
 		}
-		if (observations != null) {
-			return observations.exchange((sent != null) ? sent : ClientRequest.from(request), next,
-					response -> judge(route, request, response));
+		Mono<ClientResponse> exchanged = (observations != null)
+				? observations.exchange((sent != null) ? sent : ClientRequest.from(request), next,
+						response -> judge(route, request, response))
+				: next.exchange((sent != null) ? sent.build() : request).flatMap(response -> judge(route, request, response));
+		if (body == null || sending == null) {
+			return exchanged;
 		}
-		return next.exchange((sent != null) ? sent.build() : request)
-			.flatMap(response -> judge(route, request, response));
+		return exchanged.onErrorResume(failure -> unlessReplayable(failure, body, sending))
+			.doFinally(signal -> sending.ended());
+	}
+
+	/**
+	 * {@return the failure of an attempt, which ends the call when its body cannot be sent again: no further attempt
+	 * or copy starts, and the failure says why in a suppressed {@link NotRetriedException}; an attempt that did not
+	 * write the body (a hedged copy) fails only once the one that wrote it has ended, which may still win}
+	 */
+	private static Mono<ClientResponse> unlessReplayable(Throwable failure, ReplayableBody body,
+			ReplayableBody.Sending sending) {
+		if (body.replayable()) {
+			return Mono.error(failure);
+		}
+		if (sending.writes()) {
+			return Mono.error(notReplayed(failure, body));
+		}
+		return body.afterWriter()
+			.then(Mono.defer(() -> Mono.error(body.replayable() ? failure : notReplayed(failure, body))));
+	}
+
+	/** {@return the failure, with the reason its body was not sent again; carried so that it is not retried} */
+	private static Throwable notReplayed(Throwable failure, ReplayableBody body) {
+		if (failure instanceof DownstreamExhaustedException exhausted) {
+			// Never retried anyway; the note goes on the failure the client sees.
+			Throwable cause = exhausted.getCause();
+			NotRetriedException.note((cause != null) ? cause : exhausted, body.notReplayedReason());
+			return failure;
+		}
+		return new BodyNotReplayedException(NotRetriedException.note(failure, body.notReplayedReason()));
 	}
 
 	private static Mono<ClientResponse> judge(HttpRetryRoute route, ClientRequest request, ClientResponse response) {

@@ -30,6 +30,9 @@ import org.springframework.web.reactive.function.client.WebClientRequestExceptio
  * honouring {@code Retry-After}; every attempt after the first carries the attempt header; the response of every
  * failed attempt is released, except the last one, which the client gets as the call's response. A request that
  * may not be sent again is sent once, and its I/O failure says why in a suppressed {@link NotRetriedException}.
+ * A request body is written once, by the first attempt, which keeps a copy of its bytes (up to 256 KiB) for the
+ * later attempts and hedged copies to send, so a body from a publisher that can be subscribed once is retried
+ * safely; a longer body, or one not written whole, is sent once, and the failure says why in the same way.
  * Thread-safe.
  */
 public final class RetryingExchangeFilterFunction implements ExchangeFilterFunction {

@@ -36,6 +36,9 @@ final class ScriptedHttpServer implements AutoCloseable {
 	/** Holds the answers that hang, until the next reset or the close. */
 	private volatile java.util.concurrent.CountDownLatch hanging = new java.util.concurrent.CountDownLatch(1);
 
+	/** Holds the answers scripted as held, until {@link #release()}. */
+	private volatile java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+
 	ScriptedHttpServer() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
 		this.server.createContext("/", this::handle);
@@ -75,7 +78,15 @@ final class ScriptedHttpServer implements AutoCloseable {
 		}).toList();
 	}
 
+	/** Lets every held answer go out now; later held answers wait for the next release. */
+	void release() {
+		java.util.concurrent.CountDownLatch now = this.held;
+		this.held = new java.util.concurrent.CountDownLatch(1);
+		now.countDown();
+	}
+
 	void reset() {
+		release();
 		this.hanging.countDown();
 		this.hanging = new java.util.concurrent.CountDownLatch(1);
 		this.script.clear();
@@ -102,6 +113,15 @@ final class ScriptedHttpServer implements AutoCloseable {
 				}
 				throw new IOException("hung on purpose");
 			}
+			if (answer.held()) {
+				java.util.concurrent.CountDownLatch release = this.held;
+				try {
+					release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
 			if (answer.dropped()) {
 				// No status line: the client reads an end of stream where the response should be.
 				throw new IOException("dropped on purpose");
@@ -126,7 +146,11 @@ final class ScriptedHttpServer implements AutoCloseable {
 	}
 
 	/** A scripted answer. */
-	record Answer(int status, Map<String, String> headers, String body, boolean dropped) {
+	record Answer(int status, Map<String, String> headers, String body, boolean dropped, boolean held) {
+
+		Answer(int status, Map<String, String> headers, String body, boolean dropped) {
+			this(status, headers, body, dropped, false);
+		}
 
 		/** The status of an answer that never comes. */
 		static final int HANGS = -1;
@@ -134,6 +158,11 @@ final class ScriptedHttpServer implements AutoCloseable {
 		/** No answer: the request waits until the server is reset or closed. */
 		static Answer hang() {
 			return new Answer(HANGS, Map.of(), "", false);
+		}
+
+		/** This answer, sent only once the server is released ({@link ScriptedHttpServer#release()}). */
+		static Answer held(int status, String body) {
+			return new Answer(status, Map.of(), body, false, true);
 		}
 
 		static Answer status(int status) {
