@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * from outside ({@link HedgedCall}) ends the race as a cancel does.
  *
  * <p>State changes happen under this object's lock; user code (suppliers, stages' cancel, the
- * recovery) runs outside it, listeners inside it. Thread-safe.
+ * recovery, the listeners) runs outside it: what a decision tells the listeners is recorded under the
+ * lock and told after it ({@link HedgeNotices}), and the call's ending waits for the tellings in
+ * progress so that {@code close} comes last. Thread-safe.
  *
  * @param <T> the result type
  */
@@ -52,6 +54,9 @@ final class HedgeRace<T> {
 	private final HedgedFirstCopy.@Nullable CopySource<T> source;
 
 	final MutableRetryContext context;
+
+	/** The listener callbacks told outside the lock, or {@code null} when the instance had no listener as the call started. */
+	final @Nullable HedgeNotices notices;
 
 	final int maxCopies;
 
@@ -99,6 +104,7 @@ final class HedgeRace<T> {
 		this.copies = copies;
 		this.source = source;
 		this.context = context;
+		this.notices = runtime.listeners.isEmpty() ? null : new HedgeNotices();
 		this.maxCopies = Math.max(1, runtime.maxAttempts);
 		this.deadlineNanos = context.deadlineNanos;
 		this.attemptTimeoutNanos = runtime.attemptTimeoutNanos();
@@ -147,7 +153,7 @@ final class HedgeRace<T> {
 		MutableRetryContext copyContext = HedgeCopy.contextOf(this.context, copy.number);
 		try {
 			HedgedFirstCopy.CopySource<T> blocking = this.source;
-			CompletionStage<T> stage = (blocking != null) ? blocking.copy(copyContext, copy.told)
+			CompletionStage<T> stage = (blocking != null) ? blocking.copy(copyContext, copy.told, this.notices)
 					: java.util.Objects.requireNonNull(this.copies).apply(copyContext);
 			return (stage != null) ? stage : CompletableFuture.failedFuture(AttemptStages.nullStage(this.runtime.name));
 		}
@@ -183,18 +189,24 @@ final class HedgeRace<T> {
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
 		long decision;
 		int settled = 0;
+		HedgeNotices notices = this.notices;
+		HedgeNotices.Told later = null;
 		synchronized (this) {
 			if (copy.settled) {
 				// Settled when the call ended: its permit was given back then, its outcome no longer matters.
 				return;
 			}
 			copy.settled = true;
+			if (notices != null) {
+				later = new HedgeNotices.Told(copy.told);
+				notices.enter();
+			}
 			this.inFlight--;
 			this.context.permit = copy.permit;
 			copy.permit = CircuitBreaker.NO_PERMISSION;
 			@Nullable Throwable unwrapped = (failure != null) ? FailureClassifier.unwrap(failure) : null;
 			decision = CallLifecycle.afterCopy(this.runtime, this.context, copy.told, block, unwrapped, value, copy.number,
-					this.started < this.maxCopies);
+					this.started < this.maxCopies, later);
 			if (decision == CallLifecycle.ACCEPTED) {
 				if (copy.number > 1) {
 					this.hedges.counters.hedgeWon();
@@ -213,6 +225,9 @@ final class HedgeRace<T> {
 				}
 				decision = react(decision);
 			}
+		}
+		if (later != null) {
+			later.tell(java.util.Objects.requireNonNull(notices), this.runtime.listeners);
 		}
 		act(block, decision, value, settled, onTimer);
 	}
@@ -333,6 +348,25 @@ final class HedgeRace<T> {
 			if (copy.cancelled) {
 				AttemptStages.cancel(copy.stage, this.hedges.interruptLosers, this.runtime.name);
 			}
+		}
+	}
+
+	/** Whether {@code copy} was settled: its outcome taken, or the call ended without it. */
+	synchronized boolean isSettled(HedgeCopy<T> copy) {
+		return copy.settled;
+	}
+
+	/**
+	 * Runs the call's ending ({@code close}, recovery, failure) now, or, while listener callbacks are being
+	 * told, once they are over ({@link HedgeNotices#end}). Outside the lock.
+	 */
+	void end(Runnable ending) {
+		HedgeNotices told = this.notices;
+		if (told != null) {
+			told.end(ending);
+		}
+		else {
+			ending.run();
 		}
 	}
 
