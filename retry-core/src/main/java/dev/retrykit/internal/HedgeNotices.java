@@ -1,8 +1,7 @@
 package dev.retrykit.internal;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.retrykit.context.RetryContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The listener callbacks of a hedged call ({@link HedgeRace}), told outside the call's lock: decisions

@@ -20,6 +20,7 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.context.RetryContext;
+import dev.retrykit.spi.RetryScheduler;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -224,6 +225,55 @@ class HedgedCallListenerLockTests {
 		assertThat(breaker.getMetrics().trialCallsInFlight()).isZero();
 		assertThat(template.getMetrics().getListenerFailures()).isGreaterThanOrEqualTo(5);
 		assertThat(this.recorder.told).containsOnlyOnce("close").last().isEqualTo("close");
+	}
+
+	@Test
+	void aListenerBlockedOnACopysTimeoutDoesNotHoldUpTheTimerForOtherCalls() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch gate = new CountDownLatch(1);
+		java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+		this.recorder.onError = context -> {
+			if (context.getLastThrowable() instanceof java.util.concurrent.TimeoutException && first.getAndSet(false)) {
+				entered.countDown();
+				await(gate);
+			}
+		};
+		// Delays in virtual time; what is handed on at once (a due copy's start, a timeout) runs on a thread.
+		RetryScheduler split = (task, delay, unit) -> {
+			if (delay > 0) {
+				return this.time.schedule(task, delay, unit);
+			}
+			this.threads.execute(task);
+			return this.time.schedule(() -> {
+			}, 0, unit);
+		};
+		RetryTemplate template = RetryTemplate.builder().name("search").sleeper(this.time).timeSource(this.time)
+			.scheduler(split).config(RetryConfig.builder().maxAttempts(3).attemptTimeout(Duration.ofMillis(50))
+				.hedging(HedgingConfig.builder().delay(Duration.ofMillis(40)).build()).build())
+			.listener(this.recorder).build();
+		java.util.concurrent.atomic.AtomicInteger callsOfB = new java.util.concurrent.atomic.AtomicInteger();
+		template.executeAsync(() -> new CompletableFuture<String>());
+		Future<?> clock = this.threads.submit(() -> {
+			for (int millis = 0; millis < 100; millis++) {
+				if (millis == 20) {
+					template.executeAsync(() -> {
+						callsOfB.incrementAndGet();
+						return new CompletableFuture<String>();
+					});
+				}
+				this.time.advance(Duration.ofMillis(1));
+			}
+		});
+		try {
+			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+			// The first call's first copy timed out at 50 ms and its listener blocks; the second call hedges at 60 ms.
+			BlockingDownstream.await(() -> callsOfB.get() >= 2, "the second call's hedge");
+		}
+		finally {
+			gate.countDown();
+		}
+		clock.get(10, TimeUnit.SECONDS);
 	}
 
 	private static void await(CountDownLatch latch) {
