@@ -94,7 +94,7 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 		HedgeNotices telling = this.notices;
 		boolean heard = !this.listeners.isEmpty();
 		if (heard && telling != null && !telling.enterUnlessEnding()) {
-			// The call is ending, this copy settled with it: no attempt, and nothing told after its close.
+			// The call is ending, this copy settled with it: no attempt, and no beforeAttempt after its close.
 			synchronized (this) {
 				this.runner = null;
 			}
@@ -110,7 +110,15 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 		try {
 			if (heard) {
 				// On this thread, so that what a listener opens for the attempt (an observation's scope) is current here.
-				this.listeners.beforeAttempt(this.told);
+				try {
+					this.listeners.beforeAttempt(this.told);
+				}
+				finally {
+					if (telling != null) {
+						// The call's ending waits for this callback, never for the attempt.
+						telling.exit();
+					}
+				}
 			}
 			value = this.attempt.apply(this.argument, this.context);
 		}
@@ -118,7 +126,10 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 			failure = ex;
 		}
 		finally {
-			if (heard) {
+			if (heard && telling != null) {
+				telling.attemptReturned(this.listeners, this.told);
+			}
+			else if (heard) {
 				this.listeners.attemptReturned(this.told);
 			}
 			CallDeadlines.exit(deadline);
@@ -129,10 +140,6 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 					// The copy's own interrupt, sent because it lost: not the thread's next task's business.
 					Thread.interrupted();
 				}
-			}
-			if (heard && telling != null) {
-				// The call's close, held while this copy was told about, may run here.
-				telling.exit();
 			}
 		}
 		if (failure == null) {

@@ -11,12 +11,14 @@ import org.jspecify.annotations.Nullable;
  * (cancels or completes its future, reads its context) finds it in a settled state.
  *
  * <p>Order per call: each copy's {@code beforeAttempt} and {@code attemptReturned} are told on the
- * thread that runs its supplier, around it, and its outcome's callbacks after its
- * {@code attemptReturned}; callbacks about different copies may run at once on different threads, as
+ * thread that runs its code, around it, and its outcome's callbacks after its {@code attemptReturned};
+ * callbacks about different copies may run at once on different threads, as
  * {@link dev.retrykit.RetryListener} says. The call's ending ({@code close}, with the recovery and the
- * failure of a call that did not succeed) waits until every telling that had started before it is over
- * ({@link #end}), so {@code close} is told once and last. A call that succeeds completes its caller's
- * future at once all the same; only its {@code close} may come later.
+ * failure of a call that did not succeed) waits until every callback being told is over ({@link #end}),
+ * so {@code close} is told once and after every other callback, but for the {@code attemptReturned} of a
+ * copy whose code was still running as the call ended (as today, and as the listener's contract says).
+ * The ending never waits for a copy's own code. A call that succeeds completes its caller's future at
+ * once; only its {@code close} may come later.
  *
  * <p>Only a call whose instance has listeners has one (none is allocated otherwise). Thread-safe; its
  * own lock is never held while user code runs, and may be taken under the race's lock.
@@ -47,6 +49,25 @@ final class HedgeNotices {
 		}
 		this.open++;
 		return true;
+	}
+
+	/**
+	 * Tells {@code attemptReturned} about a copy whose code returned: within a telling, unless the call's
+	 * ending was asked for meanwhile; then at once all the same (after {@code close}, as
+	 * {@link dev.retrykit.RetryListener#attemptReturned} allows), so that what its {@code beforeAttempt}
+	 * put in scope on this thread is taken out.
+	 */
+	void attemptReturned(Listeners listeners, RetryContext told) {
+		if (!enterUnlessEnding()) {
+			listeners.attemptReturned(told);
+			return;
+		}
+		try {
+			listeners.attemptReturned(told);
+		}
+		finally {
+			exit();
+		}
 	}
 
 	/** A telling is over; the last one runs the ending held meanwhile, if any. */

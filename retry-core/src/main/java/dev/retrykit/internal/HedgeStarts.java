@@ -85,30 +85,32 @@ final class HedgeStarts {
 
 	/**
 	 * Runs an async copy between its listeners' {@code beforeAttempt} and {@code attemptReturned}, on this
-	 * thread and outside the race's lock, within a telling of {@code notices} (entered under the lock as the
-	 * copy started). A copy settled while its {@code beforeAttempt} ran (the call ended, it timed out) does
-	 * not run its supplier.
+	 * thread and outside the race's lock. Its {@code beforeAttempt} is a telling of {@code notices} (entered
+	 * under the lock as the copy started), which the call's ending waits for; its supplier is not, so that
+	 * no copy's slow start holds up the end of the call. A copy settled while its {@code beforeAttempt} ran
+	 * (the call ended, it timed out) does not run its supplier, and is told {@code attemptReturned} at once.
 	 */
 	private static <T> void tellAround(HedgeRace<T> race, HedgeCopy<T> copy, HedgeNotices notices) {
 		Listeners listeners = race.runtime.listeners;
-		CompletionStage<T> stage = null;
+		boolean settled = true;
 		try {
 			listeners.beforeAttempt(copy.told);
-			if (!race.isSettled(copy)) {
-				stage = race.runCopy(copy);
+			settled = race.isSettled(copy);
+			if (settled) {
+				listeners.attemptReturned(copy.told);
 			}
-			listeners.attemptReturned(copy.told);
 		}
 		finally {
 			notices.exit();
 		}
-		if (stage != null) {
-			race.started(copy, stage, null);
-		}
-		else {
+		if (settled) {
 			race.started(copy, null, new CancellationException("Copy " + copy.number + " of retry '"
 					+ race.runtime.name + "' was settled before it started"));
+			return;
 		}
+		CompletionStage<T> stage = race.runCopy(copy);
+		notices.attemptReturned(listeners, copy.told);
+		race.started(copy, stage, null);
 	}
 
 	/**

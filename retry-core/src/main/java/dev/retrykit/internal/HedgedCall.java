@@ -126,8 +126,9 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 
 	/**
 	 * The future is being completed from outside: unless the race ended already (its own completion, or
-	 * the recovery's), it ends now, its copies cancelled and its listeners closed, before the future
-	 * completes, so that whoever waits on the future finds the call over.
+	 * the recovery's), it ends now, its copies cancelled before the future completes, so that whoever
+	 * waits on the future finds no copy starting; its listeners are closed now, or, while callbacks are
+	 * being told (one of them may be what completes the future), once they are over ({@link HedgeNotices}).
 	 */
 	private void endFromOutside(@Nullable Throwable failure) {
 		if (!isDone() && this.race.endFromOutside()) {
