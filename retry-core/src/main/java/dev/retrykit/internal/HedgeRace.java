@@ -212,7 +212,7 @@ final class HedgeRace<T> {
 					this.hedges.counters.hedgeWon();
 					this.runtime.counters.event(RetryEventType.HEDGE_WON, copy.number, null, 0);
 				}
-				settled = settleInFlight(true);
+				settled = HedgeSettling.settleInFlight(this, true);
 				this.ended = true;
 				HedgeWaits.unwatch(this);
 			}
@@ -272,7 +272,7 @@ final class HedgeRace<T> {
 		}
 		this.ended = true;
 		HedgeWaits.unwatch(this);
-		settleInFlight(false);
+		HedgeSettling.settleInFlight(this, false);
 		return decision;
 	}
 
@@ -288,7 +288,7 @@ final class HedgeRace<T> {
 			}
 			this.call.completeInside(value);
 			if (settled > 0) {
-				cancelSettled();
+				HedgeSettling.cancelSettled(this);
 			}
 		}
 		else if (decision == 0 && onTimer) {
@@ -304,50 +304,8 @@ final class HedgeRace<T> {
 			HedgeWaits.rewatch(this);
 		}
 		else if (decision != AWAIT) {
-			cancelSettled();
+			HedgeSettling.cancelSettled(this);
 			this.call.end(block, decision, null);
-		}
-	}
-
-	/**
-	 * Under the lock, as the call ends: settles every copy in flight, giving its permit back, and counts
-	 * the hedges among them as lost (another copy won) or cancelled (the call ended without a winner).
-	 * @return how many copies were settled, whose stages {@link #cancelSettled} is to cancel
-	 */
-	int settleInFlight(boolean lost) {
-		int settled = 0;
-		int hedgesSettled = 0;
-		for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
-			if (!copy.settled) {
-				copy.settled = true;
-				copy.cancelled = true;
-				this.inFlight--;
-				this.context.permit = copy.permit;
-				copy.permit = CircuitBreaker.NO_PERMISSION;
-				CallLifecycle.releaseAttempt(this.runtime, this.context);
-				settled++;
-				if (copy.number > 1) {
-					hedgesSettled++;
-				}
-			}
-		}
-		if (hedgesSettled > 0) {
-			if (lost) {
-				this.hedges.counters.hedgesLost(hedgesSettled);
-			}
-			else {
-				this.hedges.counters.hedgesCancelled(hedgesSettled);
-			}
-		}
-		return settled;
-	}
-
-	/** Cancels the settled copies' stages; by the thread that ended the call (the list no longer changes). */
-	void cancelSettled() {
-		for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
-			if (copy.cancelled) {
-				AttemptStages.cancel(copy.stage, this.hedges.interruptLosers, this.runtime.name);
-			}
 		}
 	}
 
@@ -375,25 +333,6 @@ final class HedgeRace<T> {
 		List<Throwable> all = this.failures;
 		this.failures = null;
 		return (all != null && all.size() > 1) ? all : null;
-	}
-
-	/**
-	 * The caller's future was completed from outside ({@code cancel}, {@code complete},
-	 * {@code orTimeout}): no copy starts any more; the copies in flight give their permits back, count as
-	 * cancelled and are cancelled.
-	 * @return whether this ended the race (it had not ended otherwise before)
-	 */
-	boolean endFromOutside() {
-		synchronized (this) {
-			if (this.ended) {
-				return false;
-			}
-			this.ended = true;
-			HedgeWaits.unwatch(this);
-			settleInFlight(false);
-		}
-		cancelSettled();
-		return true;
 	}
 
 	@Override

@@ -131,7 +131,7 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 	 * being told (one of them may be what completes the future), once they are over ({@link HedgeNotices}).
 	 */
 	private void endFromOutside(@Nullable Throwable failure) {
-		if (!isDone() && this.race.endFromOutside()) {
+		if (!isDone() && HedgeSettling.endFromOutside(this.race)) {
 			HedgeRace<T> ended = this.race;
 			ended.end(() -> CallEnding.endedFromOutside(ended.runtime, ended.context, failure));
 		}
