@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -274,6 +275,34 @@ class HedgedCallListenerLockTests {
 			gate.countDown();
 		}
 		clock.get(10, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void theEndOfACallWithListenersNeverWaitsForACopysOwnCode() throws Exception {
+		ExecutorService copies = Executors.newCachedThreadPool();
+		CountDownLatch hung = new CountDownLatch(1);
+		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time)
+			.config(RetryConfig.builder().maxAttempts(2).maxDuration(Duration.ofMillis(200))
+				.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).executor(copies).build()).build())
+			.listener(this.recorder).build();
+		try {
+			CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> template.execute(context -> {
+				await(hung);
+				return "never";
+			}), this.threads);
+			BlockingDownstream.await(() -> this.recorder.told.contains("beforeAttempt 1"), "the first copy");
+			for (int millis = 0; millis < 200 && !caller.isDone(); millis += 10) {
+				this.time.advance(Duration.ofMillis(10));
+			}
+
+			assertThat(caller).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
+				.withCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+			assertThat(this.recorder.told).containsOnlyOnce("close");
+		}
+		finally {
+			hung.countDown();
+			copies.shutdownNow();
+		}
 	}
 
 	private static void await(CountDownLatch latch) {
