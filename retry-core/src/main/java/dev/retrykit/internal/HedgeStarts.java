@@ -77,7 +77,7 @@ final class HedgeStarts {
 		}
 		CompletionStage<T> stage = race.runCopy(copy);
 		if (!race.copiesTellListeners()) {
-			// A listener added to the instance after the call started: told under the lock by acquire.
+			// No listener as the call started; one added since was told beforeAttempt by acquire, under the lock.
 			CallLifecycle.attemptReturned(race.runtime, copy.told);
 		}
 		race.started(copy, stage, null);
