@@ -199,7 +199,6 @@ final class HedgeRace<T> {
 			copy.settled = true;
 			if (notices != null) {
 				later = new HedgeNotices.Told(copy.told);
-				notices.enter();
 			}
 			this.inFlight--;
 			this.context.permit = copy.permit;
@@ -225,9 +224,13 @@ final class HedgeRace<T> {
 				}
 				decision = react(decision);
 			}
+			if (later != null) {
+				// Queued once decided, under this lock: in the order of the decisions.
+				java.util.Objects.requireNonNull(notices).add(later);
+			}
 		}
-		if (later != null) {
-			later.tell(java.util.Objects.requireNonNull(notices), this.runtime.listeners);
+		if (notices != null) {
+			notices.drain(this.runtime.listeners);
 		}
 		act(block, decision, value, settled, onTimer);
 	}

@@ -305,6 +305,64 @@ class HedgedCallListenerLockTests {
 		}
 	}
 
+	@Test
+	void theOutcomesOfACallAreToldOneAtATimeInTheOrderDecidedWhileTheCallGoesOn() throws Exception {
+		ExecutorService copies = Executors.newCachedThreadPool();
+		CountDownLatch firstMayFail = new CountDownLatch(1);
+		CountDownLatch secondMayFail = new CountDownLatch(1);
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch gate = new CountDownLatch(1);
+		this.recorder.onError = context -> {
+			if (context.getRetryCount() == 0) {
+				entered.countDown();
+				await(gate);
+			}
+		};
+		RetryTemplate template = template(RetryConfig.builder().maxAttempts(3)
+			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).executor(copies).build()).build(), null);
+		try {
+			CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> {
+				try {
+					return template.execute(context -> {
+						if (context.getRetryCount() == 0) {
+							await(firstMayFail);
+							throw new IOException("first down");
+						}
+						if (context.getRetryCount() == 1) {
+							await(secondMayFail);
+							throw new IOException("second down");
+						}
+						return "third";
+					});
+				}
+				catch (IOException ex) {
+					throw new java.io.UncheckedIOException(ex);
+				}
+			}, this.threads);
+			BlockingDownstream.await(() -> this.time.pendingTasks() > 0, "the timer for the next copy");
+			this.time.advance(Duration.ofMillis(10));
+			BlockingDownstream.await(() -> this.recorder.told.contains("beforeAttempt 2"), "the second copy");
+			firstMayFail.countDown();
+			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+			secondMayFail.countDown();
+
+			// The second copy's failure is decided (and starts the third copy, which wins) while the
+			// listener is still told about the first's: its onError waits for it, the call does not.
+			assertThat(caller).succeedsWithin(Duration.ofSeconds(5)).isEqualTo("third");
+			assertThat(template.getMetrics().getHedgesLost()).isEqualTo(1);
+			assertThat(this.recorder.told).doesNotContain("onError 2", "onSuccess 3", "close");
+		}
+		finally {
+			gate.countDown();
+			secondMayFail.countDown();
+		}
+		BlockingDownstream.await(() -> this.recorder.told.contains("close"), "close");
+		assertThat(this.recorder.told).containsSubsequence("onError 1", "onRetry 1", "onError 2", "onRetry 2",
+				"onSuccess 3", "close").containsOnlyOnce("close").last().isEqualTo("close");
+		copies.shutdownNow();
+	}
+
 	private static void await(CountDownLatch latch) {
 		try {
 			if (!latch.await(30, TimeUnit.SECONDS)) {
