@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.aop;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.function.Supplier;
 
 import dev.retrykit.RetryTemplate;
@@ -31,8 +32,11 @@ final class AsyncMethodRetry implements MethodRetry {
 	/** Whether the attempts and the recovery run in the caller's context. */
 	private final boolean inCallerContext;
 
+	/** Replaces each attempt's last argument on a clone of its own (a suspend function's continuation), or {@code null}. */
+	private final @Nullable UnaryOperator<@Nullable Object> lastArgument;
+
 	AsyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover) {
-		this(template, recover, AsyncMethodRetry::returnedStage, true);
+		this(template, recover, AsyncMethodRetry::returnedStage, true, null);
 	}
 
 	/**
@@ -40,13 +44,17 @@ final class AsyncMethodRetry implements MethodRetry {
 	 * @param recover the method's recover methods, or {@code null}
 	 * @param toStage turns what an attempt or the recovery returned into a stage; what it throws fails the attempt
 	 * @param inCallerContext whether the attempts and the recovery run in the caller's {@link CallerContext}
+	 * @param lastArgument replaces each attempt's last argument, on a clone of the invocation of its own,
+	 * while the attempt's context is current; or {@code null}
 	 */
 	AsyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover,
-			Function<@Nullable Object, CompletionStage<@Nullable Object>> toStage, boolean inCallerContext) {
+			Function<@Nullable Object, CompletionStage<@Nullable Object>> toStage, boolean inCallerContext,
+			@Nullable UnaryOperator<@Nullable Object> lastArgument) {
 		this.template = template;
 		this.recover = recover;
 		this.toStage = toStage;
 		this.inCallerContext = inCallerContext;
+		this.lastArgument = lastArgument;
 	}
 
 	@Override
@@ -108,7 +116,8 @@ final class AsyncMethodRetry implements MethodRetry {
 
 		@Override
 		public CompletionStage<@Nullable Object> get() {
-			return stage(this::proceed);
+			UnaryOperator<@Nullable Object> replacing = AsyncMethodRetry.this.lastArgument;
+			return (replacing == null) ? stage(this::proceed) : stage(() -> proceed(replacing));
 		}
 
 	}

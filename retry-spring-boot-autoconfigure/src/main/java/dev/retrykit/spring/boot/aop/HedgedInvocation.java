@@ -88,4 +88,9 @@ final class HedgedInvocation {
 		return this.start.proceed();
 	}
 
+	/** {@return what each copy proceeds: the invocation, or a pristine clone ({@link AttemptInvoker#start})} */
+	MethodInvocation start() {
+		return this.start;
+	}
+
 }

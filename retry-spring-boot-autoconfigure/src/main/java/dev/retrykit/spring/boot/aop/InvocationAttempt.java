@@ -1,5 +1,7 @@
 package dev.retrykit.spring.boot.aop;
 
+import java.util.function.UnaryOperator;
+
 import dev.retrykit.RetryCallDescriber;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.context.RetryContext;
@@ -52,6 +54,23 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 			}
 			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryTemplate.currentContext());
 			return this.start.proceed();
+		}
+	}
+
+	/**
+	 * Runs one attempt, or one copy of a hedged call, as {@link #proceed()} does, on a clone of its own
+	 * whose last argument {@code lastArgument} replaces (a suspend function's {@code Continuation}).
+	 * @return the attempt's result
+	 * @throws Throwable the attempt's failure
+	 */
+	final @Nullable Object proceed(UnaryOperator<@Nullable Object> lastArgument) throws Throwable {
+		try (CallerContext.Scope scope = this.caller.restore()) {
+			HedgedInvocation hedged = this.copies;
+			if (hedged != null) {
+				return AttemptInvoker.proceedOnClone(hedged.start(), lastArgument);
+			}
+			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryTemplate.currentContext());
+			return AttemptInvoker.proceedOnClone(this.start, lastArgument);
 		}
 	}
 
