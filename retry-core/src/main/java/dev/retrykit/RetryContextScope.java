@@ -3,7 +3,6 @@ package dev.retrykit;
 import java.util.Objects;
 
 import dev.retrykit.context.RetryContext;
-import dev.retrykit.internal.ContextStack;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,11 +18,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RetryContextScope implements AutoCloseable {
 
-	private final ContextStack stack;
+	/** The engine's stack of contexts of the thread that entered, as {@link RetryTemplate} hands it out. */
+	private final Object stack;
 
 	private boolean closed;
 
-	private RetryContextScope(ContextStack stack) {
+	private RetryContextScope(Object stack) {
 		this.stack = stack;
 	}
 
@@ -35,9 +35,7 @@ public final class RetryContextScope implements AutoCloseable {
 	 */
 	public static RetryContextScope enter(RetryContext context) {
 		Objects.requireNonNull(context, "context must not be null");
-		ContextStack stack = ContextStack.get();
-		stack.push(context);
-		return new RetryContextScope(stack);
+		return new RetryContextScope(RetryTemplate.enterContext(context));
 	}
 
 	/**
@@ -49,7 +47,7 @@ public final class RetryContextScope implements AutoCloseable {
 	 * @return the context to keep, or {@code null} outside a retried call
 	 */
 	public static @Nullable RetryContext capture() {
-		return ContextStack.get().topToKeep();
+		return RetryTemplate.contextToKeep();
 	}
 
 	/**
@@ -62,11 +60,10 @@ public final class RetryContextScope implements AutoCloseable {
 		if (this.closed) {
 			return;
 		}
-		if (ContextStack.get() != this.stack) {
+		if (!RetryTemplate.exitContext(this.stack)) {
 			throw new IllegalStateException("A RetryContextScope is closed on the thread that entered it");
 		}
 		this.closed = true;
-		this.stack.pop();
 	}
 
 }

@@ -52,8 +52,7 @@ class ArchitectureTests {
 	 * DESIGN.md's package rule: retry-core's packages form no cycle, the root counted, except through the
 	 * assembly/engine seam. The assembly users type ({@code RetryTemplate}, its builder, {@code RetryRegistry})
 	 * constructs the engine's entry points in {@code internal}, and the engine reads {@code RetryConfig}:
-	 * Resilience4j's {@code Retry.of -> RetryImpl} shape; {@code RetryContextScope}, as
-	 * {@code RetryTemplate.currentContext()}, works on the engine's stack of contexts of the thread. The one temporary exception is the deprecated
+	 * Resilience4j's {@code Retry.of -> RetryImpl} shape. The one temporary exception is the deprecated
 	 * {@code RetryContext.current()}, which forwards to {@code RetryTemplate.currentContext()} for one release.
 	 * Any other dependency that closes a cycle fails the rule.
 	 */
@@ -63,7 +62,6 @@ class ArchitectureTests {
 			.ignoreDependency(within("dev.retrykit.RetryTemplate"), engineTypes("RetryRuntime", "SyncRetry",
 					"StatefulRetry", "AsyncRetry", "ContextStack"))
 			.ignoreDependency(within("dev.retrykit.RetryTemplateBuilder"), engineTypes("RetryRuntime"))
-			.ignoreDependency(within("dev.retrykit.RetryContextScope"), engineTypes("ContextStack"))
 			.ignoreDependency(within("dev.retrykit.RetryRegistry"), engineTypes("RetryRuntime", "FailbackEngine"))
 			.ignoreDependency(within("dev.retrykit.context.RetryContext"), within("dev.retrykit.RetryTemplate"))
 			.because("core's packages are layered, the root package counted: the context at the ground floor, "
