@@ -98,6 +98,22 @@ class RetryCallDescriberTests {
 	}
 
 	@Test
+	void describersAndPlainOperationsTakenInTurnByOneInstanceAreEachHeardAsTheyAre() {
+		RetryTemplate template = template(recording("a"));
+		for (int round = 1; round <= 3; round++) {
+			String plain = template.execute(context -> "plain");
+			assertThat(plain).isEqualTo("plain");
+			assertThat(template.execute(new DescribedCallback("order-" + round))).isEqualTo("done");
+		}
+		assertThat(this.heard).containsExactly("a open of null", "a attempt 1 of null", "a close of null",
+				"a open of order-1", "a attempt 1 of order-1", "a close of order-1",
+				"a open of null", "a attempt 1 of null", "a close of null",
+				"a open of order-2", "a attempt 1 of order-2", "a close of order-2",
+				"a open of null", "a attempt 1 of null", "a close of null",
+				"a open of order-3", "a attempt 1 of order-3", "a close of order-3");
+	}
+
+	@Test
 	void withoutListenersNothingIsDescribed() {
 		DescribedCallback callback = new DescribedCallback("order-4");
 		assertThat(template().execute(callback)).isEqualTo("done");

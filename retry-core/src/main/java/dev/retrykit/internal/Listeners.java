@@ -10,11 +10,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * An instance's {@link RetryListener}s, told through {@link ListenerCalls}: a failing listener never
  * breaks a call. Calls are told in order, and {@code attemptReturned} and {@code close} in reverse, so
- * that a listener opened first closes last. Immutable and thread-safe.
+ * that a listener opened first closes last. Thread-safe: the listeners are fixed; the one mutable field is
+ * a cache that a race can only miss.
  */
 final class Listeners extends ListenerCalls<RetryListener> {
 
 	private static final System.Logger LOGGER = System.getLogger("dev.retrykit.RetryListener");
+
+	/** The class of the operation last found not to be a {@link RetryCallDescriber}; a racy one-entry cache. */
+	private @Nullable Class<?> notDescriber;
 
 	Listeners(String name, RetryListener[] listeners, RetryCounters counters) {
 		super(name, counters, listeners);
@@ -26,13 +30,26 @@ final class Listeners extends ListenerCalls<RetryListener> {
 	 * listener that throws.
 	 */
 	void describe(@Nullable Object operation, RetryContext context) {
-		if (operation instanceof RetryCallDescriber describer && !isEmpty()) {
+		if (operation == null || isEmpty()) {
+			return;
+		}
+		// A type check against an interface that fails scans the class's interfaces every time (about 25 ns
+		// for a lambda on a VM core: it was most of a retry + breaker call): the class last found not to
+		// describe is remembered. A race only repeats the check.
+		Class<?> type = operation.getClass();
+		if (type == this.notDescriber) {
+			return;
+		}
+		if (operation instanceof RetryCallDescriber describer) {
 			try {
 				describer.describe(context);
 			}
 			catch (Throwable ex) {
 				failed(describer, context, ex);
 			}
+		}
+		else {
+			this.notDescriber = type;
 		}
 	}
 
