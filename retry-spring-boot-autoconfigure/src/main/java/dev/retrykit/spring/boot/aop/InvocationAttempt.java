@@ -1,7 +1,6 @@
 package dev.retrykit.spring.boot.aop;
 
 import dev.retrykit.RetryCallDescriber;
-import dev.retrykit.RetryTemplate;
 import dev.retrykit.context.RetryContext;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -41,16 +40,18 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 
 	/**
 	 * Runs one attempt, or one copy of a hedged call, in the caller's context.
+	 * @param context the attempt's (or copy's) context as the engine handed it; {@code null} where the
+	 * engine hands none (a failback task, whose calls never hedge)
 	 * @return the attempt's result
 	 * @throws Throwable the attempt's failure
 	 */
-	final @Nullable Object proceed() throws Throwable {
+	final @Nullable Object proceed(@Nullable RetryContext context) throws Throwable {
 		try (CallerContext.Scope scope = this.caller.restore()) {
 			HedgedInvocation hedged = this.copies;
 			if (hedged != null) {
 				return hedged.proceed();
 			}
-			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryTemplate.currentContext());
+			HedgedInvocation.refuseHedgeOnSharedInvocation(context);
 			return this.start.proceed();
 		}
 	}

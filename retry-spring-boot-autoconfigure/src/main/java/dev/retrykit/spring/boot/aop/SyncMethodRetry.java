@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
  * (so an inner {@code @Transactional} starts a fresh transaction) inside
- * {@code template.execute(context -> ...)}, which makes {@code RetryTemplate.currentContext()} work in the
+ * {@code template.execute(context -> ...)}, which makes {@link RetryTemplate#currentContext} work in the
  * method. Each attempt proceeds from where the call entered the retry interceptor
  * ({@link AttemptInvoker}). Stateless without recovery and with the retry interceptor innermost, a call
  * allocates nothing:
@@ -101,7 +101,7 @@ final class SyncMethodRetry implements MethodRetry {
 
 		@Override
 		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
-			return proceed();
+			return proceed(context);
 		}
 
 	}
