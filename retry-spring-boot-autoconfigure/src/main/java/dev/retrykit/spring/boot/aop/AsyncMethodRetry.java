@@ -102,7 +102,8 @@ final class AsyncMethodRetry implements MethodRetry {
 	}
 
 	/** Starts one attempt of a call; tells the call's listeners its invocation. */
-	private final class Attempt extends InvocationAttempt implements Function<RetryContext, CompletionStage<@Nullable Object>> {
+	private final class Attempt extends InvocationAttempt
+			implements Function<RetryContext, CompletionStage<@Nullable Object>> {
 
 		Attempt(MethodInvocation invocation, CallerContext caller, @Nullable HedgedInvocation copies) {
 			super(invocation, caller, copies);
