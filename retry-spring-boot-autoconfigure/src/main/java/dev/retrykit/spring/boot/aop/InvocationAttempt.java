@@ -6,8 +6,9 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An attempt of an intercepted call that may run after the retry interceptor has returned, on another
- * thread (an async retry, a failback task, a copy of a hedged call): it runs the rest of the chain from
+ * An attempt of an intercepted call, which may run after the retry interceptor has returned, on another
+ * thread (an async retry, a failback task, a copy of a hedged call), or on the caller's (a blocking retry's
+ * attempt, in {@link CallerContext#none()}): it runs the rest of the chain from
  * where the call entered the retry interceptor ({@link AttemptInvoker#start}), or, for a hedged call, a copy through
  * {@link HedgedInvocation}; in the caller's {@link CallerContext}; and tells the call's listeners its
  * invocation ({@link MethodListeners}). Each kind of call extends it into the operation its engine takes.
@@ -17,7 +18,10 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 
 	private final MethodInvocation invocation;
 
-	/** What each attempt proceeds: the invocation, or a pristine clone ({@link AttemptInvoker#start}). */
+	/**
+	 * What each attempt proceeds: the invocation, or a pristine clone ({@link AttemptInvoker#start}); a hedged
+	 * call's copies proceed on their own ({@link HedgedInvocation}).
+	 */
 	private final MethodInvocation start;
 
 	private final CallerContext caller;
@@ -32,8 +36,20 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 	 * @param copies the hedged call's copies, or {@code null} when the call does not hedge
 	 */
 	InvocationAttempt(MethodInvocation invocation, CallerContext caller, @Nullable HedgedInvocation copies) {
+		this(invocation, (copies != null) ? invocation : AttemptInvoker.start(invocation), caller, copies);
+	}
+
+	/**
+	 * An attempt whose start is already known.
+	 * @param invocation the invocation as the retry interceptor received it
+	 * @param start what each attempt proceeds ({@link AttemptInvoker#start}); not used when the call hedges
+	 * @param caller the context the attempts run in
+	 * @param copies the hedged call's copies, or {@code null} when the call does not hedge
+	 */
+	InvocationAttempt(MethodInvocation invocation, MethodInvocation start, CallerContext caller,
+			@Nullable HedgedInvocation copies) {
 		this.invocation = invocation;
-		this.start = AttemptInvoker.start(invocation);
+		this.start = start;
 		this.caller = caller;
 		this.copies = copies;
 	}
