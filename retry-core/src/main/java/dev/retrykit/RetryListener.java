@@ -17,8 +17,13 @@ import dev.retrykit.context.RetryContext;
  * about one copy ({@code beforeAttempt} to {@code onRetry}) gets the call's context as that copy sees it,
  * its retry count the copy's number less one and its attribute {@code retry.hedged} {@code true} in every
  * copy after the first only (the other attributes are the call's); a copy still in flight when the call
- * ends gets no callback of its own before {@code close}. An exception thrown by a listener never breaks
- * the call: it is caught, counted in {@link RetryMetrics#getListenerFailures()} and logged.
+ * ends gets no callback of its own before {@code close}. A hedged call never tells its listeners while
+ * it holds the call's lock, and tells its outcome callbacks ({@code onError}, {@code onRetry},
+ * {@code onSuccess}, {@code close}) one at a time in the order decided: a listener that blocks holds up
+ * only the callbacks after it (and, in {@code beforeAttempt}, its own copy), never another copy or the
+ * future of a call that succeeds, and one may cancel or complete the call's future; {@code close} waits for the callbacks in progress, so the future of a hedged call
+ * that succeeded may complete before its {@code close}. An exception thrown by a
+ * listener never breaks the call: it is caught, counted in {@link RetryMetrics#getListenerFailures()} and logged.
  * Implementations must be thread-safe: one listener serves every call of every instance it is
  * registered on, and the callbacks of a hedged call's copies may run on different threads at once.
  */

@@ -105,6 +105,37 @@ public final class RetryTemplate {
 		return ContextStack.current();
 	}
 
+	/**
+	 * {@link RetryContextScope#enter}'s step on the engine's side: makes {@code context} current on this
+	 * thread. The assembly is the one seam to the engine's stack of contexts.
+	 * @return the token that {@link #exitContext} takes back on this thread
+	 */
+	static Object enterContext(RetryContext context) {
+		ContextStack stack = ContextStack.get();
+		stack.push(context);
+		return stack;
+	}
+
+	/**
+	 * {@link RetryContextScope#close}'s step: makes current again what was before the matching
+	 * {@link #enterContext}.
+	 * @param token what {@link #enterContext} returned
+	 * @return {@code false}, doing nothing, when called on another thread than the one that entered
+	 */
+	static boolean exitContext(Object token) {
+		ContextStack stack = ContextStack.get();
+		if (stack != token) {
+			return false;
+		}
+		stack.pop();
+		return true;
+	}
+
+	/** {@link RetryContextScope#capture}'s step: the current context as it can be kept. */
+	static @Nullable RetryContext contextToKeep() {
+		return ContextStack.get().topToKeep();
+	}
+
 	/** {@return a builder with the default configuration} */
 	public static RetryTemplateBuilder builder() {
 		return new RetryTemplateBuilder();

@@ -48,6 +48,9 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 	/** What the listeners are told about this copy. */
 	private final RetryContext told;
 
+	/** The call's tellings, which its {@code close} waits for, or {@code null} without listeners. */
+	private final @Nullable HedgeNotices notices;
+
 	/** Whether a thread took the task to run it; guarded by this. */
 	private boolean taken;
 
@@ -58,13 +61,14 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 	private boolean interrupted;
 
 	BlockingCopyTask(RetryFunction<? super A, T, ?> attempt, A argument, MutableRetryContext context, Thread caller,
-			Listeners listeners, RetryContext told) {
+			Listeners listeners, RetryContext told, @Nullable HedgeNotices notices) {
 		this.attempt = attempt;
 		this.argument = argument;
 		this.context = context;
 		this.caller = caller;
 		this.listeners = listeners;
 		this.told = told;
+		this.notices = notices;
 	}
 
 	@Override
@@ -87,17 +91,34 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 					+ " the copies: the copy is not run there and counts as refused"));
 			return;
 		}
+		HedgeNotices telling = this.notices;
+		boolean heard = !this.listeners.isEmpty();
+		if (heard && telling != null && !telling.enterUnlessEnding()) {
+			// The call is ending, this copy settled with it: no attempt, and no beforeAttempt after its close.
+			synchronized (this) {
+				this.runner = null;
+			}
+			super.cancel(false);
+			return;
+		}
 		ContextStack stack = ContextStack.get();
 		stack.push(this.context);
 		// The copy's code, and the calls it makes downstream, see the call's deadline on this thread.
 		dev.retrykit.Deadline.Scope deadline = CallDeadlines.enter(this.context);
 		T value = null;
 		Throwable failure = null;
-		boolean heard = !this.listeners.isEmpty();
 		try {
 			if (heard) {
 				// On this thread, so that what a listener opens for the attempt (an observation's scope) is current here.
-				this.listeners.beforeAttempt(this.told);
+				try {
+					this.listeners.beforeAttempt(this.told);
+				}
+				finally {
+					if (telling != null) {
+						// The call's ending waits for this callback, never for the attempt.
+						telling.exit();
+					}
+				}
 			}
 			value = this.attempt.apply(this.argument, this.context);
 		}
@@ -105,7 +126,10 @@ final class BlockingCopyTask<A, T> extends CompletableFuture<T> implements Runna
 			failure = ex;
 		}
 		finally {
-			if (heard) {
+			if (heard && telling != null) {
+				telling.attemptReturned(this.listeners, this.told);
+			}
+			else if (heard) {
 				this.listeners.attemptReturned(this.told);
 			}
 			CallDeadlines.exit(deadline);

@@ -212,7 +212,7 @@ final class CallLifecycle {
 	 */
 	static long afterAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable Throwable failure, @Nullable Object result) {
-		return after(runtime, context, context, block, failure, result, NOT_HEDGED, 1);
+		return after(runtime, context, context, block, failure, result, NOT_HEDGED, 1, null);
 	}
 
 	/**
@@ -229,10 +229,14 @@ final class CallLifecycle {
 	 * its first attempt.
 	 * @param copy the copy's number, the first being 1
 	 * @param mayStartAnother whether fewer copies started than the call may start
+	 * @param later where the callbacks are recorded, to be told once the engine's lock is released
+	 * ({@link HedgeNotices}), or {@code null} to tell them now
 	 */
 	static long afterCopy(RetryRuntime runtime, MutableRetryContext context, RetryContext told, ThreadCounters block,
-			@Nullable Throwable failure, @Nullable Object result, int copy, boolean mayStartAnother) {
-		return after(runtime, context, told, block, failure, result, mayStartAnother ? COPY_MAY_FOLLOW : LAST_COPY, copy);
+			@Nullable Throwable failure, @Nullable Object result, int copy, boolean mayStartAnother,
+			HedgeNotices.@Nullable Told later) {
+		return after(runtime, context, told, block, failure, result, mayStartAnother ? COPY_MAY_FOLLOW : LAST_COPY, copy,
+				later);
 	}
 
 	/**
@@ -270,10 +274,12 @@ final class CallLifecycle {
 
 	/**
 	 * {@code told} is what the listeners are told about the attempt: the call's context, or a copy's;
-	 * {@code attempt} is the number of the attempt when it runs beside others (a hedge), else 1.
+	 * {@code attempt} is the number of the attempt when it runs beside others (a hedge), else 1;
+	 * {@code later} records the callbacks instead of telling them, or is {@code null}.
 	 */
 	private static long after(RetryRuntime runtime, MutableRetryContext context, RetryContext told,
-			ThreadCounters block, @Nullable Throwable failure, @Nullable Object result, int hedged, int attempt) {
+			ThreadCounters block, @Nullable Throwable failure, @Nullable Object result, int hedged, int attempt,
+			HedgeNotices.@Nullable Told later) {
 		if (failure == null) {
 			boolean accepted;
 			try {
@@ -288,18 +294,18 @@ final class CallLifecycle {
 					// A copy that failed on a downstream's exhaustion recorded it; another copy won after all.
 					context.clearStopReason();
 				}
-				succeeded(runtime, context, told, block, result, attempt);
+				succeeded(runtime, context, told, block, result, attempt, later);
 				return ACCEPTED;
 			}
 		}
 		else if (failure instanceof InterruptedException) {
 			releaseAttempt(runtime, context);
 			context.registerFailure(failure, null);
-			runtime.listeners.onError(told, failure);
+			onError(runtime, told, failure, later);
 			return STOP_INTERRUPTED;
 		}
 		try {
-			return decide(runtime, context, told, failure, result, hedged);
+			return decide(runtime, context, told, failure, result, hedged, later);
 		}
 		catch (Throwable ex) {
 			return broken(runtime, context, ex, failure);
@@ -307,7 +313,7 @@ final class CallLifecycle {
 	}
 
 	private static void succeeded(RetryRuntime runtime, MutableRetryContext context, RetryContext told,
-			ThreadCounters block, @Nullable Object result, int attempt) {
+			ThreadCounters block, @Nullable Object result, int attempt, HedgeNotices.@Nullable Told later) {
 		CircuitBreaker breaker = runtime.circuit;
 		if (breaker != null) {
 			long permit = context.permit;
@@ -329,16 +335,32 @@ final class CallLifecycle {
 				runtime.counters.event(RetryEventType.SUCCESS_AFTER_RETRY, retries + 1, null, 0);
 			}
 		}
-		if (!runtime.listeners.isEmpty()) {
+		if (later != null) {
+			context.outcome(CallOutcome.successful(retried));
+			later.onSuccess(result);
+			later.close(context);
+		}
+		else if (!runtime.listeners.isEmpty()) {
 			context.outcome(CallOutcome.successful(retried));
 			runtime.listeners.onSuccess(told, result);
 			runtime.listeners.close(context, null);
 		}
 	}
 
+	/** Tells the listeners of a failed attempt now, or records it in {@code later}. */
+	private static void onError(RetryRuntime runtime, RetryContext told, @Nullable Throwable failure,
+			HedgeNotices.@Nullable Told later) {
+		if (later != null) {
+			later.onError(failure);
+		}
+		else if (!runtime.listeners.isEmpty()) {
+			runtime.listeners.onError(told, failure);
+		}
+	}
+
 	/** Counts the failure into the context first, so that a hook that throws later still counts the attempt. */
 	private static long decide(RetryRuntime runtime, MutableRetryContext context, RetryContext told,
-			@Nullable Throwable failure, @Nullable Object result, int hedged) {
+			@Nullable Throwable failure, @Nullable Object result, int hedged, HedgeNotices.@Nullable Told later) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
 		boolean downstreamExhausted = failure != null
@@ -357,9 +379,7 @@ final class CallLifecycle {
 		if (runtime.budget != null && retryable) {
 			runtime.budget.onFailure();
 		}
-		if (!runtime.listeners.isEmpty()) {
-			runtime.listeners.onError(told, failure);
-		}
+		onError(runtime, told, failure, later);
 		if (downstreamExhausted) {
 			// Recorded now: a hedged call's copies in flight that fail later start no copy either.
 			context.stopReason(StopReason.DOWNSTREAM_EXHAUSTED);
@@ -393,7 +413,12 @@ final class CallLifecycle {
 			return STOP_BUDGET;
 		}
 		runtime.counters.eventAt(RetryEventType.RETRY, retries, failure, delay, now);
-		runtime.listeners.onRetry(told, delay);
+		if (later != null) {
+			later.onRetry(delay);
+		}
+		else {
+			runtime.listeners.onRetry(told, delay);
+		}
 		return delay;
 	}
 

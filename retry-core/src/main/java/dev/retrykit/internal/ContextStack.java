@@ -172,6 +172,19 @@ public final class ContextStack {
 		return (index < 0) ? null : at(index);
 	}
 
+	/**
+	 * {@return the innermost context as it can be kept once its attempt returned, or {@code null}}: a
+	 * pooled one (a first attempt's) is reused after, so it is then a copy of it as it is now.
+	 */
+	public @Nullable RetryContext topToKeep() {
+		int index = this.depth - 1;
+		if (index < 0) {
+			return null;
+		}
+		RetryContext foreign = this.foreign[index];
+		return (foreign != null) ? foreign : this.pool[index].copy();
+	}
+
 	private RetryContext at(int index) {
 		RetryContext foreign = this.foreign[index];
 		return (foreign != null) ? foreign : this.pool[index];

@@ -34,6 +34,9 @@ final class HedgeCopy<T> implements BiFunction<T, Throwable, Void> {
 	/** Guarded by the race's lock: whether its outcome was taken or no longer matters. */
 	boolean settled;
 
+	/** Guarded by the race's lock: its timeout was handed off the timer's thread ({@link Hedges#timeOutLater}). */
+	boolean timingOut;
+
 	/** Settled as the call ended, or timed out: its stage is to be cancelled. */
 	volatile boolean cancelled;
 

@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * from outside ({@link HedgedCall}) ends the race as a cancel does.
  *
  * <p>State changes happen under this object's lock; user code (suppliers, stages' cancel, the
- * recovery) runs outside it, listeners inside it. Thread-safe.
+ * recovery, the listeners) runs outside it: what a decision tells the listeners is recorded under the
+ * lock and told after it ({@link HedgeNotices}), and the call's ending waits for the tellings in
+ * progress so that {@code close} comes last. Thread-safe.
  *
  * @param <T> the result type
  */
@@ -52,6 +54,9 @@ final class HedgeRace<T> {
 	private final HedgedFirstCopy.@Nullable CopySource<T> source;
 
 	final MutableRetryContext context;
+
+	/** The listener callbacks told outside the lock, or {@code null} when the instance had no listener as the call started. */
+	final @Nullable HedgeNotices notices;
 
 	final int maxCopies;
 
@@ -99,6 +104,7 @@ final class HedgeRace<T> {
 		this.copies = copies;
 		this.source = source;
 		this.context = context;
+		this.notices = runtime.listeners.isEmpty() ? null : new HedgeNotices();
 		this.maxCopies = Math.max(1, runtime.maxAttempts);
 		this.deadlineNanos = context.deadlineNanos;
 		this.attemptTimeoutNanos = runtime.attemptTimeoutNanos();
@@ -147,7 +153,7 @@ final class HedgeRace<T> {
 		MutableRetryContext copyContext = HedgeCopy.contextOf(this.context, copy.number);
 		try {
 			HedgedFirstCopy.CopySource<T> blocking = this.source;
-			CompletionStage<T> stage = (blocking != null) ? blocking.copy(copyContext, copy.told)
+			CompletionStage<T> stage = (blocking != null) ? blocking.copy(copyContext, copy.told, this.notices)
 					: java.util.Objects.requireNonNull(this.copies).apply(copyContext);
 			return (stage != null) ? stage : CompletableFuture.failedFuture(AttemptStages.nullStage(this.runtime.name));
 		}
@@ -183,24 +189,29 @@ final class HedgeRace<T> {
 		ThreadCounters block = this.runtime.counters.forCurrentThread();
 		long decision;
 		int settled = 0;
+		HedgeNotices notices = this.notices;
+		HedgeNotices.Told later = null;
 		synchronized (this) {
 			if (copy.settled) {
 				// Settled when the call ended: its permit was given back then, its outcome no longer matters.
 				return;
 			}
 			copy.settled = true;
+			if (notices != null) {
+				later = new HedgeNotices.Told(copy.told);
+			}
 			this.inFlight--;
 			this.context.permit = copy.permit;
 			copy.permit = CircuitBreaker.NO_PERMISSION;
 			@Nullable Throwable unwrapped = (failure != null) ? FailureClassifier.unwrap(failure) : null;
 			decision = CallLifecycle.afterCopy(this.runtime, this.context, copy.told, block, unwrapped, value, copy.number,
-					this.started < this.maxCopies);
+					this.started < this.maxCopies, later);
 			if (decision == CallLifecycle.ACCEPTED) {
 				if (copy.number > 1) {
 					this.hedges.counters.hedgeWon();
 					this.runtime.counters.event(RetryEventType.HEDGE_WON, copy.number, null, 0);
 				}
-				settled = settleInFlight(true);
+				settled = HedgeSettling.settleInFlight(this, true);
 				this.ended = true;
 				HedgeWaits.unwatch(this);
 			}
@@ -213,6 +224,13 @@ final class HedgeRace<T> {
 				}
 				decision = react(decision);
 			}
+			if (later != null) {
+				// Queued once decided, under this lock: in the order of the decisions.
+				java.util.Objects.requireNonNull(notices).add(later);
+			}
+		}
+		if (notices != null) {
+			notices.drain(this.runtime.listeners);
 		}
 		act(block, decision, value, settled, onTimer);
 	}
@@ -257,7 +275,7 @@ final class HedgeRace<T> {
 		}
 		this.ended = true;
 		HedgeWaits.unwatch(this);
-		settleInFlight(false);
+		HedgeSettling.settleInFlight(this, false);
 		return decision;
 	}
 
@@ -273,7 +291,7 @@ final class HedgeRace<T> {
 			}
 			this.call.completeInside(value);
 			if (settled > 0) {
-				cancelSettled();
+				HedgeSettling.cancelSettled(this);
 			}
 		}
 		else if (decision == 0 && onTimer) {
@@ -289,50 +307,27 @@ final class HedgeRace<T> {
 			HedgeWaits.rewatch(this);
 		}
 		else if (decision != AWAIT) {
-			cancelSettled();
+			HedgeSettling.cancelSettled(this);
 			this.call.end(block, decision, null);
 		}
 	}
 
-	/**
-	 * Under the lock, as the call ends: settles every copy in flight, giving its permit back, and counts
-	 * the hedges among them as lost (another copy won) or cancelled (the call ended without a winner).
-	 * @return how many copies were settled, whose stages {@link #cancelSettled} is to cancel
-	 */
-	int settleInFlight(boolean lost) {
-		int settled = 0;
-		int hedgesSettled = 0;
-		for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
-			if (!copy.settled) {
-				copy.settled = true;
-				copy.cancelled = true;
-				this.inFlight--;
-				this.context.permit = copy.permit;
-				copy.permit = CircuitBreaker.NO_PERMISSION;
-				CallLifecycle.releaseAttempt(this.runtime, this.context);
-				settled++;
-				if (copy.number > 1) {
-					hedgesSettled++;
-				}
-			}
-		}
-		if (hedgesSettled > 0) {
-			if (lost) {
-				this.hedges.counters.hedgesLost(hedgesSettled);
-			}
-			else {
-				this.hedges.counters.hedgesCancelled(hedgesSettled);
-			}
-		}
-		return settled;
+	/** Whether {@code copy} was settled: its outcome taken, or the call ended without it. */
+	synchronized boolean isSettled(HedgeCopy<T> copy) {
+		return copy.settled;
 	}
 
-	/** Cancels the settled copies' stages; by the thread that ended the call (the list no longer changes). */
-	void cancelSettled() {
-		for (HedgeCopy<T> copy = this.copiesStarted; copy != null; copy = copy.previous) {
-			if (copy.cancelled) {
-				AttemptStages.cancel(copy.stage, this.hedges.interruptLosers, this.runtime.name);
-			}
+	/**
+	 * Runs the call's ending ({@code close}, recovery, failure) now, or, while listener callbacks are being
+	 * told, once they are over ({@link HedgeNotices#end}). Outside the lock.
+	 */
+	void end(Runnable ending) {
+		HedgeNotices told = this.notices;
+		if (told != null) {
+			told.end(ending);
+		}
+		else {
+			ending.run();
 		}
 	}
 
@@ -341,25 +336,6 @@ final class HedgeRace<T> {
 		List<Throwable> all = this.failures;
 		this.failures = null;
 		return (all != null && all.size() > 1) ? all : null;
-	}
-
-	/**
-	 * The caller's future was completed from outside ({@code cancel}, {@code complete},
-	 * {@code orTimeout}): no copy starts any more; the copies in flight give their permits back, count as
-	 * cancelled and are cancelled.
-	 * @return whether this ended the race (it had not ended otherwise before)
-	 */
-	boolean endFromOutside() {
-		synchronized (this) {
-			if (this.ended) {
-				return false;
-			}
-			this.ended = true;
-			HedgeWaits.unwatch(this);
-			settleInFlight(false);
-		}
-		cancelSettled();
-		return true;
 	}
 
 	@Override

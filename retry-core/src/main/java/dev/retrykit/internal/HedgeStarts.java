@@ -1,5 +1,6 @@
 package dev.retrykit.internal;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionStage;
 
 import dev.retrykit.context.RetryContext;
@@ -25,6 +26,8 @@ final class HedgeStarts {
 	static <T> void start(HedgeRace<T> race, boolean byDelay, boolean fromTimer) {
 		ContextStack stack = ContextStack.get();
 		ThreadCounters block = stack.counters(race.runtime);
+		// An async copy's beforeAttempt and attemptReturned are told here, around its supplier, after the lock.
+		HedgeNotices notices = race.copiesTellListeners() ? null : race.notices;
 		HedgeCopy<T> copy;
 		RetryContext told;
 		long ending;
@@ -43,6 +46,9 @@ final class HedgeStarts {
 			ending = acquire(race, block, told, byDelay);
 			if (ending == 0) {
 				copy = race.newCopy(told);
+				if (notices != null) {
+					notices.enter();
+				}
 			}
 			else if (byDelay || race.inFlight > 0) {
 				race.hedgesRefused = true;
@@ -65,10 +71,45 @@ final class HedgeStarts {
 			}
 			return;
 		}
+		if (notices != null) {
+			tellAround(race, copy, notices);
+			return;
+		}
 		CompletionStage<T> stage = race.runCopy(copy);
 		if (!race.copiesTellListeners()) {
-			CallLifecycle.attemptReturned(race.runtime, told);
+			// No listener as the call started; one added since was told beforeAttempt by acquire, under the lock.
+			CallLifecycle.attemptReturned(race.runtime, copy.told);
 		}
+		race.started(copy, stage, null);
+	}
+
+	/**
+	 * Runs an async copy between its listeners' {@code beforeAttempt} and {@code attemptReturned}, on this
+	 * thread and outside the race's lock. Its {@code beforeAttempt} is a telling of {@code notices} (entered
+	 * under the lock as the copy started), which the call's ending waits for; its supplier is not, so that
+	 * no copy's slow start holds up the end of the call. A copy settled while its {@code beforeAttempt} ran
+	 * (the call ended, it timed out) does not run its supplier, and is told {@code attemptReturned} at once.
+	 */
+	private static <T> void tellAround(HedgeRace<T> race, HedgeCopy<T> copy, HedgeNotices notices) {
+		Listeners listeners = race.runtime.listeners;
+		boolean settled = true;
+		try {
+			listeners.beforeAttempt(copy.told);
+			settled = race.isSettled(copy);
+			if (settled) {
+				listeners.attemptReturned(copy.told);
+			}
+		}
+		finally {
+			notices.exit();
+		}
+		if (settled) {
+			race.started(copy, null, new CancellationException("Copy " + copy.number + " of retry '"
+					+ race.runtime.name + "' was settled before it started"));
+			return;
+		}
+		CompletionStage<T> stage = race.runCopy(copy);
+		notices.attemptReturned(listeners, copy.told);
 		race.started(copy, stage, null);
 	}
 
@@ -113,7 +154,8 @@ final class HedgeStarts {
 		if (!hedges.load.tryAcquire(hedges.timeSource.nanoTime())) {
 			return CallLifecycle.STOP_BUDGET;
 		}
-		if (!CallLifecycle.acquireAttempt(runtime, race.context, block, told, !race.copiesTellListeners())) {
+		boolean tellHere = !race.copiesTellListeners() && race.notices == null;
+		if (!CallLifecycle.acquireAttempt(runtime, race.context, block, told, tellHere)) {
 			return CallLifecycle.STOP_CIRCUIT_OPEN;
 		}
 		return 0;

@@ -56,7 +56,7 @@ final class HedgeWaits {
 			next = race.dueNanos;
 		}
 		for (HedgeCopy<T> copy = race.copiesStarted; copy != null; copy = copy.previous) {
-			if (!copy.settled) {
+			if (!copy.settled && !copy.timingOut) {
 				next = Math.min(next, copy.timeoutNanos);
 			}
 		}
@@ -108,9 +108,11 @@ final class HedgeWaits {
 				return HedgeTimer.UNWATCHED;
 			}
 			for (HedgeCopy<T> copy = race.copiesStarted; copy != null; copy = copy.previous) {
-				if (!copy.settled && copy.timeoutNanos <= nowNanos) {
+				if (!copy.settled && !copy.timingOut && copy.timeoutNanos <= nowNanos) {
 					timedOut = (timedOut != null) ? timedOut : new ArrayList<>(2);
 					timedOut.add(copy);
+					// With listeners, told where the timeout ends: off the timer's thread (Hedges#timeOutLater).
+					copy.timingOut = race.notices != null;
 				}
 			}
 			if (!race.startPending && race.started < race.maxCopies && race.dueNanos <= nowNanos
@@ -123,7 +125,12 @@ final class HedgeWaits {
 		}
 		if (timedOut != null) {
 			for (HedgeCopy<T> copy : timedOut) {
-				timeOut(race, copy);
+				if (copy.timingOut) {
+					race.hedges.timeOutLater(race, copy);
+				}
+				else {
+					timeOut(race, copy);
+				}
 			}
 		}
 		if (start) {
@@ -142,7 +149,7 @@ final class HedgeWaits {
 	}
 
 	/** A copy's time came: it fails with a {@link TimeoutException} and its stage is cancelled. */
-	private static <T> void timeOut(HedgeRace<T> race, HedgeCopy<T> copy) {
+	static <T> void timeOut(HedgeRace<T> race, HedgeCopy<T> copy) {
 		boolean deadline = copy.timeoutNanos == race.deadlineNanos;
 		TimeoutException timeout = new TimeoutException("Copy " + copy.number + " of retry '" + race.runtime.name
 				+ "' timed out after " + Durations.formatNanos(copy.timeoutNanos - copy.startNanos)

@@ -144,9 +144,10 @@ final class HedgedBlockingCall {
 		}
 
 		@Override
-		public CompletionStage<T> copy(MutableRetryContext context, RetryContext told) {
+		public CompletionStage<T> copy(MutableRetryContext context, RetryContext told,
+				@Nullable HedgeNotices notices) {
 			BlockingCopyTask<A, T> copy = new BlockingCopyTask<>(this.attempt, this.argument, context, this.caller,
-					this.runtime.listeners, told);
+					this.runtime.listeners, told, notices);
 			synchronized (this) {
 				this.sent.add(copy);
 			}

@@ -73,8 +73,21 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 		super.complete(value);
 	}
 
-	/** Ends a call that did not succeed, as {@link CallEnding#finish} says, the other copies' failures suppressed in the last. */
+	/**
+	 * Ends a call that did not succeed, as {@link CallEnding#finish} says, the other copies' failures
+	 * suppressed in the last: now, or once the listener callbacks being told are over ({@link HedgeRace#end}).
+	 */
 	void end(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
+		if (this.race.notices == null) {
+			endNow(block, reason, refusal);
+		}
+		else {
+			// Counted on the thread that runs the ending, which may not be this one.
+			this.race.end(() -> endNow(this.race.runtime.counters.forCurrentThread(), reason, refusal));
+		}
+	}
+
+	private void endNow(ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal) {
 		HedgeEnding.suppressOthers(this.race);
 		try {
 			CallEnding.finish(this.race.runtime, this.race.context, block, reason, refusal, false, HedgeEnding.INSTANCE,
@@ -113,12 +126,14 @@ final class HedgedCall<T> extends CompletableFuture<T> {
 
 	/**
 	 * The future is being completed from outside: unless the race ended already (its own completion, or
-	 * the recovery's), it ends now, its copies cancelled and its listeners closed, before the future
-	 * completes, so that whoever waits on the future finds the call over.
+	 * the recovery's), it ends now, its copies cancelled before the future completes, so that whoever
+	 * waits on the future finds no copy starting; its listeners are closed now, or, while callbacks are
+	 * being told (one of them may be what completes the future), once they are over ({@link HedgeNotices}).
 	 */
 	private void endFromOutside(@Nullable Throwable failure) {
-		if (!isDone() && this.race.endFromOutside()) {
-			CallEnding.endedFromOutside(this.race.runtime, this.race.context, failure);
+		if (!isDone() && HedgeSettling.endFromOutside(this.race)) {
+			HedgeRace<T> ended = this.race;
+			ended.end(() -> CallEnding.endedFromOutside(ended.runtime, ended.context, failure));
 		}
 	}
 

@@ -32,9 +32,10 @@ final class HedgedFirstCopy extends FirstAttempt {
 
 		/**
 		 * Starts copy k with its own context (retry count k − 1); the copy tells the listeners about
-		 * itself ({@code beforeAttempt}, {@code attemptReturned}) on the thread that runs it, as {@code told}.
+		 * itself ({@code beforeAttempt}, {@code attemptReturned}) on the thread that runs it, as {@code told},
+		 * within a telling of {@code notices} (if any), so that the call's {@code close} waits for it.
 		 */
-		CompletionStage<T> copy(MutableRetryContext context, RetryContext told);
+		CompletionStage<T> copy(MutableRetryContext context, RetryContext told, @Nullable HedgeNotices notices);
 
 	}
 
@@ -69,7 +70,8 @@ final class HedgedFirstCopy extends FirstAttempt {
 
 	@Override
 	long decide(RetryRuntime runtime, MutableRetryContext pooled, ThreadCounters block, @Nullable Object value) {
-		return CallLifecycle.afterCopy(runtime, pooled, pooled, block, null, value, 1, runtime.maxAttempts > 1);
+		return CallLifecycle.afterCopy(runtime, pooled, pooled, block, null, value, 1, runtime.maxAttempts > 1,
+				null);
 	}
 
 	@Override

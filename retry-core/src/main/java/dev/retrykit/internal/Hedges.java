@@ -133,6 +133,44 @@ final class Hedges {
 		}
 	}
 
+	/**
+	 * Times out a copy of a call that has listeners off the timer's thread, handed to the executor as
+	 * {@link #startLater} hands a start: the listeners are told about the timeout where it ends, and a
+	 * slow one must hold up no other call's pass. Refused (the scheduler or its executor), it times out
+	 * on this thread.
+	 */
+	<T> void timeOutLater(HedgeRace<T> race, HedgeCopy<T> copy) {
+		CopyTimeout<T> timeout = new CopyTimeout<>(race, copy);
+		try {
+			if (this.wheel != null) {
+				this.wheel.execute(timeout);
+			}
+			else {
+				this.scheduler.schedule(timeout, 0, TimeUnit.NANOSECONDS);
+			}
+		}
+		catch (RejectedExecutionException ex) {
+			timeout.run();
+		}
+	}
+
+	/** A copy's timeout, as a task of its own; abandoned (the scheduler stopped), it runs where it is abandoned. */
+	private record CopyTimeout<T>(HedgeRace<T> race, HedgeCopy<T> copy) implements AbandonableTask {
+
+		@Override
+		public void run() {
+			if (!this.race.isSettled(this.copy)) {
+				HedgeWaits.timeOut(this.race, this.copy);
+			}
+		}
+
+		@Override
+		public void abandon(RejectedExecutionException reason) {
+			run();
+		}
+
+	}
+
 	/** A due copy's start, as a task of its own. */
 	private record CopyStart(HedgeRace<?> race, boolean byDelay) implements AbandonableTask {
 

@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.aop;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.function.Supplier;
 
 import dev.retrykit.RetryTemplate;
@@ -33,8 +34,11 @@ final class AsyncMethodRetry implements MethodRetry {
 	/** Whether the attempts and the recovery run in the caller's context. */
 	private final boolean inCallerContext;
 
+	/** Replaces each attempt's last argument on a clone of its own (a suspend function's continuation), or {@code null}. */
+	private final @Nullable UnaryOperator<@Nullable Object> lastArgument;
+
 	AsyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover) {
-		this(template, recover, AsyncMethodRetry::returnedStage, true);
+		this(template, recover, AsyncMethodRetry::returnedStage, true, null);
 	}
 
 	/**
@@ -42,13 +46,17 @@ final class AsyncMethodRetry implements MethodRetry {
 	 * @param recover the method's recover methods, or {@code null}
 	 * @param toStage turns what an attempt or the recovery returned into a stage; what it throws fails the attempt
 	 * @param inCallerContext whether the attempts and the recovery run in the caller's {@link CallerContext}
+	 * @param lastArgument replaces each attempt's last argument, on a clone of the invocation of its own,
+	 * while the attempt's context is current; or {@code null}
 	 */
 	AsyncMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover,
-			Function<@Nullable Object, CompletionStage<@Nullable Object>> toStage, boolean inCallerContext) {
+			Function<@Nullable Object, CompletionStage<@Nullable Object>> toStage, boolean inCallerContext,
+			@Nullable UnaryOperator<@Nullable Object> lastArgument) {
 		this.template = template;
 		this.recover = recover;
 		this.toStage = toStage;
 		this.inCallerContext = inCallerContext;
+		this.lastArgument = lastArgument;
 	}
 
 	@Override
@@ -112,7 +120,8 @@ final class AsyncMethodRetry implements MethodRetry {
 		/** Starts the attempt (or hedged copy) whose context the engine hands. */
 		@Override
 		public CompletionStage<@Nullable Object> apply(RetryContext context) {
-			return stage(() -> proceed(context));
+			UnaryOperator<@Nullable Object> replacing = AsyncMethodRetry.this.lastArgument;
+			return stage(() -> proceed(context, replacing));
 		}
 
 	}

@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.aop;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -67,6 +68,33 @@ final class AttemptInvoker {
 	static @Nullable Object proceedOnClone(ProxyMethodInvocation pristine) throws Throwable {
 		ProxyMethodInvocation attempt = (ProxyMethodInvocation) pristine.invocableClone();
 		attempt.setUserAttribute(JOIN_POINT_KEY, null);
+		return attempt.proceed();
+	}
+
+	/**
+	 * Runs one attempt on a clone of its own whose last argument is {@code lastArgument}'s replacement of
+	 * it (a suspend function's {@code Continuation}, carrying the attempt's context); an invocation that
+	 * cannot be cloned proceeds as it is.
+	 * @param start what each attempt proceeds ({@link #start}): the invocation itself, or a pristine clone
+	 * @return the attempt's result
+	 * @throws Throwable the attempt's failure
+	 */
+	static @Nullable Object proceedOnClone(MethodInvocation start, UnaryOperator<@Nullable Object> lastArgument)
+			throws Throwable {
+		ProxyMethodInvocation from = (start instanceof PristineInvocation pristine) ? pristine.clone
+				: (start instanceof ProxyMethodInvocation proxied) ? proxied : null;
+		if (from == null) {
+			return start.proceed();
+		}
+		ProxyMethodInvocation attempt = (ProxyMethodInvocation) from.invocableClone();
+		if (from != start) {
+			attempt.setUserAttribute(JOIN_POINT_KEY, null);
+		}
+		@Nullable Object[] arguments = attempt.getArguments();
+		if (arguments.length > 0) {
+			// The clone's own array (invocableClone copies it): no other attempt sees the change.
+			arguments[arguments.length - 1] = lastArgument.apply(arguments[arguments.length - 1]);
+		}
 		return attempt.proceed();
 	}
 

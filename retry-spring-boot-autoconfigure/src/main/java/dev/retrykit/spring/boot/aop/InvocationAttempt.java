@@ -1,5 +1,7 @@
 package dev.retrykit.spring.boot.aop;
 
+import java.util.function.UnaryOperator;
+
 import dev.retrykit.RetryCallDescriber;
 import dev.retrykit.context.RetryContext;
 import org.aopalliance.intercept.MethodInvocation;
@@ -62,13 +64,30 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 	 * @throws Throwable the attempt's failure
 	 */
 	final @Nullable Object proceed(@Nullable RetryContext context) throws Throwable {
+		return proceed(context, null);
+	}
+
+	/**
+	 * Runs one attempt, or one copy of a hedged call, in the caller's context; with {@code lastArgument}, on a
+	 * clone of its own whose last argument it replaces (a suspend function's {@code Continuation}).
+	 * @param context the attempt's (or copy's) context as the engine handed it, or {@code null} (a failback task)
+	 * @param lastArgument replaces the last argument on the attempt's own clone, or {@code null}
+	 * @return the attempt's result
+	 * @throws Throwable the attempt's failure
+	 */
+	final @Nullable Object proceed(@Nullable RetryContext context,
+			@Nullable UnaryOperator<@Nullable Object> lastArgument) throws Throwable {
 		try (CallerContext.Scope scope = this.caller.restore()) {
 			HedgedInvocation hedged = this.copies;
+			MethodInvocation attempt;
 			if (hedged != null) {
-				return hedged.proceed();
+				attempt = hedged.start();
 			}
-			HedgedInvocation.refuseHedgeOnSharedInvocation(context);
-			return this.start.proceed();
+			else {
+				HedgedInvocation.refuseHedgeOnSharedInvocation(context);
+				attempt = this.start;
+			}
+			return (lastArgument != null) ? AttemptInvoker.proceedOnClone(attempt, lastArgument) : attempt.proceed();
 		}
 	}
 

@@ -35,6 +35,11 @@ import reactor.core.publisher.Mono;
  * returns, and without restoring the caller's context. Loaded only when Kotlin coroutines and Reactor
  * are on the classpath. Thread-safe.
  *
+ * <p>Each attempt (each copy of a hedged call) is invoked on a clone of the invocation of its own whose
+ * {@code Continuation} carries the attempt's context into the function's coroutine: inside the function,
+ * {@link RetryTemplate#currentContext()} is the attempt's (a copy's retry count and {@code retry.hedged})
+ * as it starts, after each resume on whatever thread, and in the coroutines it switches to.
+ *
  * <p>Deadline and request marker: the call opens under the earliest of the {@link Deadline} current on the thread
  * that invoked the function and the one in the Reactor {@code Context} of Spring's subscription (key
  * {@code Deadline.class}; kotlinx-coroutines-reactor hands the coroutine's {@code ReactorContext} element to it,
@@ -46,7 +51,9 @@ final class SuspendMethodRetry implements MethodRetry {
 	private final AsyncMethodRetry async;
 
 	SuspendMethodRetry(RetryTemplate template, @Nullable RecoverMethods recover) {
-		this.async = new AsyncMethodRetry(template, recover, SuspendMethodRetry::future, false);
+		// Each attempt's coroutine gets the attempt's context as current wherever it runs (KotlinCoroutines).
+		this.async = new AsyncMethodRetry(template, recover, SuspendMethodRetry::future, false,
+				KotlinCoroutines::withCurrentRetryContext);
 	}
 
 	@Override
