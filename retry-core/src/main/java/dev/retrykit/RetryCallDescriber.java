@@ -8,8 +8,8 @@ import dev.retrykit.context.RetryContext;
  * whatever thread the call starts on, so nothing is handed over through the calling thread.
  *
  * <p>An operation handed to a {@link RetryTemplate} (a {@link RetryCallback}, a {@link RetryFunction}, or the
- * {@code Supplier} of {@link RetryTemplate#executeAsync}) or to a {@link dev.retrykit.failback.FailbackExecutor}
- * (its task) may also implement this interface. {@link #describe} is then called once per call, when the call
+ * {@code Supplier} or {@code Function} of {@link RetryTemplate#executeAsync}) or to a
+ * {@link dev.retrykit.failback.FailbackExecutor} (its task) may also implement this interface. {@link #describe} is then called once per call, when the call
  * opens, on the thread that starts it, before the first listener's {@link RetryListener#open}; a stateful call
  * that continues a cached context is described again, by the operation of the continuing call. It is called
  * only when the call has listeners (nothing else would read what it sets before the operation runs), so

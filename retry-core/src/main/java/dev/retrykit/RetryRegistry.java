@@ -1,6 +1,5 @@
 package dev.retrykit;
 
-import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,22 +14,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Function;
 
 import dev.retrykit.budget.RetryBudget;
-import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreaker;
 import dev.retrykit.circuit.CircuitBreakerConfig;
 import dev.retrykit.failback.FailbackExecutor;
-import dev.retrykit.failback.FailbackListener;
 import dev.retrykit.failback.FailbackTask;
 import dev.retrykit.internal.FailbackEngine;
 import dev.retrykit.internal.RetryRuntime;
-import dev.retrykit.spi.RetryContextCache;
-import dev.retrykit.spi.RetryScheduler;
-import dev.retrykit.spi.Sleeper;
-import dev.retrykit.spi.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,8 +40,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RetryRegistry {
 
-	private static final System.Logger LOGGER = System.getLogger(RetryRegistry.class.getName());
-
 	private final RetryConfig defaults;
 
 	private final Map<String, RetryConfig> configs;
@@ -60,8 +49,6 @@ public final class RetryRegistry {
 
 	private final ConcurrentMap<String, RetryTemplate> templates = new ConcurrentHashMap<>();
 
-	private final ConcurrentMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
-
 	/**
 	 * Held while an instance is created or a change is prepared and swapped in, so that a change of several
 	 * instances is derived from one state and no first use of a name slips between its checks and its swap.
@@ -69,22 +56,16 @@ public final class RetryRegistry {
 	 */
 	private final Object changes = new Object();
 
-	private final List<RetryRegistryListener> registryListeners = new CopyOnWriteArrayList<>();
-
-	/**
-	 * The instances announced to the registry listeners, in order. Guarded by itself: announcing a new
-	 * instance and adding a listener (which replays them) exclude each other, so that a listener hears
-	 * of every instance exactly once, whichever comes first.
-	 */
-	private final List<RetryTemplate> announced = new ArrayList<>();
+	private final RegistryListeners listeners = new RegistryListeners();
 
 	private final ConcurrentMap<String, FailbackExecutor> failbacks = new ConcurrentHashMap<>();
 
-	private final Settings settings;
+	/** Builds the instances and keeps the budgets they share by name. */
+	private final InstanceAssembly assembly;
 
 	RetryRegistry(RetryRegistryBuilder builder, RetryConfig defaults, Map<String, RetryConfig> configs,
 			Map<String, RetryConfig> declared) {
-		this.settings = Settings.of(builder);
+		this.assembly = new InstanceAssembly(builder);
 		this.defaults = defaults;
 		this.configs = Map.copyOf(configs);
 		this.declared = new ConcurrentHashMap<>(declared);
@@ -119,11 +100,11 @@ public final class RetryRegistry {
 				return existing;
 			}
 			Map<String, RetryBudget> newBudgets = new HashMap<>();
-			created = create(name, this.declared.getOrDefault(name, this.defaults), newBudgets);
-			this.budgets.putAll(newBudgets);
+			created = this.assembly.create(name, this.declared.getOrDefault(name, this.defaults), newBudgets);
+			this.assembly.addBudgets(newBudgets);
 			this.templates.put(name, created);
 		}
-		announce(created);
+		this.listeners.announce(created);
 		return created;
 	}
 
@@ -213,10 +194,10 @@ public final class RetryRegistry {
 			configs.forEach((name, config) -> {
 				RetryTemplate current = this.templates.get(name);
 				prepared.add((current != null) ? prepareChange(current, config, newBudgets)
-						: new PreparedChange(create(name, config, newBudgets), config, null, null));
+						: new PreparedChange(this.assembly.create(name, config, newBudgets), config, null, null));
 			});
 			// Every instance is derived and validated: only now does anything change.
-			this.budgets.putAll(newBudgets);
+			this.assembly.addBudgets(newBudgets);
 			for (PreparedChange change : prepared) {
 				this.declared.put(change.template().getName(), change.config());
 				Runnable swap = change.swap();
@@ -232,12 +213,10 @@ public final class RetryRegistry {
 		for (PreparedChange change : prepared) {
 			RetryConfig previous = change.previous();
 			if (previous != null) {
-				for (RetryRegistryListener listener : this.registryListeners) {
-					notifyReplaced(listener, change.template(), previous);
-				}
+				this.listeners.replaced(change.template(), previous);
 			}
 			else {
-				announce(change.template());
+				this.listeners.announce(change.template());
 			}
 			replaced.put(change.template().getName(), change.template());
 		}
@@ -251,15 +230,15 @@ public final class RetryRegistry {
 	private PreparedChange prepareChange(RetryTemplate template, RetryConfig config,
 			Map<String, RetryBudget> newBudgets) {
 		String name = template.getName();
-		RetryConfig built = customized(name, config).buildConfig();
+		RetryConfig built = this.assembly.customized(name, config);
 		RetryRuntime old = template.runtime();
 		CircuitBreaker oldBreaker = template.getCircuitBreaker();
 		CircuitBreakerConfig breakerConfig = built.getCircuitBreaker();
 		CircuitBreaker breaker = (breakerConfig == null) ? null
 				: (oldBreaker != null) ? oldBreaker : CircuitBreaker.create(name, breakerConfig, old.timeSource());
-		RetryBudget budget = budgetAfterChange(template, built, newBudgets);
+		RetryBudget budget = this.assembly.budgetAfterChange(name, built, newBudgets);
 		RetryTemplate.Reconfiguration change = template.prepare(old.reconfigured(built, breaker, budget),
-				Instant.ofEpochMilli(this.settings.timeSource.currentTimeMillis()));
+				Instant.ofEpochMilli(this.assembly.settings().timeSource().currentTimeMillis()));
 		// The kept breaker takes its new settings at the swap, not before.
 		CircuitBreakerConfig retune = (breaker != null && breaker == oldBreaker
 				&& !breaker.getConfig().equals(breakerConfig)) ? breakerConfig : null;
@@ -270,29 +249,6 @@ public final class RetryRegistry {
 			change.apply();
 		};
 		return new PreparedChange(template, config, template.getConfig(), swap);
-	}
-
-	private @Nullable RetryBudget budgetAfterChange(RetryTemplate template, RetryConfig config,
-			Map<String, RetryBudget> newBudgets) {
-		RetryBudgetConfig budgetConfig = config.getBudget();
-		if (budgetConfig == null) {
-			return null;
-		}
-		String budgetName = (config.getBudgetName() != null) ? config.getBudgetName() : template.getName();
-		RetryBudget existing = budgetNamed(budgetName, newBudgets);
-		if (existing != null && existing.getConfig().equals(budgetConfig)) {
-			return existing;
-		}
-		RetryBudget budget = (existing == null) ? RetryBudget.create(budgetName, budgetConfig, this.settings.timeSource)
-				: existing.withConfig(budgetConfig);
-		newBudgets.put(budgetName, budget);
-		return budget;
-	}
-
-	/** The budget of that name this change creates, else the registry's. */
-	private @Nullable RetryBudget budgetNamed(String budgetName, Map<String, RetryBudget> newBudgets) {
-		RetryBudget created = newBudgets.get(budgetName);
-		return (created != null) ? created : this.budgets.get(budgetName);
 	}
 
 	/**
@@ -324,7 +280,7 @@ public final class RetryRegistry {
 	 * @param name a budget name
 	 */
 	public Optional<RetryBudget> budget(String name) {
-		return Optional.ofNullable(this.budgets.get(name));
+		return this.assembly.budget(name);
 	}
 
 	/**
@@ -336,8 +292,9 @@ public final class RetryRegistry {
 	 */
 	public FailbackExecutor failback(String name) {
 		RetryTemplate template = template(name);
+		InstanceAssembly.Settings settings = this.assembly.settings();
 		return this.failbacks.computeIfAbsent(name, key -> new FailbackEngine(template.runtime(),
-				this.settings.failbackExhaustedCapacity, this.settings.failbackListeners));
+				settings.failbackExhaustedCapacity(), settings.failbackListeners()));
 	}
 
 	/**
@@ -370,107 +327,7 @@ public final class RetryRegistry {
 	 */
 	public void addListener(RetryRegistryListener listener) {
 		Objects.requireNonNull(listener, "listener must not be null");
-		synchronized (this.announced) {
-			this.registryListeners.add(listener);
-			this.announced.forEach(template -> notify(listener, template));
-		}
-	}
-
-	/** Tells the listeners of an instance just created (outside the map's lock, once per instance). */
-	private void announce(RetryTemplate template) {
-		synchronized (this.announced) {
-			this.announced.add(template);
-			for (RetryRegistryListener listener : this.registryListeners) {
-				notify(listener, template);
-			}
-		}
-	}
-
-	/**
-	 * Builds an instance; puts nothing in the registry.
-	 * @param newBudgets budgets the caller is about to add, by name; a budget created here is added
-	 */
-	private RetryTemplate create(String name, RetryConfig config, Map<String, RetryBudget> newBudgets) {
-		RetryTemplateBuilder builder = RetryTemplate.builder().name(name).config(config)
-			.sleeper(this.settings.sleeper).timeSource(this.settings.timeSource)
-			.eventBufferSize(this.settings.eventBufferSize).listeners(this.settings.listeners)
-			.contextCache(contextCache(name));
-		if (this.settings.scheduler != null) {
-			builder.scheduler(this.settings.scheduler);
-		}
-		RetryBudgetConfig budgetConfig = config.getBudget();
-		if (budgetConfig != null) {
-			builder.budget(sharedBudget((config.getBudgetName() != null) ? config.getBudgetName() : name, budgetConfig,
-					newBudgets));
-		}
-		applyCustomizers(name, builder);
-		return builder.build();
-	}
-
-	private RetryTemplateBuilder customized(String name, RetryConfig config) {
-		return applyCustomizers(name, RetryTemplate.builder().name(name).config(config));
-	}
-
-	private RetryTemplateBuilder applyCustomizers(String name, RetryTemplateBuilder builder) {
-		for (RetryTemplateCustomizer customizer : this.settings.customizers) {
-			customizer.customize(name, builder);
-		}
-		return builder;
-	}
-
-	private RetryContextCache contextCache(String name) {
-		return this.settings.contextCaches.apply(name);
-	}
-
-	private RetryBudget sharedBudget(String budgetName, RetryBudgetConfig config, Map<String, RetryBudget> newBudgets) {
-		RetryBudget budget = budgetNamed(budgetName, newBudgets);
-		if (budget == null) {
-			budget = RetryBudget.create(budgetName, config, this.settings.timeSource);
-			newBudgets.put(budgetName, budget);
-		}
-		if (!budget.getConfig().equals(config)) {
-			throw new IllegalStateException("Retry budget '" + budgetName + "' is shared by instances with different "
-					+ "settings (" + budget.getConfig() + " and " + config + "); give them the same settings or "
-					+ "different budget names");
-		}
-		return budget;
-	}
-
-	private static void notify(RetryRegistryListener listener, RetryTemplate template) {
-		try {
-			listener.onInstanceAdded(template);
-		}
-		catch (RuntimeException ex) {
-			LOGGER.log(Level.WARNING, () -> "Retry registry listener " + listener + " failed for instance '"
-					+ template.getName() + "'", ex);
-		}
-	}
-
-	private static void notifyReplaced(RetryRegistryListener listener, RetryTemplate template, RetryConfig previous) {
-		try {
-			listener.onInstanceReplaced(template, previous);
-		}
-		catch (RuntimeException ex) {
-			LOGGER.log(Level.WARNING, () -> "Retry registry listener " + listener + " failed for replaced instance '"
-					+ template.getName() + "'", ex);
-		}
-	}
-
-	/**
-	 * What the registry gives the instances it creates, copied from the builder at {@code build()}: a
-	 * builder used again afterwards changes nothing here.
-	 */
-	private record Settings(Sleeper sleeper, TimeSource timeSource, @Nullable RetryScheduler scheduler,
-			List<RetryListener> listeners, List<RetryTemplateCustomizer> customizers, int eventBufferSize,
-			int failbackExhaustedCapacity, List<FailbackListener> failbackListeners,
-			Function<String, RetryContextCache> contextCaches) {
-
-		static Settings of(RetryRegistryBuilder builder) {
-			return new Settings(builder.sleeper, builder.timeSource, builder.scheduler, List.copyOf(builder.listeners),
-					List.copyOf(builder.customizers), builder.eventBufferSize, builder.failbackExhaustedCapacity,
-					List.copyOf(builder.failbackListeners), builder.contextCaches());
-		}
-
+		this.listeners.add(listener);
 	}
 
 	@Override

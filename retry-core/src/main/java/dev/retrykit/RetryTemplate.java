@@ -287,11 +287,38 @@ public final class RetryTemplate {
 				Objects.requireNonNull(recovery, "recovery must not be null"));
 	}
 
-	/** The engine calls an attempt's supplier with the attempt's (or copy's) context current on that thread. */
+	/**
+	 * The engine calls an attempt's supplier with the attempt's (or copy's) context current on that thread. An
+	 * attempt that describes its call stays its describer ({@link RetryCallDescriber}), which the engine asks the
+	 * supplier for.
+	 */
 	private static <T> Supplier<? extends CompletionStage<T>> handedTheirContext(
 			Function<RetryContext, ? extends CompletionStage<T>> attempt) {
 		Objects.requireNonNull(attempt, "attempt must not be null");
-		return () -> attempt.apply(Objects.requireNonNull(ContextStack.current(), "an attempt runs in its call's context"));
+		if (attempt instanceof RetryCallDescriber describer) {
+			return new DescribedAttempt<>(attempt, describer);
+		}
+		return () -> attempt.apply(contextOfAttempt());
+	}
+
+	private static RetryContext contextOfAttempt() {
+		return Objects.requireNonNull(ContextStack.current(), "an attempt runs in its call's context");
+	}
+
+	/** An attempt handed its context that also describes its call. */
+	private record DescribedAttempt<T>(Function<RetryContext, ? extends CompletionStage<T>> attempt,
+			RetryCallDescriber describer) implements Supplier<CompletionStage<T>>, RetryCallDescriber {
+
+		@Override
+		public CompletionStage<T> get() {
+			return this.attempt.apply(contextOfAttempt());
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			this.describer.describe(context);
+		}
+
 	}
 
 	/**

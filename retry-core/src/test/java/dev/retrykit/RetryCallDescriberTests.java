@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -75,6 +76,18 @@ class RetryCallDescriberTests {
 		assertThat(result).isCompletedWithValue("done");
 		assertThat(this.heard).containsExactly("a open of order-2", "a attempt 1 of order-2",
 				"a attempt 2 of order-2", "a close of order-2");
+	}
+
+	@Test
+	void anAsyncCallWhoseAttemptsAreHandedTheirContextIsDescribedToo() {
+		RetryTemplate template = template(recording("a"));
+		DescribedAttempt attempt = new DescribedAttempt("order-9");
+		CompletableFuture<String> result = template.executeAsync(attempt);
+		this.time.advance(Duration.ofSeconds(1));
+		assertThat(result).isCompletedWithValue("done");
+		assertThat(attempt.retryCounts).containsExactly(0, 1);
+		assertThat(this.heard).containsExactly("a open of order-9", "a attempt 1 of order-9",
+				"a attempt 2 of order-9", "a close of order-9");
 	}
 
 	@Test
@@ -220,6 +233,31 @@ class RetryCallDescriberTests {
 		@Override
 		public CompletionStage<String> get() {
 			return (++this.attempts == 1) ? CompletableFuture.failedFuture(new IOException("down"))
+					: CompletableFuture.completedFuture("done");
+		}
+
+		@Override
+		public void describe(RetryContext context) {
+			context.setAttribute("call", this.call);
+		}
+
+	}
+
+	private static final class DescribedAttempt
+			implements Function<RetryContext, CompletionStage<String>>, RetryCallDescriber {
+
+		private final String call;
+
+		final List<Integer> retryCounts = new CopyOnWriteArrayList<>();
+
+		DescribedAttempt(String call) {
+			this.call = call;
+		}
+
+		@Override
+		public CompletionStage<String> apply(RetryContext context) {
+			this.retryCounts.add(context.getRetryCount());
+			return (context.getRetryCount() == 0) ? CompletableFuture.failedFuture(new IOException("down"))
 					: CompletableFuture.completedFuture("done");
 		}
 

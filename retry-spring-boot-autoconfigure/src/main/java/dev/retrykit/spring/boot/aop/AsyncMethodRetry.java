@@ -7,13 +7,15 @@ import java.util.function.UnaryOperator;
 import java.util.function.Supplier;
 
 import dev.retrykit.RetryTemplate;
+import dev.retrykit.context.RetryContext;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Retries a method that returns a {@link CompletionStage} without blocking: the method is called again
- * (through the rest of the interceptor chain) for each attempt by {@link RetryTemplate#executeAsync},
- * whose delays run on the scheduler. A synchronous throw counts as a failed attempt. Each attempt and
+ * (through the rest of the interceptor chain) for each attempt by {@link RetryTemplate#executeAsync(Function)},
+ * whose delays run on the scheduler and which hands each attempt, and each copy of a hedged call, its own
+ * context. A synchronous throw counts as a failed attempt. Each attempt and
  * the recovery run in the caller's {@link CallerContext} (trace, MDC, security context), also on the
  * executor thread that runs a retry; the call's listeners learn the invocation ({@link MethodListeners}).
  * The copies of a hedged call, which may run at the same time, each run the whole chain
@@ -108,16 +110,18 @@ final class AsyncMethodRetry implements MethodRetry {
 	}
 
 	/** Starts one attempt of a call; tells the call's listeners its invocation. */
-	private final class Attempt extends InvocationAttempt implements Supplier<CompletionStage<@Nullable Object>> {
+	private final class Attempt extends InvocationAttempt
+			implements Function<RetryContext, CompletionStage<@Nullable Object>> {
 
 		Attempt(MethodInvocation invocation, CallerContext caller, @Nullable HedgedInvocation copies) {
 			super(invocation, caller, copies);
 		}
 
+		/** Starts the attempt (or hedged copy) whose context the engine hands. */
 		@Override
-		public CompletionStage<@Nullable Object> get() {
+		public CompletionStage<@Nullable Object> apply(RetryContext context) {
 			UnaryOperator<@Nullable Object> replacing = AsyncMethodRetry.this.lastArgument;
-			return (replacing == null) ? stage(this::proceed) : stage(() -> proceed(replacing));
+			return stage(() -> proceed(context, replacing));
 		}
 
 	}

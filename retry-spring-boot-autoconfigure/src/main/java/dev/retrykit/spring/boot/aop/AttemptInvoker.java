@@ -156,37 +156,18 @@ final class AttemptInvoker {
 	 * A clone taken before the first attempt, which no attempt proceeds on: each proceeds on a clone of
 	 * it. A {@link MethodInvocation} so that listeners and recover methods read the call as usual.
 	 */
-	static final class PristineInvocation implements MethodInvocation {
+	static final class PristineInvocation extends ForwardingMethodInvocation {
 
 		final ProxyMethodInvocation clone;
 
 		PristineInvocation(ProxyMethodInvocation clone) {
+			super(clone);
 			this.clone = clone;
-		}
-
-		@Override
-		public Method getMethod() {
-			return this.clone.getMethod();
-		}
-
-		@Override
-		public @Nullable Object[] getArguments() {
-			return this.clone.getArguments();
 		}
 
 		@Override
 		public @Nullable Object proceed() throws Throwable {
 			return proceedOnClone(this.clone);
-		}
-
-		@Override
-		public @Nullable Object getThis() {
-			return this.clone.getThis();
-		}
-
-		@Override
-		public java.lang.reflect.AccessibleObject getStaticPart() {
-			return this.clone.getStaticPart();
 		}
 
 	}

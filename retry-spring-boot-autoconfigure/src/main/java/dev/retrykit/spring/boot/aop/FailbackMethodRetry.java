@@ -42,7 +42,8 @@ final class FailbackMethodRetry implements MethodRetry {
 		@Override
 		public void run() {
 			try {
-				proceed();
+				// A failback executor hands its task no context; its calls never hedge.
+				proceed(null);
 			}
 			catch (Throwable ex) {
 				// The executor catches any Throwable from the task; wrapping a checked one would hide it.

@@ -50,43 +50,21 @@ final class FlowMethodRetry implements MethodRetry {
 	 * {@link #proceed} runs the rest of the chain from where the retry interceptor was entered, so it
 	 * stays correct whether the variant proceeds once or once per attempt.
 	 */
-	private static final class AsFlux implements MethodInvocation {
-
-		private final MethodInvocation invocation;
+	private static final class AsFlux extends ForwardingMethodInvocation {
 
 		private final ReactiveAdapter adapter;
 
 		private final MethodInvocation start;
 
 		AsFlux(MethodInvocation invocation, ReactiveAdapter adapter) {
-			this.invocation = invocation;
+			super(invocation);
 			this.adapter = adapter;
 			this.start = AttemptInvoker.start(invocation);
 		}
 
 		@Override
-		public java.lang.reflect.Method getMethod() {
-			return this.invocation.getMethod();
-		}
-
-		@Override
-		public @Nullable Object[] getArguments() {
-			return this.invocation.getArguments();
-		}
-
-		@Override
 		public @Nullable Object proceed() throws Throwable {
 			return toFlux(this.adapter, this.start.proceed());
-		}
-
-		@Override
-		public @Nullable Object getThis() {
-			return this.invocation.getThis();
-		}
-
-		@Override
-		public java.lang.reflect.AccessibleObject getStaticPart() {
-			return this.invocation.getStaticPart();
 		}
 
 	}

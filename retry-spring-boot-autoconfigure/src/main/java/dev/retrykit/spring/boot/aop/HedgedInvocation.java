@@ -79,15 +79,6 @@ final class HedgedInvocation {
 		}
 	}
 
-	/**
-	 * Runs one copy: the interceptors after the retry interceptor, then the target.
-	 * @return the copy's result
-	 * @throws Throwable the copy's failure
-	 */
-	@Nullable Object proceed() throws Throwable {
-		return this.start.proceed();
-	}
-
 	/** {@return what each copy proceeds: the invocation, or a pristine clone ({@link AttemptInvoker#start})} */
 	MethodInvocation start() {
 		return this.start;

@@ -3,14 +3,14 @@ package dev.retrykit.spring.boot.aop;
 import java.util.function.UnaryOperator;
 
 import dev.retrykit.RetryCallDescriber;
-import dev.retrykit.RetryTemplate;
 import dev.retrykit.context.RetryContext;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An attempt of an intercepted call that may run after the retry interceptor has returned, on another
- * thread (an async retry, a failback task, a copy of a hedged call): it runs the rest of the chain from
+ * An attempt of an intercepted call, which may run after the retry interceptor has returned, on another
+ * thread (an async retry, a failback task, a copy of a hedged call), or on the caller's (a blocking retry's
+ * attempt, in {@link CallerContext#none()}): it runs the rest of the chain from
  * where the call entered the retry interceptor ({@link AttemptInvoker#start}), or, for a hedged call, a copy through
  * {@link HedgedInvocation}; in the caller's {@link CallerContext}; and tells the call's listeners its
  * invocation ({@link MethodListeners}). Each kind of call extends it into the operation its engine takes.
@@ -20,7 +20,10 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 
 	private final MethodInvocation invocation;
 
-	/** What each attempt proceeds: the invocation, or a pristine clone ({@link AttemptInvoker#start}). */
+	/**
+	 * What each attempt proceeds: the invocation, or a pristine clone ({@link AttemptInvoker#start}); a hedged
+	 * call's copies proceed on their own ({@link HedgedInvocation}).
+	 */
 	private final MethodInvocation start;
 
 	private final CallerContext caller;
@@ -35,42 +38,56 @@ abstract class InvocationAttempt implements RetryCallDescriber {
 	 * @param copies the hedged call's copies, or {@code null} when the call does not hedge
 	 */
 	InvocationAttempt(MethodInvocation invocation, CallerContext caller, @Nullable HedgedInvocation copies) {
+		this(invocation, (copies != null) ? invocation : AttemptInvoker.start(invocation), caller, copies);
+	}
+
+	/**
+	 * An attempt whose start is already known.
+	 * @param invocation the invocation as the retry interceptor received it
+	 * @param start what each attempt proceeds ({@link AttemptInvoker#start}); not used when the call hedges
+	 * @param caller the context the attempts run in
+	 * @param copies the hedged call's copies, or {@code null} when the call does not hedge
+	 */
+	InvocationAttempt(MethodInvocation invocation, MethodInvocation start, CallerContext caller,
+			@Nullable HedgedInvocation copies) {
 		this.invocation = invocation;
-		this.start = AttemptInvoker.start(invocation);
+		this.start = start;
 		this.caller = caller;
 		this.copies = copies;
 	}
 
 	/**
 	 * Runs one attempt, or one copy of a hedged call, in the caller's context.
+	 * @param context the attempt's (or copy's) context as the engine handed it; {@code null} where the
+	 * engine hands none (a failback task, whose calls never hedge)
 	 * @return the attempt's result
 	 * @throws Throwable the attempt's failure
 	 */
-	final @Nullable Object proceed() throws Throwable {
-		try (CallerContext.Scope scope = this.caller.restore()) {
-			HedgedInvocation hedged = this.copies;
-			if (hedged != null) {
-				return hedged.proceed();
-			}
-			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryTemplate.currentContext());
-			return this.start.proceed();
-		}
+	final @Nullable Object proceed(@Nullable RetryContext context) throws Throwable {
+		return proceed(context, null);
 	}
 
 	/**
-	 * Runs one attempt, or one copy of a hedged call, as {@link #proceed()} does, on a clone of its own
-	 * whose last argument {@code lastArgument} replaces (a suspend function's {@code Continuation}).
+	 * Runs one attempt, or one copy of a hedged call, in the caller's context; with {@code lastArgument}, on a
+	 * clone of its own whose last argument it replaces (a suspend function's {@code Continuation}).
+	 * @param context the attempt's (or copy's) context as the engine handed it, or {@code null} (a failback task)
+	 * @param lastArgument replaces the last argument on the attempt's own clone, or {@code null}
 	 * @return the attempt's result
 	 * @throws Throwable the attempt's failure
 	 */
-	final @Nullable Object proceed(UnaryOperator<@Nullable Object> lastArgument) throws Throwable {
+	final @Nullable Object proceed(@Nullable RetryContext context,
+			@Nullable UnaryOperator<@Nullable Object> lastArgument) throws Throwable {
 		try (CallerContext.Scope scope = this.caller.restore()) {
 			HedgedInvocation hedged = this.copies;
+			MethodInvocation attempt;
 			if (hedged != null) {
-				return AttemptInvoker.proceedOnClone(hedged.start(), lastArgument);
+				attempt = hedged.start();
 			}
-			HedgedInvocation.refuseHedgeOnSharedInvocation(RetryTemplate.currentContext());
-			return AttemptInvoker.proceedOnClone(this.start, lastArgument);
+			else {
+				HedgedInvocation.refuseHedgeOnSharedInvocation(context);
+				attempt = this.start;
+			}
+			return (lastArgument != null) ? AttemptInvoker.proceedOnClone(attempt, lastArgument) : attempt.proceed();
 		}
 	}
 

@@ -53,7 +53,7 @@ final class KotlinCoroutines {
 	 * The {@code Continuation} an attempt of a suspend function is invoked with: the caller's, whose
 	 * coroutine context also carries the attempt's context (current on this thread as the attempt starts,
 	 * {@linkplain RetryContextScope#capture() as it can be kept}) as a {@link ThreadContextElement}. Spring AOP starts the function's coroutine in that coroutine
-	 * context, so the attempt's context is {@link RetryTemplate#currentContext()} each time the coroutine
+	 * context, so the attempt's context is {@link RetryTemplate#currentContext} each time the coroutine
 	 * runs: as it starts on its dispatcher, after each resume, on any thread, and in the coroutines it
 	 * starts or switches to ({@code withContext}), which inherit the element. The continuation itself is
 	 * never resumed (Spring's proxy awaits the call's result on the caller's own).

@@ -37,7 +37,7 @@ import reactor.core.publisher.Mono;
  *
  * <p>Each attempt (each copy of a hedged call) is invoked on a clone of the invocation of its own whose
  * {@code Continuation} carries the attempt's context into the function's coroutine: inside the function,
- * {@link RetryTemplate#currentContext()} is the attempt's (a copy's retry count and {@code retry.hedged})
+ * {@link RetryTemplate#currentContext} is the attempt's (a copy's retry count and {@code retry.hedged})
  * as it starts, after each resume on whatever thread, and in the coroutines it switches to.
  *
  * <p>Deadline and request marker: the call opens under the earliest of the {@link Deadline} current on the thread

@@ -1,7 +1,6 @@
 package dev.retrykit.spring.boot.aop;
 
 import dev.retrykit.RecoveryCallback;
-import dev.retrykit.RetryCallDescriber;
 import dev.retrykit.RetryCallback;
 import dev.retrykit.context.RetryContext;
 import dev.retrykit.RetryFunction;
@@ -13,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Retries a method that returns a plain value: each attempt runs the rest of the interceptor chain
  * (so an inner {@code @Transactional} starts a fresh transaction) inside
- * {@code template.execute(context -> ...)}, which makes {@code RetryTemplate.currentContext()} work in the
+ * {@code template.execute(context -> ...)}, which makes {@link RetryTemplate#currentContext} work in the
  * method. Each attempt proceeds from where the call entered the retry interceptor
  * ({@link AttemptInvoker}). Stateless without recovery and with the retry interceptor innermost, a call
  * allocates nothing:
@@ -68,65 +67,40 @@ final class SyncMethodRetry implements MethodRetry {
 
 	private @Nullable Object invokeOther(MethodInvocation invocation) throws Throwable {
 		RecoverMethods recoverMethods = this.recover;
-		if (this.key == null && HedgedInvocation.hedgesBlocking(this.template)) {
-			return hedged(invocation, recoverMethods);
+		StatefulKey key = this.key;
+		if (key != null) {
+			return this.template.execute(attempt(invocation),
+					(recoverMethods != null) ? recovery(recoverMethods, invocation) : null, RetryState.of(key.of(invocation)));
 		}
-		RetryCallback<@Nullable Object, Throwable> attempt = new Attempt(invocation, this.shape.start(invocation));
-		if (this.key == null && recoverMethods == null) {
-			return this.template.execute(attempt);
-		}
-		if (this.key != null) {
-			return this.template.execute(attempt, (recoverMethods != null) ? recovery(recoverMethods, invocation) : null,
-					RetryState.of(this.key.of(invocation)));
-		}
-		return this.template.execute(attempt, recovery(java.util.Objects.requireNonNull(recoverMethods), invocation));
+		Attempt attempt = HedgedInvocation.hedgesBlocking(this.template) ? hedged(invocation) : attempt(invocation);
+		return (recoverMethods != null) ? this.template.execute(attempt, recovery(recoverMethods, invocation))
+				: this.template.execute(attempt);
+	}
+
+	/** An attempt on the caller's thread, which tells the call's listeners its invocation. */
+	private Attempt attempt(MethodInvocation invocation) {
+		return new Attempt(invocation, this.shape.start(invocation), CallerContext.none(), null);
 	}
 
 	/**
 	 * A call of an instance that hedges on an executor: each copy runs on an executor thread, in the
 	 * caller's {@link CallerContext}, through the whole rest of the chain ({@link HedgedInvocation}).
 	 */
-	private @Nullable Object hedged(MethodInvocation invocation, @Nullable RecoverMethods recoverMethods) throws Throwable {
-		HedgedCopy copy = new HedgedCopy(invocation, new HedgedInvocation(invocation), CallerContext.capture());
-		return (recoverMethods != null) ? this.template.execute(copy, recovery(recoverMethods, invocation))
-				: this.template.execute(copy);
+	private static Attempt hedged(MethodInvocation invocation) {
+		return new Attempt(invocation, invocation, CallerContext.capture(), new HedgedInvocation(invocation));
 	}
 
-	/** A copy of a hedged call, run on the executor; tells the call's listeners its invocation. */
-	private static final class HedgedCopy extends InvocationAttempt implements RetryCallback<@Nullable Object, Throwable> {
+	/** An attempt, or a copy of a hedged call, run with the context the engine hands it. */
+	private static final class Attempt extends InvocationAttempt implements RetryCallback<@Nullable Object, Throwable> {
 
-		HedgedCopy(MethodInvocation invocation, HedgedInvocation copies, CallerContext caller) {
-			super(invocation, caller, copies);
+		Attempt(MethodInvocation invocation, MethodInvocation start, CallerContext caller,
+				@Nullable HedgedInvocation copies) {
+			super(invocation, start, caller, copies);
 		}
 
 		@Override
 		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
-			return proceed();
-		}
-
-	}
-
-	/** One call's attempt, which tells the call's listeners its invocation. */
-	private static final class Attempt implements RetryCallback<@Nullable Object, Throwable>, RetryCallDescriber {
-
-		private final MethodInvocation invocation;
-
-		private final MethodInvocation start;
-
-		Attempt(MethodInvocation invocation, MethodInvocation start) {
-			this.invocation = invocation;
-			this.start = start;
-		}
-
-		@Override
-		public @Nullable Object doWithRetry(RetryContext context) throws Throwable {
-			HedgedInvocation.refuseHedgeOnSharedInvocation(context);
-			return this.start.proceed();
-		}
-
-		@Override
-		public void describe(RetryContext context) {
-			MethodListeners.describe(context, this.invocation);
+			return proceed(context);
 		}
 
 	}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -64,8 +65,9 @@ final class HttpClaims {
 			String path = PREFIX + ".instances." + name;
 			Set<String> ownMethods = methods(path, instance);
 			HttpClaimProperties http = instance.getHttp();
-			List<String> hosts = hosts(path + ".http.hosts", http.getHosts(), claimedHosts);
-			List<String> groups = groups(path + ".http.service-groups", http.getServiceGroups(), claimedGroups);
+			List<String> hosts = claim(path + ".http.hosts", http.getHosts(), claimedHosts, "host", HttpClaims::checkHost);
+			List<String> groups = claim(path + ".http.service-groups", http.getServiceGroups(), claimedGroups,
+					"service group", HttpClaims::checkGroup);
 			if (hosts.isEmpty() && groups.isEmpty()) {
 				return;
 			}
@@ -115,24 +117,34 @@ final class HttpClaims {
 		return upper;
 	}
 
-	private static List<String> hosts(String path, @Nullable List<String> patterns, Map<String, String> claimed) {
-		if (patterns == null) {
+	/**
+	 * Claims each of an instance's hosts or service groups, which no other instance may claim.
+	 * @param path the property path of the list
+	 * @param values the list as bound
+	 * @param claimed the property path that claimed each host or group so far; the list's values are added
+	 * @param kind what the values are, as the failure names them
+	 * @param check checks a value (its property path, the value as bound) and returns it normalised
+	 * @return the normalised values
+	 * @throws InvalidRetryPropertyException if a value is invalid, or an element of another list claimed it
+	 */
+	private static List<String> claim(String path, @Nullable List<String> values, Map<String, String> claimed,
+			String kind, BiFunction<String, @Nullable String, String> check) {
+		if (values == null) {
 			return List.of();
 		}
-		List<String> hosts = new ArrayList<>();
-		for (int i = 0; i < patterns.size(); i++) {
+		List<String> checked = new ArrayList<>();
+		for (int i = 0; i < values.size(); i++) {
 			String property = path + "[" + i + "]";
-			String pattern = patterns.get(i);
-			String host = checkHost(property, pattern);
-			String before = claimed.putIfAbsent(host, property);
+			String value = check.apply(property, values.get(i));
+			String before = claimed.putIfAbsent(value, property);
 			if (before != null && !before.startsWith(path + "[")) {
-				throw new InvalidRetryPropertyException(property, pattern,
-						"host '" + host + "' is already claimed by " + before + ", and a host is retried by one instance",
-						"Remove '" + host + "' from '" + property + "' or from '" + before + "'.", null);
+				throw new InvalidRetryPropertyException(property, values.get(i), kind + " '" + value
+						+ "' is already claimed by " + before + ", and a " + kind + " is retried by one instance",
+						"Remove '" + value + "' from '" + property + "' or from '" + before + "'.", null);
 			}
-			hosts.add(host);
+			checked.add(value);
 		}
-		return hosts;
+		return checked;
 	}
 
 	/**
@@ -153,28 +165,20 @@ final class HttpClaims {
 		return text;
 	}
 
-	private static List<String> groups(String path, @Nullable List<String> names, Map<String, String> claimed) {
-		if (names == null) {
-			return List.of();
+	/**
+	 * @param property the property path of the name
+	 * @param name the name as bound
+	 * @return the name, trimmed
+	 * @throws InvalidRetryPropertyException if it is empty or has spaces
+	 */
+	private static String checkGroup(String property, @Nullable String name) {
+		String group = (name != null) ? name.trim() : "";
+		if (group.isEmpty() || group.chars().anyMatch(Character::isWhitespace)) {
+			throw new InvalidRetryPropertyException(property, name,
+					"a service group is named as in @ImportHttpServices(group = ...): not empty, without spaces",
+					"Update '" + property + "' to the name of an HTTP service group.", null);
 		}
-		List<String> groups = new ArrayList<>();
-		for (int i = 0; i < names.size(); i++) {
-			String property = path + "[" + i + "]";
-			String group = (names.get(i) != null) ? names.get(i).trim() : "";
-			if (group.isEmpty() || group.chars().anyMatch(Character::isWhitespace)) {
-				throw new InvalidRetryPropertyException(property, names.get(i),
-						"a service group is named as in @ImportHttpServices(group = ...): not empty, without spaces",
-						"Update '" + property + "' to the name of an HTTP service group.", null);
-			}
-			String before = claimed.putIfAbsent(group, property);
-			if (before != null && !before.startsWith(path + "[")) {
-				throw new InvalidRetryPropertyException(property, group, "service group '" + group
-						+ "' is already claimed by " + before + ", and a service group is retried by one instance",
-						"Remove '" + group + "' from '" + property + "' or from '" + before + "'.", null);
-			}
-			groups.add(group);
-		}
-		return groups;
+		return group;
 	}
 
 }

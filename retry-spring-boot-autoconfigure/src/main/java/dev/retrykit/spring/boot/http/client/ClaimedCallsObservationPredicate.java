@@ -1,11 +1,9 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.util.Objects;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationPredicate;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.client.ClientHttpRequest;
 import org.springframework.http.client.observation.ClientRequestObservationContext;
@@ -20,9 +18,7 @@ import org.springframework.http.client.observation.ClientRequestObservationConte
  */
 public final class ClaimedCallsObservationPredicate implements ObservationPredicate {
 
-	private final Supplier<HttpRetryRoutes> routeSource;
-
-	private volatile @Nullable HttpRetryRoutes routes;
+	private final ClaimedRoutes routes;
 
 	/**
 	 * @param routes the hosts the instances claim
@@ -37,26 +33,17 @@ public final class ClaimedCallsObservationPredicate implements ObservationPredic
 	 * @param routes supplies the hosts the instances claim
 	 */
 	public ClaimedCallsObservationPredicate(Supplier<HttpRetryRoutes> routes) {
-		this.routeSource = Objects.requireNonNull(routes, "routes must not be null");
+		this.routes = new ClaimedRoutes(routes);
 	}
 
 	@Override
 	public boolean test(String name, Observation.Context context) {
 		if (context instanceof ClientRequestObservationContext client && !(context instanceof AttemptRequestObservationContext)) {
 			ClientHttpRequest request = client.getCarrier();
-			return request == null || (!request.getAttributes().containsKey(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE)
-					&& routes().forHost(request.getURI().getHost()) == null);
+			return request == null || !this.routes.claims(
+					request.getAttributes().containsKey(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE), request.getURI().getHost());
 		}
 		return true;
-	}
-
-	private HttpRetryRoutes routes() {
-		HttpRetryRoutes known = this.routes;
-		if (known == null) {
-			known = Objects.requireNonNull(this.routeSource.get(), "the route supplier returned null");
-			this.routes = known;
-		}
-		return known;
 	}
 
 }

@@ -1,11 +1,9 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.util.Objects;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationPredicate;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientRequestObservationContext;
@@ -18,15 +16,13 @@ import org.springframework.web.reactive.function.client.ClientRequestObservation
  */
 public final class ClaimedWebClientCallsObservationPredicate implements ObservationPredicate {
 
-	private final Supplier<HttpRetryRoutes> routeSource;
-
-	private volatile @Nullable HttpRetryRoutes routes;
+	private final ClaimedRoutes routes;
 
 	/**
 	 * @param routes supplies the hosts the instances claim; asked when the first client observation is seen
 	 */
 	public ClaimedWebClientCallsObservationPredicate(Supplier<HttpRetryRoutes> routes) {
-		this.routeSource = Objects.requireNonNull(routes, "routes must not be null");
+		this.routes = new ClaimedRoutes(routes);
 	}
 
 	@Override
@@ -38,19 +34,10 @@ public final class ClaimedWebClientCallsObservationPredicate implements Observat
 				return true;
 			}
 			ClientRequest built = request.build();
-			return built.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE).isEmpty()
-					&& routes().forHost(built.url().getHost()) == null;
+			return !this.routes.claims(built.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE).isPresent(),
+					built.url().getHost());
 		}
 		return true;
-	}
-
-	private HttpRetryRoutes routes() {
-		HttpRetryRoutes known = this.routes;
-		if (known == null) {
-			known = Objects.requireNonNull(this.routeSource.get(), "the route supplier returned null");
-			this.routes = known;
-		}
-		return known;
 	}
 
 }
