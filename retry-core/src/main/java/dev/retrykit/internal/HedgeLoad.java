@@ -145,11 +145,6 @@ final class HedgeLoad {
 			this.bucket = Math.min(this.burst, this.bucket + refill);
 		}
 		this.recent += this.maxExtraLoad * Math.max(0, this.callsRead - this.bucketCalls);
-		if (this.bucket + this.recent > Math.max(this.burst, this.recent)) {
-			// Stock and recent share together hold the burst at most, or the recent share alone when it is more
-			// (a fan-out hedges its own share, not its share on top of a full stock).
-			this.bucket = Math.max(0, this.burst - this.recent);
-		}
 		this.bucketCalls = this.callsRead;
 		this.bucketNanos = nowNanos;
 	}
