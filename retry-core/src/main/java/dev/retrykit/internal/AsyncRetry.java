@@ -202,7 +202,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 
 	/**
 	 * The timeout of attempt {@code id} will never run (its scheduler stopped or refused it): unless the
-	 * attempt's outcome was already taken, the call ends now, {@link CallLifecycle#STOP_ATTEMPT_ABANDONED},
+	 * attempt's outcome was already taken, the call ends now, {@link Decision#STOP_ATTEMPT_ABANDONED},
 	 * and the attempt is cancelled, so that an attempt that never completes leaves no call waiting.
 	 */
 	void abandonAttempt(int id, CompletionStage<?> stage, RejectedExecutionException refusal) {
@@ -212,7 +212,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		this.waiting = null;
 		CallLifecycle.releaseAttempt(this.runtime, this.context);
 		if (!isDone()) {
-			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_ATTEMPT_ABANDONED, refusal);
+			end(this.runtime.counters.forCurrentThread(), Decision.STOP_ATTEMPT_ABANDONED, refusal);
 		}
 		AttemptStages.cancel(stage, true, this.runtime.name);
 	}
@@ -265,10 +265,10 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	 * delay counts from the timer's next pass ({@link TimingWheelScheduler#scheduleFromNextPass}).
 	 */
 	void proceed(ThreadCounters block, long decision, @Nullable T value) {
-		if (decision == CallLifecycle.ACCEPTED) {
+		if (decision == Decision.ACCEPTED) {
 			complete(value);
 		}
-		else if (decision < 0) {
+		else if (!Decision.isDelay(decision)) {
 			end(block, decision, null);
 		}
 		else if (decision == 0) {
@@ -284,7 +284,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 						: this.runtime.scheduler.schedule(next, decision, TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException ex) {
-				end(block, CallLifecycle.STOP_SCHEDULER_STOPPED, ex);
+				end(block, Decision.STOP_SCHEDULER_STOPPED, ex);
 				return;
 			}
 			publishRetry(retry, settled);
@@ -317,7 +317,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	/** The scheduler stopped with this call's retry pending: the call ends now (last failure as cause). */
 	void abandon(RejectedExecutionException reason) {
 		if (!isDone()) {
-			end(this.runtime.counters.forCurrentThread(), CallLifecycle.STOP_SCHEDULER_STOPPED, reason);
+			end(this.runtime.counters.forCurrentThread(), Decision.STOP_SCHEDULER_STOPPED, reason);
 		}
 	}
 
@@ -343,7 +343,7 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 		ContextStack stack = ContextStack.get();
 		ThreadCounters block = stack.counters(this.runtime);
 		if (!CallLifecycle.acquireAttempt(this.runtime, this.context, block)) {
-			end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
+			end(block, Decision.STOP_CIRCUIT_OPEN, null);
 			return;
 		}
 		int id = startAttempt();

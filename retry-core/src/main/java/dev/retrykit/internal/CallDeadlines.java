@@ -67,7 +67,7 @@ final class CallDeadlines {
 	/**
 	 * Whether the caller's deadline had passed before the call's first attempt: if so, the call's last
 	 * failure is a {@link DeadlineExceededException} and the engine ends the call with
-	 * {@link CallLifecycle#STOP_DEADLINE}, running no attempt.
+	 * {@link Decision#STOP_DEADLINE}, running no attempt.
 	 */
 	static boolean passedAtOpen(RetryRuntime runtime, MutableRetryContext context) {
 		// A call with a deadline that had passed has one: most calls are decided by a field of the context.

@@ -26,7 +26,7 @@ final class CallEnding {
 
 	/**
 	 * Records how a call that did not succeed ends (counters and event) and tells what it ends with,
-	 * before the engine recovers or fails. Call once per call, never for {@link CallLifecycle#ACCEPTED}.
+	 * before the engine recovers or fails. Call once per call, never for {@link Decision#ACCEPTED}.
 	 * @param reason the {@code STOP_*} reason
 	 * @return the exception the call ends with when it is not recovered, or {@code null} when it ends
 	 * with its last rejected result ({@link MutableRetryContext#getLastResult()})
@@ -38,7 +38,7 @@ final class CallEnding {
 
 	/**
 	 * Like {@link #end(RetryRuntime, MutableRetryContext, ThreadCounters, long)}, for the scheduler's
-	 * reasons ({@link #CallLifecycle.STOP_SCHEDULER_STOPPED}, {@link #CallLifecycle.STOP_ATTEMPT_ABANDONED}), with the scheduler's own
+	 * reasons ({@link #Decision.STOP_SCHEDULER_STOPPED}, {@link #Decision.STOP_ATTEMPT_ABANDONED}), with the scheduler's own
 	 * refusal, whose message the call's exception repeats (a stop, a saturated executor) and which it
 	 * keeps as suppressed.
 	 * @param refusal what the scheduler threw or abandoned the task with, or {@code null}
@@ -48,14 +48,14 @@ final class CallEnding {
 		int retries = context.getRetryCount();
 		Throwable last = context.getLastThrowable();
 		context.stopReason(stopReason(reason));
-		if (reason == CallLifecycle.STOP_CIRCUIT_OPEN) {
+		if (reason == Decision.STOP_CIRCUIT_OPEN) {
 			RuntimeException rejection = rejection(runtime, context, block);
 			// The refused attempt was a retry when an attempt ran before it.
 			block.outcome(false, retries >= 1);
 			context.outcome(CallOutcome.REJECTED);
 			return rejection;
 		}
-		if (reason == CallLifecycle.STOP_ATTEMPT_ABANDONED) {
+		if (reason == Decision.STOP_ATTEMPT_ABANDONED) {
 			// The attempt in flight is cancelled, not failed: it made the call one attempt longer.
 			block.outcome(false, retries >= 1);
 			context.outcome(CallOutcome.failed(retries >= 1));
@@ -66,35 +66,35 @@ final class CallEnding {
 		}
 		block.outcome(false, retries > 1);
 		context.outcome(CallOutcome.failed(retries > 1));
-		if (reason == CallLifecycle.STOP_BUDGET) {
+		if (reason == Decision.STOP_BUDGET) {
 			block.budgetRejection();
 			runtime.counters.event(RetryEventType.BUDGET_REJECTION, retries, last, 0);
 		}
-		else if (reason == CallLifecycle.STOP_DEADLINE) {
+		else if (reason == Decision.STOP_DEADLINE) {
 			block.deadlineRejection();
 			runtime.counters.event(RetryEventType.DEADLINE_REJECTION, retries, last, 0);
 		}
-		else if (reason == CallLifecycle.STOP_DOWNSTREAM_EXHAUSTED) {
+		else if (reason == Decision.STOP_DOWNSTREAM_EXHAUSTED) {
 			block.downstreamRejection();
 			runtime.counters.event(RetryEventType.DOWNSTREAM_EXHAUSTED_REJECTION, retries, last, 0);
 		}
-		else if (reason == CallLifecycle.STOP_NOT_RETRYABLE) {
+		else if (reason == Decision.STOP_NOT_RETRYABLE) {
 			runtime.counters.event(RetryEventType.NON_RETRYABLE_FAILURE, retries, last, 0);
 		}
-		else if (reason == CallLifecycle.STOP_INTERRUPTED) {
+		else if (reason == Decision.STOP_INTERRUPTED) {
 			runtime.counters.event(RetryEventType.INTERRUPTED, retries, last, 0);
 		}
-		else if (reason == CallLifecycle.STOP_WAIT_INTERRUPTED) {
+		else if (reason == Decision.STOP_WAIT_INTERRUPTED) {
 			// Its event was recorded with the wait, by sleep.
 			return last;
 		}
-		else if (reason == CallLifecycle.STOP_SCHEDULER_STOPPED) {
+		else if (reason == Decision.STOP_SCHEDULER_STOPPED) {
 			RejectedExecutionException stopped = refused(runtime.name + "' could not wait for attempt " + (retries + 1)
 					+ ": " + refusal(refusal, "it"), last, refusal);
 			runtime.counters.event(RetryEventType.EXHAUSTED, retries, stopped, 0);
 			return stopped;
 		}
-		else if (reason != CallLifecycle.STOP_BROKEN) {
+		else if (reason != Decision.STOP_BROKEN) {
 			runtime.counters.event(RetryEventType.EXHAUSTED, retries, last, 0);
 		}
 		return last;
@@ -105,25 +105,25 @@ final class CallEnding {
 	 * @param reason a {@code STOP_*} reason of {@link CallLifecycle}
 	 */
 	static StopReason stopReason(long reason) {
-		if (reason == CallLifecycle.STOP_NOT_RETRYABLE) {
+		if (reason == Decision.STOP_NOT_RETRYABLE) {
 			return StopReason.NOT_RETRYABLE;
 		}
-		if (reason == CallLifecycle.STOP_EXHAUSTED) {
+		if (reason == Decision.STOP_EXHAUSTED) {
 			return StopReason.ATTEMPTS_EXHAUSTED;
 		}
-		if (reason == CallLifecycle.STOP_DEADLINE) {
+		if (reason == Decision.STOP_DEADLINE) {
 			return StopReason.DEADLINE;
 		}
-		if (reason == CallLifecycle.STOP_BUDGET) {
+		if (reason == Decision.STOP_BUDGET) {
 			return StopReason.BUDGET_EXHAUSTED;
 		}
-		if (reason == CallLifecycle.STOP_CIRCUIT_OPEN) {
+		if (reason == Decision.STOP_CIRCUIT_OPEN) {
 			return StopReason.CIRCUIT_OPEN;
 		}
-		if (reason == CallLifecycle.STOP_DOWNSTREAM_EXHAUSTED) {
+		if (reason == Decision.STOP_DOWNSTREAM_EXHAUSTED) {
 			return StopReason.DOWNSTREAM_EXHAUSTED;
 		}
-		if (reason == CallLifecycle.STOP_INTERRUPTED || reason == CallLifecycle.STOP_WAIT_INTERRUPTED) {
+		if (reason == Decision.STOP_INTERRUPTED || reason == Decision.STOP_WAIT_INTERRUPTED) {
 			return StopReason.CANCELLED;
 		}
 		// A broken hook, a stopped scheduler, an abandoned attempt.
@@ -173,8 +173,8 @@ final class CallEnding {
 	 * {@code notRecoverable} type.
 	 */
 	static boolean recovers(RetryRuntime runtime, long reason, @Nullable Throwable ending, boolean hasRecovery) {
-		return hasRecovery && reason != CallLifecycle.STOP_BROKEN && reason != CallLifecycle.STOP_INTERRUPTED && reason != CallLifecycle.STOP_WAIT_INTERRUPTED
-				&& reason != CallLifecycle.STOP_SCHEDULER_STOPPED && reason != CallLifecycle.STOP_ATTEMPT_ABANDONED && !runtime.isNotRecoverable(ending);
+		return hasRecovery && reason != Decision.STOP_BROKEN && reason != Decision.STOP_INTERRUPTED && reason != Decision.STOP_WAIT_INTERRUPTED
+				&& reason != Decision.STOP_SCHEDULER_STOPPED && reason != Decision.STOP_ATTEMPT_ABANDONED && !runtime.isNotRecoverable(ending);
 	}
 
 	/**
@@ -212,7 +212,7 @@ final class CallEnding {
 	/**
 	 * Ends a call that did not succeed, for every engine: records its end ({@link #end}), sets the
 	 * interrupt flag of a thread whose attempt or wait met an interrupt, then either recovers (when
-	 * {@link #recovers}) or closes the listeners and fails. Call once per call, never for {@link CallLifecycle#ACCEPTED}.
+	 * {@link #recovers}) or closes the listeners and fails. Call once per call, never for {@link Decision#ACCEPTED}.
 	 * @param reason the {@code STOP_*} reason
 	 * @param refusal the scheduler's refusal, for the scheduler's reasons, or {@code null}
 	 * @param onCallerThread whether the attempts ran, and the waits happened, on this thread, so that an
@@ -222,7 +222,7 @@ final class CallEnding {
 			ThreadCounters block, long reason, @Nullable RejectedExecutionException refusal, boolean onCallerThread,
 			Ending<R, X> ending, X call) throws Throwable {
 		Throwable last = end(runtime, context, block, reason, refusal);
-		if (onCallerThread && (reason == CallLifecycle.STOP_INTERRUPTED || reason == CallLifecycle.STOP_WAIT_INTERRUPTED)) {
+		if (onCallerThread && (reason == Decision.STOP_INTERRUPTED || reason == Decision.STOP_WAIT_INTERRUPTED)) {
 			Thread.currentThread().interrupt();
 		}
 		if (ending.hasRecovery(call) && recovers(runtime, reason, last, true)) {

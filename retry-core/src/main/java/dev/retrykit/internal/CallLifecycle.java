@@ -16,12 +16,12 @@ import org.jspecify.annotations.Nullable;
  * a step here, and each step says what to do next:
  * <pre>
  * open ({@link CallOpening}) ──vetoed──▶ end
- *  │  └──the caller's deadline has passed ({@link CallDeadlines#passedAtOpen})──▶ finish(STOP_DEADLINE)
+ *  │  └──the caller's deadline has passed ({@link CallDeadlines#passedAtOpen})──▶ finish(Decision.STOP_DEADLINE)
  *  ▼
- * acquireAttempt ──refused──▶ finish(STOP_CIRCUIT_OPEN)
+ * acquireAttempt ──refused──▶ finish(Decision.STOP_CIRCUIT_OPEN)
  *  │ (listeners' beforeAttempt; engine runs the attempt; attemptReturned)
  *  ▼
- * afterAttempt ──ACCEPTED──▶ done (success recorded)
+ * afterAttempt ──Decision.ACCEPTED──▶ done (success recorded)
  *  │        └──STOP_*──▶ finish: end ─▶ restore the interrupt ─▶ recover, if {@link CallEnding#recovers}; else close and fail
  *  ▼ delay ≥ 0
  * (engine waits: {@link #sleep}, or schedules) ──▶ acquireAttempt …
@@ -37,12 +37,12 @@ import org.jspecify.annotations.Nullable;
  * <p>The steps hold these rules for every engine by construction:
  * <ul>
  * <li>no step throws for user code: a result predicate, classifier, status or delay-hint extractor,
- * policy or backoff that throws ends the call with {@link #STOP_BROKEN} and that exception (the
+ * policy or backoff that throws ends the call with {@link Decision#STOP_BROKEN} and that exception (the
  * attempt's failure suppressed in it, no recovery); listeners are contained by {@link Listeners};
  * <li>the circuit breaker's permit of an attempt is reported or released exactly once, whatever
  * happens: after reporting, the context's permit is {@link CircuitBreaker#NO_PERMISSION};
  * <li>an attempt that fails with {@link InterruptedException} is not retried
- * ({@link #STOP_INTERRUPTED}): the engine ends the call with it and, where the attempt ran on the
+ * ({@link Decision#STOP_INTERRUPTED}): the engine ends the call with it and, where the attempt ran on the
  * caller's thread, sets that thread's interrupt flag again;
  * <li>a call counts as "with retry" once more than one of its attempts ran or was refused;
  * <li>a rejection by the circuit carries the call's last real failure as its cause;
@@ -56,71 +56,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class CallLifecycle {
 
-	/** {@link #afterAttempt} result: the attempt succeeded and its success is recorded. */
-	static final long ACCEPTED = -100;
-
-	/** The failure is not retryable. */
-	static final long STOP_NOT_RETRYABLE = -1;
-
-	/** Attempts exhausted (max-attempts, policy, or exhausted-only). */
-	static final long STOP_EXHAUSTED = -2;
-
-	/**
-	 * The next attempt, or its backoff, would end after the call's deadline (max-duration or the caller's
-	 * {@link dev.retrykit.Deadline}), or that deadline had passed before the first attempt
-	 * ({@link CallDeadlines#passedAtOpen}).
-	 */
-	static final long STOP_DEADLINE = -3;
-
-	/** The retry budget refused the retry. */
-	static final long STOP_BUDGET = -4;
-
-	/**
-	 * The circuit refused the attempt, or is open for longer than the delay so that the next attempt
-	 * would be refused: the call ends now, without waiting.
-	 */
-	static final long STOP_CIRCUIT_OPEN = -5;
-
-	/** User code in the decision threw: the call ends with that exception, never recovered. */
-	static final long STOP_BROKEN = -6;
-
-	/** The attempt failed with {@link InterruptedException}: the call ends with it, never recovered. */
-	static final long STOP_INTERRUPTED = -7;
-
-	/** The wait before the next attempt could not be scheduled: the scheduler is stopped. */
-	static final long STOP_SCHEDULER_STOPPED = -8;
-
-	/**
-	 * The scheduler stopped while it held the attempt's timeout, or refused it: nothing would end an
-	 * attempt that never completes, so the call ends now and the attempt is cancelled.
-	 */
-	static final long STOP_ATTEMPT_ABANDONED = -9;
-
-	/**
-	 * The thread was interrupted while it waited before the next attempt: the call ends with a
-	 * {@link dev.retrykit.RetryInterruptedException} (the last failure as cause), never recovered.
-	 */
-	static final long STOP_WAIT_INTERRUPTED = -10;
-
-	/**
-	 * The attempt failed with a {@link DownstreamExhaustedException}: the downstream already retried and
-	 * gave up, so the call is not retried (nor hedged further), whatever its classification.
-	 */
-	static final long STOP_DOWNSTREAM_EXHAUSTED = -11;
-
-	/** {@link #rollback} result: the failure is rethrown for the caller to roll back; the next call continues. */
-	static final long ROLL_BACK = -101;
-
-	/** {@link #rollback} result: the failure is handled within the call, as in a stateless one. */
-	static final long HANDLE_HERE = -102;
-
 	private CallLifecycle() {
 	}
 
 	/**
 	 * Waits before the next attempt of a call that waits on its own thread.
 	 * @param delayNanos the delay; nothing happens when it is zero or less
-	 * @return the delay (0 if none) when it was waited out, or {@link #STOP_WAIT_INTERRUPTED} when the thread was
+	 * @return the delay (0 if none) when it was waited out, or {@link Decision#STOP_WAIT_INTERRUPTED} when the thread was
 	 * interrupted meanwhile (the interrupt is then recorded, and {@link CallEnding#finish} sets the flag again)
 	 */
 	static long sleep(RetryRuntime runtime, MutableRetryContext context, long delayNanos) {
@@ -137,7 +79,7 @@ final class CallLifecycle {
 			context.rejected(new RetryInterruptedException("Retry '" + runtime.name + "' was interrupted while waiting "
 					+ Durations.formatNanos(delayNanos) + " before attempt " + (context.getRetryCount() + 1)
 					+ "; the cause is the last failure", last));
-			return STOP_WAIT_INTERRUPTED;
+			return Decision.STOP_WAIT_INTERRUPTED;
 		}
 	}
 
@@ -145,7 +87,7 @@ final class CallLifecycle {
 	 * Asks the breaker (if any) to let the next attempt through, counts the attempt and tells the
 	 * listeners that it starts ({@link dev.retrykit.RetryListener#beforeAttempt}); the engine runs it
 	 * right after.
-	 * @return whether the attempt may run; if not, end the call with {@link #STOP_CIRCUIT_OPEN}
+	 * @return whether the attempt may run; if not, end the call with {@link Decision#STOP_CIRCUIT_OPEN}
 	 */
 	static boolean acquireAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block) {
 		return acquireAttempt(runtime, context, block, context);
@@ -207,12 +149,12 @@ final class CallLifecycle {
 	 * Takes an attempt's outcome and decides what follows. Never throws for user code.
 	 * @param failure the attempt's failure, unwrapped from completion wrappers, or {@code null}
 	 * @param result the attempt's result when {@code failure} is {@code null}
-	 * @return {@link #ACCEPTED}, the delay before the next attempt (zero or more), or a negative
+	 * @return {@link Decision#ACCEPTED}, the delay before the next attempt (zero or more), or a negative
 	 * {@code STOP_*} reason to pass to {@link CallEnding#end}
 	 */
 	static long afterAttempt(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
 			@Nullable Throwable failure, @Nullable Object result) {
-		return after(runtime, context, context, block, failure, result, NOT_HEDGED, 1, null);
+		return after(runtime, context, context, block, failure, result, Decision.Turn.NOT_HEDGED, 1, null);
 	}
 
 	/**
@@ -222,8 +164,8 @@ final class CallLifecycle {
 	 * The engine holds the copy's permit in the context while this runs. A delay
 	 * (zero or more) means that a copy is to start after it, as a retry (the budget was asked, the
 	 * {@code RETRY} event recorded). With other copies in flight, the engine waits for them instead of
-	 * ending the call on {@link #STOP_EXHAUSTED} or a refusal ({@link #STOP_BUDGET}, {@link #STOP_DEADLINE},
-	 * {@link #STOP_CIRCUIT_OPEN}).
+	 * ending the call on {@link Decision#STOP_EXHAUSTED} or a refusal ({@link Decision#STOP_BUDGET}, {@link Decision#STOP_DEADLINE},
+	 * {@link Decision#STOP_CIRCUIT_OPEN}).
 	 * The listeners are told about the copy through {@code told}; the call's context is the one closed.
 	 * A call that a copy after the first wins counts as successful with retry, as it did not succeed on
 	 * its first attempt.
@@ -235,7 +177,7 @@ final class CallLifecycle {
 	static long afterCopy(RetryRuntime runtime, MutableRetryContext context, RetryContext told, ThreadCounters block,
 			@Nullable Throwable failure, @Nullable Object result, int copy, boolean mayStartAnother,
 			HedgeNotices.@Nullable Told later) {
-		return after(runtime, context, told, block, failure, result, mayStartAnother ? COPY_MAY_FOLLOW : LAST_COPY, copy,
+		return after(runtime, context, told, block, failure, result, mayStartAnother ? Decision.Turn.COPY_MAY_FOLLOW : Decision.Turn.LAST_COPY, copy,
 				later);
 	}
 
@@ -263,22 +205,13 @@ final class CallLifecycle {
 		return true;
 	}
 
-	/** {@link #after}: a call that does not hedge; its attempts left are those not failed yet. */
-	private static final int NOT_HEDGED = 0;
-
-	/** {@link #after}: a hedged call that may start another copy. */
-	private static final int COPY_MAY_FOLLOW = 1;
-
-	/** {@link #after}: a hedged call whose every copy has started. */
-	private static final int LAST_COPY = 2;
-
 	/**
 	 * {@code told} is what the listeners are told about the attempt: the call's context, or a copy's;
 	 * {@code attempt} is the number of the attempt when it runs beside others (a hedge), else 1;
 	 * {@code later} records the callbacks instead of telling them, or is {@code null}.
 	 */
 	private static long after(RetryRuntime runtime, MutableRetryContext context, RetryContext told,
-			ThreadCounters block, @Nullable Throwable failure, @Nullable Object result, int hedged, int attempt,
+			ThreadCounters block, @Nullable Throwable failure, @Nullable Object result, Decision.Turn hedged, int attempt,
 			HedgeNotices.@Nullable Told later) {
 		if (failure == null) {
 			boolean accepted;
@@ -290,19 +223,19 @@ final class CallLifecycle {
 				return broken(runtime, context, ex, null);
 			}
 			if (accepted) {
-				if (hedged != NOT_HEDGED) {
+				if (hedged != Decision.Turn.NOT_HEDGED) {
 					// A copy that failed on a downstream's exhaustion recorded it; another copy won after all.
 					context.clearStopReason();
 				}
 				succeeded(runtime, context, told, block, result, attempt, later);
-				return ACCEPTED;
+				return Decision.ACCEPTED;
 			}
 		}
 		else if (failure instanceof InterruptedException) {
 			releaseAttempt(runtime, context);
 			context.registerFailure(failure, null);
 			onError(runtime, told, failure, later);
-			return STOP_INTERRUPTED;
+			return Decision.STOP_INTERRUPTED;
 		}
 		try {
 			return decide(runtime, context, told, failure, result, hedged, later);
@@ -360,7 +293,7 @@ final class CallLifecycle {
 
 	/** Counts the failure into the context first, so that a hook that throws later still counts the attempt. */
 	private static long decide(RetryRuntime runtime, MutableRetryContext context, RetryContext told,
-			@Nullable Throwable failure, @Nullable Object result, int hedged, HedgeNotices.@Nullable Told later) {
+			@Nullable Throwable failure, @Nullable Object result, Decision.Turn hedged, HedgeNotices.@Nullable Told later) {
 		context.registerFailure(failure, result);
 		boolean retryable = failure == null || runtime.classifier.isRetryable(failure);
 		boolean downstreamExhausted = failure != null
@@ -383,34 +316,34 @@ final class CallLifecycle {
 		if (downstreamExhausted) {
 			// Recorded now: a hedged call's copies in flight that fail later start no copy either.
 			context.stopReason(StopReason.DOWNSTREAM_EXHAUSTED);
-			return STOP_DOWNSTREAM_EXHAUSTED;
+			return Decision.STOP_DOWNSTREAM_EXHAUSTED;
 		}
 		if (!retryable) {
-			return STOP_NOT_RETRYABLE;
+			return Decision.STOP_NOT_RETRYABLE;
 		}
-		if (hedged != NOT_HEDGED && context.getStopReason() == StopReason.DOWNSTREAM_EXHAUSTED) {
-			return STOP_DOWNSTREAM_EXHAUSTED;
+		if (hedged != Decision.Turn.NOT_HEDGED && context.getStopReason() == StopReason.DOWNSTREAM_EXHAUSTED) {
+			return Decision.STOP_DOWNSTREAM_EXHAUSTED;
 		}
 		int retries = context.getRetryCount();
-		boolean attemptsLeft = (hedged == NOT_HEDGED) ? (runtime.maxAttempts <= 0 || retries < runtime.maxAttempts)
-				: (hedged == COPY_MAY_FOLLOW);
+		boolean attemptsLeft = (hedged == Decision.Turn.NOT_HEDGED) ? (runtime.maxAttempts <= 0 || retries < runtime.maxAttempts)
+				: (hedged == Decision.Turn.COPY_MAY_FOLLOW);
 		if (context.isExhaustedOnly() || !attemptsLeft || (runtime.policy != null && !runtime.policy.canRetry(context))) {
-			return STOP_EXHAUSTED;
+			return Decision.STOP_EXHAUSTED;
 		}
-		long delay = (hedged == NOT_HEDGED) ? runtime.nextDelay(context, failure) : runtime.hedgeDelay(failure);
+		long delay = (hedged == Decision.Turn.NOT_HEDGED) ? runtime.nextDelay(context, failure) : runtime.hedgeDelay(failure);
 		// The time source is read only for a deadline; the event shares that reading when there is one.
 		long now = RetryRuntime.NOT_READ;
 		if (context.deadlineNanos != CallDeadlines.NONE) {
 			now = runtime.timeSource.nanoTime();
 			if (runtime.isPastDeadline(context, delay, now)) {
-				return STOP_DEADLINE;
+				return Decision.STOP_DEADLINE;
 			}
 		}
 		if (breaker != null && breaker.getRemainingOpenNanos() > delay) {
-			return STOP_CIRCUIT_OPEN;
+			return Decision.STOP_CIRCUIT_OPEN;
 		}
 		if (runtime.budget != null && !runtime.budget.tryAcquireRetry()) {
-			return STOP_BUDGET;
+			return Decision.STOP_BUDGET;
 		}
 		runtime.counters.eventAt(RetryEventType.RETRY, retries, failure, delay, now);
 		if (later != null) {
@@ -434,7 +367,7 @@ final class CallLifecycle {
 			thrown.addSuppressed(failure);
 		}
 		context.rejected(thrown);
-		return STOP_BROKEN;
+		return Decision.STOP_BROKEN;
 	}
 
 	/**
@@ -442,12 +375,12 @@ final class CallLifecycle {
 	 * the state's rollback classifier. Never throws for user code.
 	 * @param rollbackFor the state's rollback classifier
 	 * @param failure the attempt's failure, already decided on by {@link #afterAttempt}
-	 * @return {@link #ROLL_BACK}, {@link #HANDLE_HERE}, or {@link #STOP_BROKEN} if the classifier threw
+	 * @return {@link Decision#ROLL_BACK}, {@link Decision#HANDLE_HERE}, or {@link Decision#STOP_BROKEN} if the classifier threw
 	 */
 	static long rollback(RetryRuntime runtime, MutableRetryContext context,
 			java.util.function.Predicate<Throwable> rollbackFor, Throwable failure) {
 		try {
-			return rollbackFor.test(failure) ? ROLL_BACK : HANDLE_HERE;
+			return rollbackFor.test(failure) ? Decision.ROLL_BACK : Decision.HANDLE_HERE;
 		}
 		catch (Throwable ex) {
 			return broken(runtime, context, ex, failure);

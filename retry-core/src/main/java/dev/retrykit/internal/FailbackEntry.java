@@ -66,7 +66,7 @@ final class FailbackEntry implements AbandonableTask {
 		ThreadCounters block = runtime.counters.forCurrentThread();
 		if (!CallLifecycle.acquireAttempt(runtime, this.context, block)) {
 			if (check) {
-				throw endForCaller(block, CallLifecycle.STOP_CIRCUIT_OPEN);
+				throw endForCaller(block, Decision.STOP_CIRCUIT_OPEN);
 			}
 			CallEnding.rejectedAttempt(runtime, this.context, block);
 			waitForCircuit(true);
@@ -74,12 +74,12 @@ final class FailbackEntry implements AbandonableTask {
 		}
 		Throwable failure = attempt();
 		long decision = CallLifecycle.afterAttempt(runtime, this.context, block, failure, null);
-		if (decision == CallLifecycle.ACCEPTED) {
+		if (decision == Decision.ACCEPTED) {
 			return true;
 		}
 		if (check) {
 			// Dubbo's check: the caller gets the failure and nothing is queued.
-			throw endForCaller(block, (decision < 0) ? decision : CallLifecycle.STOP_EXHAUSTED);
+			throw endForCaller(block, !Decision.isDelay(decision) ? decision : Decision.STOP_EXHAUSTED);
 		}
 		after(decision, block);
 		return false;
@@ -122,7 +122,7 @@ final class FailbackEntry implements AbandonableTask {
 		this.awaitingCircuit = false;
 		Throwable failure = attempt();
 		long decision = CallLifecycle.afterAttempt(runtime, this.context, block, failure, null);
-		if (decision == CallLifecycle.ACCEPTED) {
+		if (decision == Decision.ACCEPTED) {
 			this.engine.succeeded(this);
 			return;
 		}
@@ -136,7 +136,7 @@ final class FailbackEntry implements AbandonableTask {
 	@Override
 	public void abandon(RejectedExecutionException reason) {
 		if (!this.cancelled) {
-			stop(CallLifecycle.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread(), reason);
+			stop(Decision.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread(), reason);
 		}
 	}
 
@@ -163,10 +163,10 @@ final class FailbackEntry implements AbandonableTask {
 		if (this.cancelled) {
 			return;
 		}
-		if (decision >= 0) {
+		if (Decision.isDelay(decision)) {
 			schedule(decision, true);
 		}
-		else if (decision == CallLifecycle.STOP_CIRCUIT_OPEN) {
+		else if (decision == Decision.STOP_CIRCUIT_OPEN) {
 			waitForCircuit(true);
 		}
 		else {
@@ -227,7 +227,7 @@ final class FailbackEntry implements AbandonableTask {
 		long open = breaker.getRemainingOpenNanos();
 		long wait = (open == 0 || breaker.isForcedOpen()) ? CIRCUIT_RECHECK_NANOS : open;
 		if (runtime.isPastDeadline(this.context, wait)) {
-			stop(CallLifecycle.STOP_DEADLINE, runtime.counters.forCurrentThread());
+			stop(Decision.STOP_DEADLINE, runtime.counters.forCurrentThread());
 			return;
 		}
 		this.awaitingCircuit = true;
@@ -249,7 +249,7 @@ final class FailbackEntry implements AbandonableTask {
 			handle = this.engine.scheduler.schedule(this, delayNanos, TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			stop(CallLifecycle.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread(), ex);
+			stop(Decision.STOP_SCHEDULER_STOPPED, this.engine.runtime.counters.forCurrentThread(), ex);
 			return;
 		}
 		synchronized (this) {

@@ -36,15 +36,15 @@ abstract class FirstAttempt {
 		CompletionStage<T> stage = null;
 		Throwable thrown = null;
 		boolean decided = false;
-		long decision = CallLifecycle.ACCEPTED;
+		long decision = Decision.ACCEPTED;
 		T value = null;
 		try {
 			block = stack.counters(runtime);
 			if (!CallOpening.open(runtime, pooled, supplier)) {
 				return CompletableFuture.failedFuture(CallOpening.vetoed(runtime, pooled, "Retry"));
 			}
-			long refusal = CallDeadlines.passedAtOpen(runtime, pooled) ? CallLifecycle.STOP_DEADLINE
-					: CallLifecycle.acquireAttempt(runtime, pooled, block) ? 0 : CallLifecycle.STOP_CIRCUIT_OPEN;
+			long refusal = CallDeadlines.passedAtOpen(runtime, pooled) ? Decision.STOP_DEADLINE
+					: CallLifecycle.acquireAttempt(runtime, pooled, block) ? 0 : Decision.STOP_CIRCUIT_OPEN;
 			if (refusal != 0) {
 				call = newCall(runtime, supplier, recovery, pooled.copy());
 				refused(call, block, refusal);
@@ -61,7 +61,7 @@ abstract class FirstAttempt {
 			if (future != null && future.isDone() && !future.isCompletedExceptionally()) {
 				value = future.getNow(null);
 				decision = decide(runtime, pooled, block, value);
-				if (decision == CallLifecycle.ACCEPTED) {
+				if (decision == Decision.ACCEPTED) {
 					return future;
 				}
 				// The predicate runs once per result: a rejected one goes straight to what the decision says.
@@ -90,14 +90,14 @@ abstract class FirstAttempt {
 
 	/**
 	 * Ends {@code call}, whose first attempt did not run: the circuit breaker refused it
-	 * ({@link CallLifecycle#STOP_CIRCUIT_OPEN}), or the caller's deadline had passed
-	 * ({@link CallLifecycle#STOP_DEADLINE}); the pooled context is still pushed.
+	 * ({@link Decision#STOP_CIRCUIT_OPEN}), or the caller's deadline had passed
+	 * ({@link Decision#STOP_DEADLINE}); the pooled context is still pushed.
 	 */
 	abstract <T> void refused(CompletableFuture<T> call, ThreadCounters block, long reason);
 
 	/**
 	 * Decides on the first attempt's result, which was there when its supplier returned.
-	 * @return the decision: {@link CallLifecycle#ACCEPTED}, a delay or a {@code STOP_*} reason
+	 * @return the decision: {@link Decision#ACCEPTED}, a delay or a {@code STOP_*} reason
 	 */
 	abstract long decide(RetryRuntime runtime, MutableRetryContext pooled, ThreadCounters block, @Nullable Object value);
 

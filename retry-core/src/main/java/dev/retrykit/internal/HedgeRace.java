@@ -206,7 +206,7 @@ final class HedgeRace<T> {
 			@Nullable Throwable unwrapped = (failure != null) ? FailureClassifier.unwrap(failure) : null;
 			decision = CallLifecycle.afterCopy(this.runtime, this.context, copy.told, block, unwrapped, value, copy.number,
 					this.started < this.maxCopies, later);
-			if (decision == CallLifecycle.ACCEPTED) {
+			if (decision == Decision.ACCEPTED) {
 				if (copy.number > 1) {
 					this.hedges.counters.hedgeWon();
 					this.runtime.counters.event(RetryEventType.HEDGE_WON, copy.number, null, 0);
@@ -242,14 +242,11 @@ final class HedgeRace<T> {
 		this.failures.add(failure);
 	}
 
-	/** {@link #react}: nothing to do but wait for the copies in flight. */
-	private static final long AWAIT = Long.MIN_VALUE;
-
 	/**
 	 * Under the lock, after a copy that was not accepted: a delay means a retry copy (now or at its
 	 * hint), a refusal or exhaustion with copies in flight means waiting for them, anything else ends the
 	 * call and settles the copies in flight.
-	 * @return the decision to act on, {@link #AWAIT} when there is nothing to do now
+	 * @return the decision to act on, {@link Decision#AWAIT} when there is nothing to do now
 	 */
 	long react(long decision) {
 		if (decision > 0) {
@@ -260,18 +257,18 @@ final class HedgeRace<T> {
 		if (decision == 0) {
 			return 0;
 		}
-		if (this.inFlight > 0 && decision == CallLifecycle.STOP_DOWNSTREAM_EXHAUSTED) {
+		if (this.inFlight > 0 && decision == Decision.STOP_DOWNSTREAM_EXHAUSTED) {
 			// The downstream gave up: no copy starts any more, the copies in flight may still win.
 			this.hedgesRefused = true;
-			return AWAIT;
+			return Decision.AWAIT;
 		}
-		if (this.inFlight > 0 && (decision == CallLifecycle.STOP_EXHAUSTED || decision == CallLifecycle.STOP_BUDGET
-				|| decision == CallLifecycle.STOP_DEADLINE || decision == CallLifecycle.STOP_CIRCUIT_OPEN)) {
-			if (decision != CallLifecycle.STOP_EXHAUSTED) {
+		if (this.inFlight > 0 && (decision == Decision.STOP_EXHAUSTED || decision == Decision.STOP_BUDGET
+				|| decision == Decision.STOP_DEADLINE || decision == Decision.STOP_CIRCUIT_OPEN)) {
+			if (decision != Decision.STOP_EXHAUSTED) {
 				this.hedgesRefused = true;
 				this.hedges.counters.hedgeRefused();
 			}
-			return AWAIT;
+			return Decision.AWAIT;
 		}
 		this.ended = true;
 		HedgeWaits.unwatch(this);
@@ -281,7 +278,7 @@ final class HedgeRace<T> {
 
 	/** Carries out, outside the lock, what was decided under it; a retry on the timer's pass starts on its own. */
 	void act(ThreadCounters block, long decision, @Nullable T value, int settled, boolean onTimer) {
-		if (decision == CallLifecycle.ACCEPTED) {
+		if (decision == Decision.ACCEPTED) {
 			if (this.hedges.isAdaptive()) {
 				// The call's latency, not the winner's own: a winning hedge's own latency is the shorter of a
 				// race, and a cancelled loser's is never known, so either would drag the delay down round after
@@ -306,7 +303,7 @@ final class HedgeRace<T> {
 		else if (decision > 0) {
 			HedgeWaits.rewatch(this);
 		}
-		else if (decision != AWAIT) {
+		else if (decision != Decision.AWAIT) {
 			HedgeSettling.cancelSettled(this);
 			this.call.end(block, decision, null);
 		}

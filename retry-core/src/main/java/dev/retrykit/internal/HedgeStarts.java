@@ -130,7 +130,7 @@ final class HedgeStarts {
 			}
 		}
 		if (copy == null) {
-			race.call.end(block, CallLifecycle.STOP_CIRCUIT_OPEN, null);
+			race.call.end(block, Decision.STOP_CIRCUIT_OPEN, null);
 			return;
 		}
 		race.started(copy, race.runCopy(copy), null);
@@ -145,18 +145,18 @@ final class HedgeStarts {
 		Hedges hedges = race.hedges;
 		if (byDelay) {
 			if (hedges.isSwitchedOff() || runtime.isPastDeadline(race.context, 0)) {
-				return CallLifecycle.STOP_DEADLINE;
+				return Decision.STOP_DEADLINE;
 			}
 			if (runtime.budget != null && !runtime.budget.tryAcquireRetry()) {
-				return CallLifecycle.STOP_BUDGET;
+				return Decision.STOP_BUDGET;
 			}
 		}
 		if (!hedges.load.tryAcquire(hedges.timeSource.nanoTime())) {
-			return CallLifecycle.STOP_BUDGET;
+			return Decision.STOP_BUDGET;
 		}
 		boolean tellHere = !race.copiesTellListeners() && race.notices == null;
 		if (!CallLifecycle.acquireAttempt(runtime, race.context, block, told, tellHere)) {
-			return CallLifecycle.STOP_CIRCUIT_OPEN;
+			return Decision.STOP_CIRCUIT_OPEN;
 		}
 		return 0;
 	}

@@ -184,7 +184,7 @@ final class HedgeWaits {
 			race.ended = true;
 			unwatch(race);
 		}
-		race.call.end(block, CallLifecycle.STOP_SCHEDULER_STOPPED, reason);
+		race.call.end(block, Decision.STOP_SCHEDULER_STOPPED, reason);
 	}
 
 }

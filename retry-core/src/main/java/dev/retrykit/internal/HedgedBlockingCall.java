@@ -78,7 +78,7 @@ final class HedgedBlockingCall {
 			throw CallOpening.vetoed(runtime, context, "Retry");
 		}
 		if (CallDeadlines.passedAtOpen(runtime, context)) {
-			return SyncRetry.finish(runtime, context, runtime.counters.forCurrentThread(), CallLifecycle.STOP_DEADLINE,
+			return SyncRetry.finish(runtime, context, runtime.counters.forCurrentThread(), Decision.STOP_DEADLINE,
 					recovery);
 		}
 		HedgedCall<T> call = new HedgedCall<>(runtime, null, copies, (recovery != null) ? recovering(recovery) : null,

@@ -63,16 +63,16 @@ public final class StatefulRetry {
 			}
 			if (CallDeadlines.passedAtOpen(runtime, context)) {
 				// Refused before it ran, as by an open circuit: the cached state stays for the next call.
-				return SyncRetry.finish(runtime, context, block, CallLifecycle.STOP_DEADLINE, recovery);
+				return SyncRetry.finish(runtime, context, block, Decision.STOP_DEADLINE, recovery);
 			}
 			long decision = waitUntilDue(runtime, context);
 			for (;;) {
-				if (CallLifecycle.sleep(runtime, context, decision) == CallLifecycle.STOP_WAIT_INTERRUPTED) {
-					return SyncRetry.finish(runtime, context, block, CallLifecycle.STOP_WAIT_INTERRUPTED, recovery);
+				if (CallLifecycle.sleep(runtime, context, decision) == Decision.STOP_WAIT_INTERRUPTED) {
+					return SyncRetry.finish(runtime, context, block, Decision.STOP_WAIT_INTERRUPTED, recovery);
 				}
 				if (!CallLifecycle.acquireAttempt(runtime, context, block)) {
 					// Refused before it ran: the cached count stays as it is for the next call.
-					return SyncRetry.finish(runtime, context, block, CallLifecycle.STOP_CIRCUIT_OPEN, recovery);
+					return SyncRetry.finish(runtime, context, block, Decision.STOP_CIRCUIT_OPEN, recovery);
 				}
 				T result = null;
 				Throwable failure = null;
@@ -84,21 +84,21 @@ public final class StatefulRetry {
 				}
 				CallLifecycle.attemptReturned(runtime, context);
 				decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result);
-				if (decision == CallLifecycle.ACCEPTED) {
+				if (decision == Decision.ACCEPTED) {
 					runtime.cache.remove(state.key());
 					return SyncRetry.returned(result);
 				}
-				if (failure != null && decision != CallLifecycle.STOP_BROKEN && decision != CallLifecycle.STOP_INTERRUPTED) {
+				if (failure != null && decision != Decision.STOP_BROKEN && decision != Decision.STOP_INTERRUPTED) {
 					long rollback = CallLifecycle.rollback(runtime, context, state.rollbackFor(), failure);
-					if (rollback == CallLifecycle.ROLL_BACK) {
+					if (rollback == Decision.ROLL_BACK) {
 						throw rethrowForRollback(runtime, context, block, state, startCount, failure, decision);
 					}
-					if (rollback == CallLifecycle.STOP_BROKEN) {
+					if (rollback == Decision.STOP_BROKEN) {
 						decision = rollback;
 					}
 				}
-				if (decision < 0) {
-					if (decision != CallLifecycle.STOP_BROKEN && decision != CallLifecycle.STOP_INTERRUPTED) {
+				if (!Decision.isDelay(decision)) {
+					if (decision != Decision.STOP_BROKEN && decision != Decision.STOP_INTERRUPTED) {
 						// Ended within the call, as a stateless call ends: nothing is left for the next one.
 						runtime.cache.remove(state.key());
 					}
@@ -159,13 +159,13 @@ public final class StatefulRetry {
 	private static Throwable rethrowForRollback(RetryRuntime runtime, MutableRetryContext.Stateful context,
 			ThreadCounters block, RetryState state, int startCount, Throwable failure, long reason) {
 		long decision = reason;
-		if (reason == CallLifecycle.STOP_DEADLINE && (context.keyDeadlineNanos == CallDeadlines.NONE
+		if (reason == Decision.STOP_DEADLINE && (context.keyDeadlineNanos == CallDeadlines.NONE
 				|| context.keyDeadlineNanos - runtime.timeSource.nanoTime() > context.previousDelayNanos)) {
 			// The backoff (decided before the deadline check) fits in the key's max-duration, if any.
 			decision = context.previousDelayNanos;
 		}
 		long wait = 0;
-		if (decision >= 0 || decision == CallLifecycle.STOP_CIRCUIT_OPEN) {
+		if (Decision.isDelay(decision) || decision == Decision.STOP_CIRCUIT_OPEN) {
 			wait = Math.max(0, decision);
 			context.notBeforeNanos = runtime.timeSource.nanoTime() + wait;
 		}
@@ -203,7 +203,7 @@ public final class StatefulRetry {
 
 	private static <T extends @Nullable Object> T exhausted(RetryRuntime runtime, MutableRetryContext context,
 			ThreadCounters block, @Nullable RecoveryCallback<T> recovery) throws Throwable {
-		return CallEnding.finish(runtime, context, block, CallLifecycle.STOP_EXHAUSTED, null, true,
+		return CallEnding.finish(runtime, context, block, Decision.STOP_EXHAUSTED, null, true,
 				ExhaustedEnding.<T>instance(), recovery);
 	}
 

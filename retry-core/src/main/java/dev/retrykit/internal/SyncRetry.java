@@ -98,7 +98,7 @@ public final class SyncRetry {
 				throw CallOpening.vetoed(runtime, context, "Retry");
 			}
 			if (CallDeadlines.passedAtOpen(runtime, context)) {
-				return finish(runtime, context, block, CallLifecycle.STOP_DEADLINE, recovery);
+				return finish(runtime, context, block, Decision.STOP_DEADLINE, recovery);
 			}
 			return attempts(runtime, attempt, argument, recovery, context, block, 0);
 		}
@@ -135,14 +135,14 @@ public final class SyncRetry {
 			RetryFunction<? super A, T, ?> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
 			MutableRetryContext context, ThreadCounters block, long decision) throws Throwable {
 		for (;;) {
-			if (decision < 0) {
+			if (!Decision.isDelay(decision)) {
 				return finish(runtime, context, block, decision, recovery);
 			}
-			if (CallLifecycle.sleep(runtime, context, decision) == CallLifecycle.STOP_WAIT_INTERRUPTED) {
-				return finish(runtime, context, block, CallLifecycle.STOP_WAIT_INTERRUPTED, recovery);
+			if (CallLifecycle.sleep(runtime, context, decision) == Decision.STOP_WAIT_INTERRUPTED) {
+				return finish(runtime, context, block, Decision.STOP_WAIT_INTERRUPTED, recovery);
 			}
 			if (!CallLifecycle.acquireAttempt(runtime, context, block)) {
-				return finish(runtime, context, block, CallLifecycle.STOP_CIRCUIT_OPEN, recovery);
+				return finish(runtime, context, block, Decision.STOP_CIRCUIT_OPEN, recovery);
 			}
 			T result = null;
 			Throwable failure = null;
@@ -154,7 +154,7 @@ public final class SyncRetry {
 			}
 			CallLifecycle.attemptReturned(runtime, context);
 			decision = CallLifecycle.afterAttempt(runtime, context, block, failure, result);
-			if (decision == CallLifecycle.ACCEPTED) {
+			if (decision == Decision.ACCEPTED) {
 				return returned(result);
 			}
 		}
