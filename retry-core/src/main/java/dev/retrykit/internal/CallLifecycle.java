@@ -325,7 +325,7 @@ final class CallLifecycle {
 			return Decision.STOP_DOWNSTREAM_EXHAUSTED;
 		}
 		int retries = context.getRetryCount();
-		boolean attemptsLeft = (hedged == Decision.Turn.NOT_HEDGED) ? (runtime.maxAttempts <= 0 || retries < runtime.maxAttempts)
+		boolean attemptsLeft = (hedged == Decision.Turn.NOT_HEDGED) ? !runtime.attemptsUsedUp(retries)
 				: (hedged == Decision.Turn.COPY_MAY_FOLLOW);
 		if (context.isExhaustedOnly() || !attemptsLeft || (runtime.policy != null && !runtime.policy.canRetry(context))) {
 			return Decision.STOP_EXHAUSTED;

@@ -288,6 +288,17 @@ public final class RetryRuntime {
 	}
 
 	/**
+	 * Whether a call's attempts are used up: {@code max-attempts} of them failed ({@code -1}, unlimited,
+	 * never). The one place that reads {@code max-attempts} for it, for stateless and stateful calls alike
+	 * (a hedged call's copies count as its copies started, which its race keeps).
+	 * @param failedAttempts the attempts that failed so far (the context's retry count)
+	 * @return whether no attempt may follow
+	 */
+	boolean attemptsUsedUp(int failedAttempts) {
+		return this.maxAttempts > 0 && failedAttempts >= this.maxAttempts;
+	}
+
+	/**
 	 * Whether an attempt's result is accepted: always, unless {@code retry-on-result} matches it.
 	 * @param result the result
 	 * @return whether the result is accepted

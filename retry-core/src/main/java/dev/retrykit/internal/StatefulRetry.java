@@ -57,7 +57,7 @@ public final class StatefulRetry {
 					: !CallOpening.openContinued(runtime, context, callback)) {
 				throw CallOpening.vetoed(runtime, context, "Stateful retry");
 			}
-			if (context.isExhaustedOnly() || (runtime.maxAttempts > 0 && startCount >= runtime.maxAttempts)) {
+			if (context.isExhaustedOnly() || runtime.attemptsUsedUp(startCount)) {
 				runtime.cache.remove(state.key());
 				return exhausted(runtime, context, block, recovery);
 			}
@@ -195,7 +195,7 @@ public final class StatefulRetry {
 		if (current != null) {
 			int count = (int) Math.min(Integer.MAX_VALUE, (long) current.getRetryCount() + failures);
 			boolean exhausted = context.isExhaustedOnly() || current.isExhaustedOnly()
-					|| (runtime.maxAttempts > 0 && count >= runtime.maxAttempts);
+					|| runtime.attemptsUsedUp(count);
 			next.restore(count, context.getLastThrowable(), exhausted);
 		}
 		return next;
