@@ -38,7 +38,7 @@ final class CallEnding {
 
 	/**
 	 * Like {@link #end(RetryRuntime, MutableRetryContext, ThreadCounters, long)}, for the scheduler's
-	 * reasons ({@link #Decision.STOP_SCHEDULER_STOPPED}, {@link #Decision.STOP_ATTEMPT_ABANDONED}), with the scheduler's own
+	 * reasons ({@link Decision#STOP_SCHEDULER_STOPPED}, {@link Decision#STOP_ATTEMPT_ABANDONED}), with the scheduler's own
 	 * refusal, whose message the call's exception repeats (a stop, a saturated executor) and which it
 	 * keeps as suppressed.
 	 * @param refusal what the scheduler threw or abandoned the task with, or {@code null}
@@ -102,7 +102,7 @@ final class CallEnding {
 
 	/**
 	 * {@return why a call that ends with {@code reason} stopped, as its listeners are told}
-	 * @param reason a {@code STOP_*} reason of {@link CallLifecycle}
+	 * @param reason a {@code STOP_*} reason of {@link Decision}
 	 */
 	static StopReason stopReason(long reason) {
 		if (reason == Decision.STOP_NOT_RETRYABLE) {
@@ -231,6 +231,22 @@ final class CallEnding {
 		Throwable failure = ending.failure(call, context, last);
 		runtime.close(context, failure);
 		return ending.fail(call, context, failure);
+	}
+
+	/**
+	 * Ends a stateful call whose failure is rethrown for its caller to roll back: a failed call, counted as
+	 * the observation of the call reports it, whose listeners are closed with the failure. Its stop reason
+	 * is {@link StopReason#OTHER} when a retry is left for the key's next call (the caller rolls back, a
+	 * redelivery retries: no exhaustion), else the reason the key can no longer retry.
+	 * @param reason the decision after the failure: a delay, or a {@code STOP_*} reason
+	 */
+	static void rethrownForRollback(RetryRuntime runtime, MutableRetryContext context, ThreadCounters block,
+			Throwable failure, long reason) {
+		boolean retried = context.getRetryCount() > 1;
+		block.outcome(false, retried);
+		context.outcome(CallOutcome.failed(retried));
+		context.stopReason(Decision.isDelay(reason) ? StopReason.OTHER : stopReason(reason));
+		runtime.close(context, failure);
 	}
 
 	/**

@@ -2,7 +2,6 @@ package dev.retrykit.internal;
 
 import java.util.Objects;
 
-import dev.retrykit.context.CallOutcome;
 import dev.retrykit.ExhaustedRetryException;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallback;
@@ -175,12 +174,7 @@ public final class StatefulRetry {
 		runtime.counters.event(RetryEventType.STATEFUL_RETHROW, context.getRetryCount(), failure, wait);
 		int failures = context.getRetryCount() - startCount;
 		runtime.cache.update(state.key(), current -> merged(runtime, current, context, failures));
-		boolean retried = context.getRetryCount() > 1;
-		block.outcome(false, retried);
-		context.outcome(CallOutcome.failed(retried));
-		// A retry left for the next call (the caller rolls back, a redelivery retries): no exhaustion.
-		context.stopReason((reason >= 0) ? dev.retrykit.context.StopReason.OTHER : CallEnding.stopReason(reason));
-		runtime.close(context, failure);
+		CallEnding.rethrownForRollback(runtime, context, block, failure, reason);
 		return failure;
 	}
 
