@@ -1,6 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -13,9 +12,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
@@ -38,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HttpAttemptObservationTests {
 
-	private static ScriptedHttpServer server;
+	@RegisterExtension
+	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, RetryAutoConfiguration.class,
@@ -49,19 +48,8 @@ class HttpAttemptObservationTests {
 		.withBean(ParentRecorder.class, ParentRecorder::new)
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1");
 
-	@BeforeAll
-	static void startServer() throws IOException {
-		server = new ScriptedHttpServer();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
 	@Test
 	void eachAttemptsRequestShouldBeTheChildOfItsRetryAttempt() {
-		server.reset();
 		server.then(Answer.status(503), Answer.status(200, "ok"));
 		this.runner.run(context -> {
 			RestClient client = context.getBean(RestClient.Builder.class).baseUrl(server.url()).build();
@@ -78,7 +66,6 @@ class HttpAttemptObservationTests {
 
 	@Test
 	void eachAttemptOfAWebClientCallShouldBeTheChildOfItsRetryAttempt() {
-		server.reset();
 		server.then(Answer.status(503), Answer.status(200, "ok"));
 		this.runner.withConfiguration(AutoConfigurations.of(WebClientAutoConfiguration.class,
 				WebClientObservationAutoConfiguration.class))
@@ -100,7 +87,6 @@ class HttpAttemptObservationTests {
 
 	@Test
 	void aCallNoInstanceClaimsShouldKeepTheClientsOwnObservation() {
-		server.reset();
 		this.runner.run(context -> {
 			RestClient client = context.getBean(RestClient.Builder.class)
 				.baseUrl("http://localhost:" + server.port())

@@ -1,16 +1,13 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.io.IOException;
 
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
@@ -35,28 +32,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** {@code @HttpExchange} interfaces: on a RestClient built from Boot's builder, and in an HTTP service group. */
 class HttpExchangeRetryTests {
 
-	private static ScriptedHttpServer server;
+	@RegisterExtension
+	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
 				HttpServiceClientPropertiesAutoConfiguration.class, HttpServiceClientAutoConfiguration.class))
 		.withBean(VirtualTime.class, VirtualTime::new);
-
-	@BeforeAll
-	static void startServer() throws IOException {
-		server = new ScriptedHttpServer();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
-	@BeforeEach
-	void resetServer() {
-		server.reset();
-	}
 
 	@Test
 	void anHttpExchangeInterfaceOnABootBuiltRestClientShouldBeRetried() {

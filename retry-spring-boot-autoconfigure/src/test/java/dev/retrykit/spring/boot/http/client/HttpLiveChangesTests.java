@@ -1,6 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 
@@ -9,10 +8,8 @@ import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryReconfigurer;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
@@ -32,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class HttpLiveChangesTests {
 
-	private static ScriptedHttpServer server;
+	@RegisterExtension
+	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
@@ -40,21 +38,6 @@ class HttpLiveChangesTests {
 		.withBean(VirtualTime.class, VirtualTime::new)
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");
-
-	@BeforeAll
-	static void startServer() throws IOException {
-		server = new ScriptedHttpServer();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
-	@BeforeEach
-	void resetServer() {
-		server.reset();
-	}
 
 	private static void change(AssertableApplicationContext context, Map<String, Object> values) {
 		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("change" + values.hashCode(), values));

@@ -1,6 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.io.IOException;
 import java.util.List;
 
 import dev.retrykit.VirtualTime;
@@ -9,10 +8,8 @@ import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.observation.RetryObservationAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.HttpAttemptObservationTests.ParentRecorder;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -42,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HttpServiceGroupObservationTests {
 
-	private static ScriptedHttpServer server;
+	@RegisterExtension
+	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, RetryAutoConfiguration.class,
@@ -52,21 +50,6 @@ class HttpServiceGroupObservationTests {
 		.withBean(ParentRecorder.class, ParentRecorder::new)
 		.withPropertyValues("retry.instances.inventory.http.service-groups=inventory",
 				"retry.instances.inventory.backoff.type=none");
-
-	@BeforeAll
-	static void startServer() throws IOException {
-		server = new ScriptedHttpServer();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
-	@BeforeEach
-	void resetServer() {
-		server.reset();
-	}
 
 	@Test
 	void aRestClientGroupsCallShouldBeObservedOncePerAttempt() {

@@ -1,6 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.io.IOException;
 
 import dev.retrykit.VirtualTime;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
@@ -10,9 +9,8 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.RestTemplateBuilder;
@@ -33,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class PooledConnectionsTests {
 
-	private static ScriptedHttpServer server;
+	@RegisterExtension
+	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
@@ -41,19 +40,8 @@ class PooledConnectionsTests {
 		.withBean(VirtualTime.class, VirtualTime::new)
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1");
 
-	@BeforeAll
-	static void startServer() throws IOException {
-		server = new ScriptedHttpServer();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
 	@Test
 	void aRestClientLeasesNoConnectionAfterAThousandRetriedCalls() {
-		server.reset();
 		PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
 			.setMaxConnTotal(4)
 			.setMaxConnPerRoute(4)
@@ -81,7 +69,6 @@ class PooledConnectionsTests {
 
 	@Test
 	void aRestTemplateLeasesNoConnectionAfterAThousandRetriedCalls() {
-		server.reset();
 		PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
 			.setMaxConnTotal(4)
 			.setMaxConnPerRoute(4)

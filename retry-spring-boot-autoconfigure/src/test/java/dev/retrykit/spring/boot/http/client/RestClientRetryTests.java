@@ -8,10 +8,8 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
@@ -27,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** A RestClient built from Boot's builder, against a real server on 127.0.0.1 that the test scripts. */
 class RestClientRetryTests {
 
-	private static ScriptedHttpServer server;
+	@RegisterExtension
+	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
@@ -35,21 +34,6 @@ class RestClientRetryTests {
 		.withBean(VirtualTime.class, VirtualTime::new)
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");
-
-	@BeforeAll
-	static void startServer() throws IOException {
-		server = new ScriptedHttpServer();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
-	@BeforeEach
-	void resetServer() {
-		server.reset();
-	}
 
 	@Test
 	void whenTheDownstreamAnswers503ShouldRetryAndReturnTheAnswerThatFollows() {

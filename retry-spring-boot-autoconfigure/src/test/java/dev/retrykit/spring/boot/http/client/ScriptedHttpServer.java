@@ -3,6 +3,7 @@ package dev.retrykit.spring.boot.http.client;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -16,12 +17,17 @@ import java.util.concurrent.Executors;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real HTTP server on 127.0.0.1 for the HTTP client tests: it answers each request with the next scripted answer
  * (a status with headers, or a dropped connection), then with the fallback answer, and records every request.
+ * A test class registers one for all its tests ({@link #forEachTest()}): started with the class, reset before each
+ * test, stopped after the last.
  */
-final class ScriptedHttpServer implements AutoCloseable {
+final class ScriptedHttpServer implements AutoCloseable, BeforeEachCallback, AfterAllCallback {
 
 	private final HttpServer server;
 
@@ -44,6 +50,30 @@ final class ScriptedHttpServer implements AutoCloseable {
 		this.server.createContext("/", this::handle);
 		this.server.setExecutor(this.executor);
 		this.server.start();
+	}
+
+	/**
+	 * {@return a started server for a test class's {@code @RegisterExtension} static field}: reset before each
+	 * test, closed after the class's last
+	 * @throws UncheckedIOException if it cannot listen on 127.0.0.1
+	 */
+	static ScriptedHttpServer forEachTest() {
+		try {
+			return new ScriptedHttpServer();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("The scripted server could not listen on 127.0.0.1", ex);
+		}
+	}
+
+	@Override
+	public void beforeEach(ExtensionContext context) {
+		reset();
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		close();
 	}
 
 	/** {@return the port it listens on, on 127.0.0.1} */

@@ -1,6 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -14,10 +13,8 @@ import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Received;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -43,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class WebClientBodyReplayTests {
 
-	private static ScriptedHttpServer server;
+	@RegisterExtension
+	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
@@ -51,21 +49,6 @@ class WebClientBodyReplayTests {
 		.withBean(VirtualTime.class, VirtualTime::new)
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");
-
-	@BeforeAll
-	static void startServer() throws IOException {
-		server = new ScriptedHttpServer();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
-	@BeforeEach
-	void resetServer() {
-		server.reset();
-	}
 
 	private static WebClient client(WebClient.Builder builder) {
 		return builder.baseUrl(server.url()).clientConnector(new ReactorClientHttpConnector()).build();

@@ -1,6 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.io.IOException;
 import java.time.Duration;
 
 import dev.retrykit.RetryTemplate;
@@ -8,10 +7,8 @@ import dev.retrykit.VirtualTime;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 
@@ -29,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** A WebClient built from Boot's builder on Reactor Netty, against a real server on 127.0.0.1 that the test scripts. */
 class WebClientRetryTests {
 
-	private static ScriptedHttpServer server;
+	@RegisterExtension
+	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
@@ -37,21 +35,6 @@ class WebClientRetryTests {
 		.withBean(VirtualTime.class, VirtualTime::new)
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");
-
-	@BeforeAll
-	static void startServer() throws IOException {
-		server = new ScriptedHttpServer();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
-	@BeforeEach
-	void resetServer() {
-		server.reset();
-	}
 
 	private static WebClient client(WebClient.Builder builder, String baseUrl) {
 		return builder.baseUrl(baseUrl).clientConnector(new ReactorClientHttpConnector()).build();
