@@ -59,10 +59,17 @@ public final class CircuitBreaker {
 
 	private final String name;
 
+	private volatile CircuitBreakerConfig config;
+
 	private final TimeSource timeSource;
 
-	/** What decisions read, swapped as one by {@link #reconfigure}. */
-	private volatile CircuitSettings settings;
+	private volatile TripExpression trip;
+
+	private volatile long intervalNanos;
+
+	private volatile long timeoutNanos;
+
+	private volatile int maxRequests;
 
 	private final CircuitStateListeners listeners = new CircuitStateListeners();
 
@@ -70,8 +77,12 @@ public final class CircuitBreaker {
 
 	private CircuitBreaker(String name, CircuitBreakerConfig config, TimeSource timeSource) {
 		this.name = name;
+		this.config = config;
 		this.timeSource = timeSource;
-		this.settings = CircuitSettings.of(config);
+		this.trip = config.getTripExpression();
+		this.intervalNanos = config.getInterval().toNanos();
+		this.timeoutNanos = config.getTimeout().toNanos();
+		this.maxRequests = config.getMaxRequests();
 		this.current = new CircuitWindow(CircuitState.CLOSED, 0, timeSource.nanoTime(), false);
 	}
 
@@ -79,13 +90,17 @@ public final class CircuitBreaker {
 	 * Swaps the configuration of a live breaker, keeping its state, window counts and listeners: a
 	 * changed trip expression applies from the next evaluation, a changed timeout from the next check of
 	 * an open circuit, a changed interval and max-requests likewise from their next use. Used by
-	 * {@code RetryRegistry.replace}; thread-safe (the settings are swapped as one, so a decision sees one
-	 * configuration).
+	 * {@code RetryRegistry.replace}; thread-safe (each setting is read once where a decision uses it).
 	 * @param config the new configuration
 	 * @throws NullPointerException if {@code config} is {@code null}
 	 */
 	public void reconfigure(CircuitBreakerConfig config) {
-		this.settings = CircuitSettings.of(Objects.requireNonNull(config, "config must not be null"));
+		Objects.requireNonNull(config, "config must not be null");
+		this.trip = config.getTripExpression();
+		this.intervalNanos = config.getInterval().toNanos();
+		this.timeoutNanos = config.getTimeout().toNanos();
+		this.maxRequests = config.getMaxRequests();
+		this.config = config;
 	}
 
 	/**
@@ -144,7 +159,7 @@ public final class CircuitBreaker {
 				}
 				transition(window, CircuitState.HALF_OPEN, false);
 			}
-			else if (window.tryAdmitTrial(this.settings.maxRequests())) {
+			else if (window.tryAdmitTrial(this.maxRequests)) {
 				// The slot counts only if the window was still current after we took it.
 				if (this.current == window) {
 					return window.permit;
@@ -228,7 +243,7 @@ public final class CircuitBreaker {
 		if (window.state == CircuitState.CLOSED) {
 			window.recordSuccess();
 		}
-		else if (window.state == CircuitState.HALF_OPEN && window.completeTrialWithSuccess() >= this.settings.maxRequests()) {
+		else if (window.state == CircuitState.HALF_OPEN && window.completeTrialWithSuccess() >= this.maxRequests) {
 			transition(window, CircuitState.CLOSED, false);
 		}
 	}
@@ -239,7 +254,7 @@ public final class CircuitBreaker {
 			return;
 		}
 		if (window.state == CircuitState.CLOSED) {
-			if (window.recordFailure(this.settings.trip())) {
+			if (window.recordFailure(this.trip)) {
 				transition(window, CircuitState.OPEN, false);
 			}
 		}
@@ -283,12 +298,11 @@ public final class CircuitBreaker {
 	 * @return {@code window} if it is still the one to count in, else the window that replaced it
 	 */
 	private CircuitWindow rollover(CircuitWindow window) {
-		long interval = this.settings.intervalNanos();
-		if (interval == 0) {
+		if (this.intervalNanos == 0) {
 			return window;
 		}
 		long now = this.timeSource.nanoTime();
-		if (now - window.sinceNanos < interval) {
+		if (now - window.sinceNanos < this.intervalNanos) {
 			return window;
 		}
 		CircuitWindow fresh = new CircuitWindow(CircuitState.CLOSED, window.generation, now, false);
@@ -374,7 +388,7 @@ public final class CircuitBreaker {
 			return CircuitOpenException.FOREVER;
 		}
 		// Short of FOREVER even for the longest timeout: FOREVER is how a rejection tells it was forced.
-		long remaining = this.settings.timeoutNanos() - (this.timeSource.nanoTime() - window.sinceNanos);
+		long remaining = this.timeoutNanos - (this.timeSource.nanoTime() - window.sinceNanos);
 		return Math.max(0, Math.min(remaining, CircuitOpenException.FOREVER - 1));
 	}
 
@@ -470,7 +484,7 @@ public final class CircuitBreaker {
 
 	/** {@return the configuration} */
 	public CircuitBreakerConfig getConfig() {
-		return this.settings.config();
+		return this.config;
 	}
 
 	/** @return the name, state and counts; reads without applying a due timeout or interval */
@@ -480,7 +494,7 @@ public final class CircuitBreaker {
 		CircuitBreakerMetrics metrics = window.snapshot();
 		return "CircuitBreaker{name='" + this.name + "', state=" + window.state + (window.forced ? " (forced)" : "")
 				+ ", consecutiveFailures=" + metrics.consecutiveFailures() + ", totalFailures=" + metrics.totalFailures()
-				+ ", totalSuccesses=" + metrics.totalSuccesses() + ", config=" + this.settings.config() + "}";
+				+ ", totalSuccesses=" + metrics.totalSuccesses() + ", config=" + this.config + "}";
 	}
 
 }
