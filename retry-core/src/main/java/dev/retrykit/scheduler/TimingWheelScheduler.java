@@ -1,15 +1,12 @@
 package dev.retrykit.scheduler;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -68,13 +65,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	/** Every schedule call that got past the stopped check; the pending count is derived from it. */
 	private final LongAdder scheduled = new LongAdder();
 
-	/** Tasks handed back by stop(). */
-	private final AtomicLong returnedByStop = new AtomicLong();
+	/** The tasks given back by stop(), and how new ones are refused after it. */
+	private final StoppedTasks stopped = new StoppedTasks();
 	private final LongAdder cancelled = new LongAdder();
 	/** Passes of the timer thread that threw (not tasks: the hand-off contains those). */
 	private final LongAdder timerFailures = new LongAdder();
-	/** Why the timer thread could not start or go on; set before the scheduler is marked stopped. */
-	private volatile @Nullable Throwable failure;
 
 	/** Held by whichever thread drives the wheel: the worker, or the caller of runDueTasks(). */
 	private final Object driveLock = new Object();
@@ -146,7 +141,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		this.scheduled.increment();
 		if (!this.incoming.push(node)) {
 			this.scheduled.decrement();
-			throw rejectedAfterStop();
+			throw this.stopped.rejection();
 		}
 		return node;
 	}
@@ -161,7 +156,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	public void execute(Runnable task) {
 		Objects.requireNonNull(task, "task must not be null");
 		if (isStopped()) {
-			throw rejectedAfterStop();
+			throw this.stopped.rejection();
 		}
 		this.handoff.handOff(task);
 	}
@@ -220,13 +215,13 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		}
 		List<WheelTimeout> left = drainWaiting();
 		if (this.worker != null && this.worker != Thread.currentThread()) {
-			joinUninterruptibly(this.worker);
+			StoppedTasks.joinUninterruptibly(this.worker);
 		}
-		List<Runnable> tasks = claimStopped(left);
+		List<Runnable> tasks = this.stopped.claim(left);
 		// Whatever waits on a task that will not run (an async call's future, a failback task) ends now.
-		RejectedExecutionException stopped = rejectedAfterStop();
+		RejectedExecutionException refusal = this.stopped.rejection();
 		for (Runnable task : tasks) {
-			AbandonableTask.abandonIfAbandonable(task, stopped);
+			AbandonableTask.abandonIfAbandonable(task, refusal);
 		}
 		return Collections.unmodifiableList(tasks);
 	}
@@ -252,7 +247,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 */
 	public long pendingCount() {
 		// Ends first: a task is counted as scheduled before it can be counted as fired or cancelled.
-		long ended = this.handoff.firedCount() + this.cancelled.sum() + this.returnedByStop.get();
+		long ended = this.handoff.firedCount() + this.cancelled.sum() + this.stopped.returnedCount();
 		return this.scheduled.sum() - ended;
 	}
 
@@ -306,7 +301,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 		String state = switch (this.lifecycle.get()) {
 			case NEW -> "new";
 			case STARTED -> "running";
-			default -> (this.failure != null) ? "failed" : "stopped";
+			default -> this.stopped.failed() ? "failed" : "stopped";
 		};
 		return "TimingWheelScheduler[tick=" + tick() + ", wheelSize=" + this.wheelSize
 				+ ", mode=" + (isManual() ? "manual" : "thread") + ", state=" + state
@@ -328,7 +323,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	private void startIfNeeded() {
 		int state = this.lifecycle.get();
 		if (state == STOPPED) {
-			throw rejectedAfterStop();
+			throw this.stopped.rejection();
 		}
 		if (state == NEW && this.worker != null && this.lifecycle.compareAndSet(NEW, STARTED)) {
 			try {
@@ -338,7 +333,7 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 				// Typically "OutOfMemoryError: unable to create native thread". Accepting work that no
 				// thread will ever fire would hang every caller; refuse it, now and later, with the cause.
 				fail(ex);
-				throw rejectedAfterStop();
+				throw this.stopped.rejection();
 			}
 		}
 	}
@@ -379,11 +374,11 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 	 * that none is left to wait forever.
 	 */
 	void fail(Throwable cause) {
-		this.failure = cause;
+		this.stopped.failedWith(cause);
 		if (this.lifecycle.getAndSet(STOPPED) == STOPPED) {
 			return;
 		}
-		List<Runnable> tasks = claimStopped(drainWaiting());
+		List<Runnable> tasks = this.stopped.claim(drainWaiting());
 		RejectedExecutionException reason = new RejectedExecutionException(
 				"TimingWheelScheduler's timer thread failed (" + cause + "); the task will not run", cause);
 		for (Runnable task : tasks) {
@@ -400,20 +395,6 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 			left.addAll(this.incoming.close());
 			return left;
 		}
-	}
-
-	/** Takes the tasks of the nodes still pending, by deadline, and counts them as returned by stop. */
-	private List<Runnable> claimStopped(List<WheelTimeout> nodes) {
-		nodes.sort(Comparator.comparingLong(WheelTimeout::deadlineTick));
-		List<Runnable> tasks = new ArrayList<>(nodes.size());
-		for (WheelTimeout node : nodes) {
-			Runnable task = node.claim(WheelTimeout.STOPPED);
-			if (task != null) {
-				tasks.add(task);
-			}
-		}
-		this.returnedByStop.addAndGet(tasks.size());
-		return tasks;
 	}
 
 	/** Processes ticks up to {@code targetTick}; the caller holds the drive lock. */
@@ -470,31 +451,6 @@ public final class TimingWheelScheduler implements RetryScheduler, AutoCloseable
 			this.wheel.countDroppedCancelled();
 		}
 		return this.lifecycle.get() != STOPPED;
-	}
-
-	private RejectedExecutionException rejectedAfterStop() {
-		Throwable cause = this.failure;
-		if (cause != null) {
-			return new RejectedExecutionException("TimingWheelScheduler's timer thread failed (" + cause
-					+ "); it accepts no new tasks", cause);
-		}
-		return new RejectedExecutionException("TimingWheelScheduler has been stopped; it accepts no new tasks");
-	}
-
-	private static void joinUninterruptibly(Thread thread) {
-		boolean interrupted = false;
-		while (true) {
-			try {
-				thread.join();
-				break;
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }
