@@ -11,13 +11,13 @@ import org.jspecify.annotations.Nullable;
  * An instance's {@link RetryListener}s, told through {@link ListenerCalls}: a failing listener never
  * breaks a call. Calls are told in order, and {@code attemptReturned} and {@code close} in reverse, so
  * that a listener opened first closes last. Thread-safe: the listeners are fixed; the one mutable field is
- * a cache written once, which a race can only miss.
+ * a cache that a race can only miss.
  */
 final class Listeners extends ListenerCalls<RetryListener> {
 
 	private static final System.Logger LOGGER = System.getLogger("dev.retrykit.RetryListener");
 
-	/** The class of the first operation found not to be a {@link RetryCallDescriber}; written once (a race aside). */
+	/** The class of the operation last found not to be a {@link RetryCallDescriber}; a racy one-entry cache. */
 	private @Nullable Class<?> notDescriber;
 
 	Listeners(String name, RetryListener[] listeners, RetryCounters counters) {
@@ -34,9 +34,8 @@ final class Listeners extends ListenerCalls<RetryListener> {
 			return;
 		}
 		// A type check against an interface that fails scans the class's interfaces every time (about 25 ns
-		// for a lambda on a VM core: it was most of a retry + breaker call): the first class found not to
-		// describe is remembered, once, so that calls from several call sites never write this shared
-		// object per call (they check as before). A race only repeats the check.
+		// for a lambda on a VM core: it was most of a retry + breaker call): the class last found not to
+		// describe is remembered. A race only repeats the check.
 		Class<?> type = operation.getClass();
 		if (type == this.notDescriber) {
 			return;
@@ -49,7 +48,7 @@ final class Listeners extends ListenerCalls<RetryListener> {
 				failed(describer, context, ex);
 			}
 		}
-		else if (this.notDescriber == null) {
+		else {
 			this.notDescriber = type;
 		}
 	}
