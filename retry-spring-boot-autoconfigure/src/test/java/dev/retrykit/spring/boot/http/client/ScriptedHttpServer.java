@@ -129,6 +129,9 @@ final class ScriptedHttpServer implements AutoCloseable, BeforeEachCallback, Aft
 			String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
 			Map<String, String> headers = new java.util.HashMap<>();
 			exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), values.get(0)));
+			// The release a held answer waits for is taken before the request is seen as received: a test that
+			// releases once it sees the request releases this one, never only the next.
+			java.util.concurrent.CountDownLatch release = this.held;
 			this.received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), headers, body));
 			Answer answer = this.script.poll();
 			if (answer == null) {
@@ -144,7 +147,6 @@ final class ScriptedHttpServer implements AutoCloseable, BeforeEachCallback, Aft
 				throw new IOException("hung on purpose");
 			}
 			if (answer.held()) {
-				java.util.concurrent.CountDownLatch release = this.held;
 				try {
 					release.await(30, java.util.concurrent.TimeUnit.SECONDS);
 				}
