@@ -1,10 +1,10 @@
 package dev.retrykit.internal;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -40,8 +40,11 @@ import org.jspecify.annotations.Nullable;
  * {@link java.util.concurrent.RejectedExecutionException}, classified as any failure: the call goes on
  * with its other copies, or ends with it; it never waits for a copy that was not sent. Nor for one that
  * was sent and dropped: the caller waits in slices (1 ms doubling up to 1 s), and after each one fails,
- * likewise, every copy no thread took while its executor is terminated, or is a
- * {@link ThreadPoolExecutor} shut down with the copy no longer in its queue ({@code shutdownNow()}).
+ * likewise, every copy no thread began while its executor is terminated, or is a
+ * {@link ThreadPoolExecutor} shut down with the copy no longer in its queue ({@code shutdownNow()}) for
+ * 50 ms ({@link #UNSEEN_NANOS}) while every live worker of the pool was running a task. A worker that took a
+ * copy off the queue is alive and runs no task until it begins the copy, so such a copy is never taken
+ * for dropped; one that the pool's own {@code beforeExecute} holds for that long is.
  * The call's deadline ({@code max-duration}) and each copy's {@code attempt-timeout} bound the wait
  * too, through the engine's timer.
  * <li>The call ends as a synchronous one does: with the winner's result, the recovery's result, the last
@@ -59,6 +62,12 @@ final class HedgedBlockingCall {
 	private static final long MIN_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
 	private static final long MAX_SLICE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/**
+	 * How long a copy of an executor shut down, but not terminated, must be found neither queued nor
+	 * begun, while no worker of its pool is between tasks, before it counts as dropped.
+	 */
+	static final long UNSEEN_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private HedgedBlockingCall() {
 	}
@@ -130,11 +139,12 @@ final class HedgedBlockingCall {
 		private final List<BlockingCopyTask<A, T>> sent = new ArrayList<>(2);
 
 		/**
-		 * The copies the last check found neither queued nor taken. Only the caller's thread reads and writes
-		 * it. A worker that has just taken a copy off the queue has not started it yet: only a copy found so
-		 * twice, a wait slice apart, was dropped.
+		 * When the checks began to find each copy neither queued nor begun ({@link System#nanoTime()}), while
+		 * every live worker of its pool was running a task. Only the caller's thread reads and writes it. A
+		 * worker that has just taken a copy off the queue has not begun it yet: only a copy found so for
+		 * {@link #UNSEEN_NANOS} was dropped.
 		 */
-		private final Set<BlockingCopyTask<A, T>> unseen = new HashSet<>(2);
+		private final Map<BlockingCopyTask<A, T>, Long> unseen = new HashMap<>(2);
 
 		Copies(RetryRuntime runtime, Executor executor, RetryFunction<? super A, T, ?> attempt, A argument) {
 			this.runtime = runtime;
@@ -160,22 +170,33 @@ final class HedgedBlockingCall {
 			if (!(this.executor instanceof ExecutorService service) || !service.isShutdown()) {
 				return;
 			}
+			boolean terminated = service.isTerminated();
+			if (!terminated && service instanceof ThreadPoolExecutor pool && pool.getPoolSize() > pool.getActiveCount()) {
+				// A live worker runs no task: it may hold a copy it took off the queue and not begun yet (or be
+				// on its way out). Nothing counts as unseen while it does.
+				this.unseen.clear();
+				return;
+			}
 			List<BlockingCopyTask<A, T>> sent;
 			synchronized (this) {
 				sent = List.copyOf(this.sent);
 			}
+			long now = System.nanoTime();
 			for (BlockingCopyTask<A, T> copy : sent) {
 				if (copy.isDone() || copy.isTaken() || !dropped(service, copy)) {
 					this.unseen.remove(copy);
 					continue;
 				}
-				if (this.unseen.add(copy) && !service.isTerminated()) {
-					// First found so: a worker may have taken it off the queue and be about to run it.
+				Long since = this.unseen.putIfAbsent(copy, now);
+				if (!terminated && (since == null || now - since < UNSEEN_NANOS)) {
+					// A worker may have taken it off the queue and be about to begin it (its pool's beforeExecute).
 					continue;
 				}
+				this.unseen.remove(copy);
 				copy.dropIfNeverRun(new RejectedExecutionException("Copy " + (sent.indexOf(copy) + 1)
 						+ " of retry '" + this.runtime.name + "' was dropped by its executor ("
-						+ service.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(service)) + "), shut down before it ran the copy"));
+						+ service.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(service))
+						+ "), shut down before it ran the copy"));
 			}
 		}
 

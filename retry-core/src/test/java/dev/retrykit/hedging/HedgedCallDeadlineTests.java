@@ -129,10 +129,14 @@ class HedgedCallDeadlineTests {
 		try {
 			RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(2)
 				.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).executor(pool).build()).build();
+			CompletableFuture<Void> started = new CompletableFuture<>();
 			// The first copy holds the pool's only thread and ignores interrupts (join); the second stays queued.
-			CompletableFuture<String> caller = CompletableFuture.supplyAsync(
-					() -> template.execute(context -> release.join()), this.callers);
-			BlockingDownstream.await(() -> pool.getActiveCount() == 1 && this.time.pendingTasks() > 0,
+			CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> template.execute(context -> {
+				started.complete(null);
+				return release.join();
+			}), this.callers);
+			// Running, not only taken: a worker that has taken a task but not begun it counts as active too.
+			BlockingDownstream.await(() -> started.isDone() && this.time.pendingTasks() > 0,
 					"the first copy, and the timer for the next");
 			this.time.advance(Duration.ofMillis(10));
 			assertThat(pool.getQueue()).hasSize(1);
@@ -149,6 +153,92 @@ class HedgedCallDeadlineTests {
 			release.complete("released");
 			pool.shutdownNow();
 		}
+	}
+
+	@Test
+	void aCopyAWorkerTookOffTheQueueIsNotTakenForDroppedWhileTheWorkerHasNotBegunIt() throws Exception {
+		CompletableFuture<String> release = new CompletableFuture<>();
+		CompletableFuture<Void> started = new CompletableFuture<>();
+		HoldingQueue queue = new HoldingQueue();
+		CheckedPool pool = new CheckedPool(queue);
+		pool.prestartAllCoreThreads();
+		try {
+			RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).maxAttempts(2)
+				.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).executor(pool).build()).build();
+			CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> template.execute(context -> {
+				started.complete(null);
+				return release.join();
+			}), this.callers);
+			// The pool's only worker took copy 1 off the queue and is held before it begins it.
+			queue.taken.get(10, TimeUnit.SECONDS);
+			BlockingDownstream.await(() -> this.time.pendingTasks() > 0, "the timer for the next copy");
+			this.time.advance(Duration.ofMillis(10));
+			assertThat(pool.getQueue()).hasSize(1);
+
+			pool.shutdownNow();
+			int checked = pool.checks.get();
+			// The caller looks for dropped copies again and again (its slices: 1, 2, 4 ... 64 ms).
+			BlockingDownstream.await(() -> pool.checks.get() >= checked + 8 || caller.isDone(),
+					"the caller's checks for dropped copies");
+			assertThat(caller).isNotDone();
+			assertThat(template.getMetrics().getHedgesLost()).isZero();
+
+			queue.hold.complete(null);
+			started.get(10, TimeUnit.SECONDS);
+			BlockingDownstream.await(() -> template.getMetrics().getHedgesLost() == 1, "the dropped copy's failure");
+			assertThat(caller).isNotDone();
+			release.complete("first, after all");
+			assertThat(caller.get(10, TimeUnit.SECONDS)).isEqualTo("first, after all");
+		}
+		finally {
+			queue.hold.complete(null);
+			release.complete("released");
+			pool.shutdownNow();
+		}
+	}
+
+	/** A queue whose first task, once taken by a worker, holds that worker until {@link #hold} completes. */
+	static final class HoldingQueue extends LinkedBlockingQueue<Runnable> {
+
+		final CompletableFuture<Runnable> taken = new CompletableFuture<>();
+
+		final CompletableFuture<Void> hold = new CompletableFuture<>();
+
+		@Override
+		public Runnable take() throws InterruptedException {
+			return held(super.take());
+		}
+
+		@Override
+		public Runnable poll(long timeout, TimeUnit unit) throws InterruptedException {
+			Runnable task = super.poll(timeout, unit);
+			return (task != null) ? held(task) : null;
+		}
+
+		private Runnable held(Runnable task) {
+			if (this.taken.complete(task)) {
+				this.hold.join();
+			}
+			return task;
+		}
+
+	}
+
+	/** A pool of one thread that counts how often it is asked whether it was shut down. */
+	static final class CheckedPool extends ThreadPoolExecutor {
+
+		final java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+
+		CheckedPool(LinkedBlockingQueue<Runnable> queue) {
+			super(1, 1, 0, TimeUnit.SECONDS, queue);
+		}
+
+		@Override
+		public boolean isShutdown() {
+			this.checks.incrementAndGet();
+			return super.isShutdown();
+		}
+
 	}
 
 	private static void awaitQueued(NeverRuns executor, int tasks) {
