@@ -3,6 +3,7 @@ package dev.retrykit.reactor;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
+import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -30,14 +31,39 @@ abstract class Attempt<T> extends CompletableFuture<Object> implements CoreSubsc
 	/** The call's subscriber: its {@code Context} is every attempt's. */
 	private final CoreSubscriber<? super T> downstream;
 
+	/** The attempt's (or copy's) context, as the template handed it; {@code null} for the recovery's subscription. */
+	private @Nullable RetryContext retryContext;
+
+	/** The subscriber's {@code Context} with {@link #retryContext}, made when first asked for. */
+	private @Nullable Context withRetryContext;
+
 	Attempt(CoreSubscriber<? super T> downstream) {
 		this.downstream = downstream;
 	}
 
+	/**
+	 * Hands the attempt its context, before it subscribes.
+	 * @param context the attempt's context, or {@code null} when there is none (the recovery's subscription)
+	 */
+	final void handedContext(@Nullable RetryContext context) {
+		this.retryContext = context;
+	}
+
 	@Override
 	public final Context currentContext() {
-		// The subscriber's Context, for every attempt: what Reactor users keep there must reach the source.
-		return this.downstream.currentContext();
+		// The subscriber's Context, for every attempt: what Reactor users keep there must reach the source; with the
+		// attempt's own RetryContext under RetryContext.class, so that the source knows which attempt or copy it is.
+		RetryContext retry = this.retryContext;
+		if (retry == null) {
+			return this.downstream.currentContext();
+		}
+		Context context = this.withRetryContext;
+		if (context == null) {
+			// Contexts are immutable (final fields): another thread that makes its own meanwhile makes an equal one.
+			context = this.downstream.currentContext().put(RetryContext.class, retry);
+			this.withRetryContext = context;
+		}
+		return context;
 	}
 
 	@Override

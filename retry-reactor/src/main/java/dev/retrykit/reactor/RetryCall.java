@@ -100,10 +100,14 @@ abstract class RetryCall<T, A extends Attempt<T>> implements Supplier<Completion
 		}
 	}
 
-	/** Starts one attempt: a new subscription to the source; the template calls this per attempt (per copy). */
+	/**
+	 * Starts one attempt: a new subscription to the source; the template calls this per attempt (per copy), with
+	 * the attempt's context current, which the attempt hands its source in the subscription's {@code Context}.
+	 */
 	@Override
 	public final CompletionStage<Object> get() {
 		A attempt = newAttempt();
+		attempt.handedContext(RetryTemplate.currentContext());
 		subscribe(attempt, this.source);
 		return attempt;
 	}

@@ -21,7 +21,11 @@ import reactor.core.publisher.Mono;
  *
  * <p>Each attempt is one subscription to the source, made with the downstream subscriber's
  * {@code Context} (so a security context, a tracing observation or an MDC bridge kept in the
- * {@code Context} reaches every attempt). Its terminal signal is the attempt's outcome, which the
+ * {@code Context} reaches every attempt), to which the attempt's own {@link dev.retrykit.context.RetryContext}
+ * is added under the key {@code RetryContext.class}: a source knows which attempt (or hedged copy) it is
+ * without reading a thread-local ({@code Mono.deferContextual(view -> call(view.get(RetryContext.class)
+ * .getRetryCount() + 1))}). Read it while the source subscribes, as the attempt's context is valid while the
+ * attempt runs; the recovery's subscription has none. Its terminal signal is the attempt's outcome, which the
  * template judges as for any {@link RetryTemplate#executeAsync asynchronous call}: classification,
  * retry on result, backoff, {@code max-duration}, {@code attempt-timeout}, budget, circuit breaker,
  * counters, events, listeners and recovery. The first attempt subscribes on the subscribing thread;

@@ -22,8 +22,11 @@ final class Copies extends Mono<String> {
 	@Override
 	public void subscribe(CoreSubscriber<? super String> actual) {
 		RetryContext context = RetryTemplate.currentContext();
+		RetryContext handed = actual.currentContext().getOrDefault(RetryContext.class, null);
 		Copy copy = new Copy(actual, (context != null) && Boolean.TRUE.equals(context.getAttribute("retry.hedged")),
-				actual.currentContext().getOrDefault("user", "<none>"));
+				actual.currentContext().getOrDefault("user", "<none>"),
+				(handed != null) ? "retry count " + handed.getRetryCount() + ", hedged " + handed.getAttribute("retry.hedged")
+						: "none");
 		this.copies.add(copy);
 		actual.onSubscribe(copy);
 	}
@@ -54,14 +57,18 @@ final class Copies extends Mono<String> {
 		/** The subscriber's Context's {@code user}, as it reached this subscription. */
 		final @Nullable Object user;
 
+		/** The {@code RetryContext} the subscriber's Context handed it, as its retry count and hedge mark. */
+		final String handed;
+
 		volatile int cancels;
 
 		volatile boolean answered;
 
-		Copy(CoreSubscriber<? super String> subscriber, boolean hedged, @Nullable Object user) {
+		Copy(CoreSubscriber<? super String> subscriber, boolean hedged, @Nullable Object user, String handed) {
 			this.subscriber = subscriber;
 			this.hedged = hedged;
 			this.user = user;
+			this.handed = handed;
 		}
 
 		void succeed(String value) {

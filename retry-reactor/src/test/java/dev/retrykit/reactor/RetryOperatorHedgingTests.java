@@ -91,6 +91,17 @@ class RetryOperatorHedgingTests {
 	}
 
 	@Test
+	void eachCopyFindsItsOwnRetryContextInTheContextItIsSubscribedWith() {
+		StepVerifier.create(this.source.transform(RetryOperator.of(template(3))))
+			.then(() -> this.time.advance(Duration.ofMillis(20)))
+			.then(() -> this.source.copy(3).succeed("third"))
+			.expectNext("third")
+			.verifyComplete();
+		assertThat(List.of(this.source.copy(1).handed, this.source.copy(2).handed, this.source.copy(3).handed))
+			.containsExactly("retry count 0, hedged null", "retry count 1, hedged true", "retry count 2, hedged true");
+	}
+
+	@Test
 	void aLosersLateSignalsNeverReachDownstream() {
 		List<Object> signals = new CopyOnWriteArrayList<>();
 		this.source.transform(RetryOperator.of(template(3))).subscribe(signals::add, signals::add,

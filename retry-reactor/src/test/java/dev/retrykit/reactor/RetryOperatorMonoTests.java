@@ -63,6 +63,21 @@ class RetryOperatorMonoTests {
 	}
 
 	@Test
+	void eachAttemptFindsItsRetryContextInTheContextItIsSubscribedWith() {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		Mono<String> source = Mono.deferContextual(context -> {
+			RetryContext retry = context.getOrDefault(RetryContext.class, null);
+			seen.add((retry != null) ? retry.getName() + " " + retry.getRetryCount() : "none");
+			return (seen.size() < 3) ? Mono.error(new IOException("down")) : Mono.just("ok");
+		});
+		StepVerifier.create(source.transformDeferred(RetryOperator.of(template(3))).contextWrite(Context.of("user", "alice")))
+			.then(() -> this.time.advance(Duration.ofMillis(200)))
+			.expectNext("ok")
+			.verifyComplete();
+		assertThat(seen).containsExactly("inventory 0", "inventory 1", "inventory 2");
+	}
+
+	@Test
 	void aFailedAttemptIsRetriedAfterTheBackoffOnTheTemplatesScheduler() {
 		RetryTemplate template = template(3);
 		StepVerifier.create(failingFirst(2, "ok").transformDeferred(RetryOperator.of(template)))

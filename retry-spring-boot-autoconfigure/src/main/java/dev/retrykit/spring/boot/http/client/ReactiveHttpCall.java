@@ -2,7 +2,6 @@ package dev.retrykit.spring.boot.http.client;
 
 import dev.retrykit.Deadline;
 import dev.retrykit.DownstreamExhaustedException;
-import dev.retrykit.RetryTemplate;
 import dev.retrykit.context.RetryContext;
 import dev.retrykit.reactor.RetryOperator;
 import dev.retrykit.spring.boot.http.HopHeaders;
@@ -56,13 +55,13 @@ final class ReactiveHttpCall {
 			call = Mono.deferContextual(reactor -> acrossHops(route, request, next, observations, reactor));
 		}
 		else if (request.body() == BodyInserters.empty()) {
-			call = Mono.defer(() -> attempt(route, request, next, observations, null, null))
+			call = Mono.deferContextual(view -> attempt(route, request, next, observations, null, null, view))
 				.transformDeferred(RetryOperator.of(route.template()));
 		}
 		else {
 			call = Mono.defer(() -> {
 				ReplayableBody body = ReplayableBody.of(request, route.instance());
-				return Mono.defer(() -> attempt(route, request, next, observations, null, body))
+				return Mono.deferContextual(view -> attempt(route, request, next, observations, null, body, view))
 					.transformDeferred(RetryOperator.of(route.template()));
 			});
 		}
@@ -83,7 +82,7 @@ final class ReactiveHttpCall {
 			operator = operator.describedBy(context -> context.setAttribute(ExhaustionRecordingListener.ATTRIBUTE, marker));
 		}
 		ReplayableBody body = ReplayableBody.of(request, route.instance());
-		return Mono.defer(() -> attempt(route, request, next, observations, deadline, body)).transformDeferred(operator);
+		return Mono.deferContextual(view -> attempt(route, request, next, observations, deadline, body, view)).transformDeferred(operator);
 	}
 
 	/** {@return the failed attempt's response the call ended with, which the client gets, or {@code null}} */
@@ -94,8 +93,10 @@ final class ReactiveHttpCall {
 	}
 
 	private static Mono<ClientResponse> attempt(HttpRetryRoute route, ClientRequest request, ExchangeFunction next,
-			@Nullable ObservedExchanges observations, @Nullable Deadline callDeadline, @Nullable ReplayableBody body) {
-		RetryContext context = RetryTemplate.currentContext();
+			@Nullable ObservedExchanges observations, @Nullable Deadline callDeadline, @Nullable ReplayableBody body,
+			ContextView subscribed) {
+		// The attempt's own context, which retry-reactor hands every attempt's subscription.
+		RetryContext context = subscribed.getOrDefault(RetryContext.class, null);
 		int attempt = (context != null) ? context.getRetryCount() + 1 : 1;
 		HopHeaders hops = route.hops();
 		Deadline deadline = (hops != null) ? Deadline.earliest(callDeadline, Deadline.current()) : null;
