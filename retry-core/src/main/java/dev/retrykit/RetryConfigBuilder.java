@@ -212,6 +212,7 @@ public final class RetryConfigBuilder {
 	 * @throws NullPointerException if a type is {@code null}
 	 */
 	@SafeVarargs
+	@SuppressWarnings("varargs") // safe: the array is only read, copied element by element into this builder's list
 	public final RetryConfigBuilder notRecoverable(Class<? extends Throwable>... types) {
 		return notRecoverable(Arrays.asList(types));
 	}

@@ -49,25 +49,14 @@ public sealed class AsyncRetry<T> extends CompletableFuture<T> permits AsyncRetr
 	/** Reads an already failed stage's failure; the stage it returns holds it as its value. */
 	private static final BiFunction<Object, @Nullable Throwable, @Nullable Throwable> FAILURE = (value, failure) -> failure;
 
-	private static final VarHandle STATE;
+	private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", int.class);
 
-	private static final VarHandle WAITING;
+	private static final VarHandle WAITING = VarHandles.field(MethodHandles.lookup(), "waiting", Object.class);
 
 	/** A phase step in {@link #state}, whose low two bits are the trampoline's work in progress. */
 	private static final int PHASE_UNIT = 4;
 
 	private static final int WIP_MASK = PHASE_UNIT - 1;
-
-	static {
-		try {
-			MethodHandles.Lookup lookup = MethodHandles.lookup();
-			STATE = lookup.findVarHandle(AsyncRetry.class, "state", int.class);
-			WAITING = lookup.findVarHandle(AsyncRetry.class, "waiting", Object.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
 
 	final RetryRuntime runtime;
 

@@ -71,18 +71,21 @@ final class AsyncRetryEnding implements CallEnding.Ending<@Nullable Void, AsyncR
 
 	@Override
 	public @Nullable Void fail(AsyncRetry<?> call, MutableRetryContext context, @Nullable Throwable failure) {
-		failWith(call, failure);
+		failInto(call, context, failure);
 		return null;
 	}
 
-	/** Completes the caller's future with the call's failure, or with its last rejected result. */
+	/**
+	 * Completes an async call's future with its failure, or with its last rejected result when it ends
+	 * with one; for every async engine (this one and {@link HedgeEnding}).
+	 */
 	@SuppressWarnings("unchecked")
-	private static <T> void failWith(AsyncRetry<T> call, @Nullable Throwable failure) {
+	static <T> void failInto(CompletableFuture<T> caller, MutableRetryContext context, @Nullable Throwable failure) {
 		if (failure == null) {
-			call.complete((T) call.context.getLastResult());
+			caller.complete((T) context.getLastResult());
 		}
 		else {
-			call.completeExceptionally(failure);
+			caller.completeExceptionally(failure);
 		}
 	}
 

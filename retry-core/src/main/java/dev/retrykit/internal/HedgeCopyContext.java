@@ -3,7 +3,7 @@ package dev.retrykit.internal;
 import java.util.HashSet;
 import java.util.Set;
 
-import dev.retrykit.context.CallOutcome;
+import dev.retrykit.context.ForwardingRetryContext;
 import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
@@ -12,17 +12,15 @@ import org.jspecify.annotations.Nullable;
  * copy. Its retry count is the copy's number less one, and its attribute {@value HedgeCopy#HEDGED} is
  * {@code false} in the first copy and {@code true} in every later one, so that a listener keeping
  * something per attempt (an observation) can tell the copies in flight apart; everything else (other
- * attributes, the last failure, exhausted-only) is the call's own. Used by one callback at a time, as
- * the call's context is.
+ * attributes, the last failure, exhausted-only, the outcome) is the call's own, forwarded by
+ * {@link ForwardingRetryContext}. Used by one callback at a time, as the call's context is.
  */
-final class HedgeCopyContext implements RetryContext {
-
-	private final MutableRetryContext call;
+final class HedgeCopyContext extends ForwardingRetryContext {
 
 	private final int number;
 
 	private HedgeCopyContext(MutableRetryContext call, int number) {
-		this.call = call;
+		super(call);
 		this.number = number;
 	}
 
@@ -35,61 +33,31 @@ final class HedgeCopyContext implements RetryContext {
 	}
 
 	@Override
-	public String getName() {
-		return this.call.getName();
-	}
-
-	@Override
 	public int getRetryCount() {
 		return this.number - 1;
 	}
 
 	@Override
-	public @Nullable Throwable getLastThrowable() {
-		return this.call.getLastThrowable();
-	}
-
-	@Override
-	public @Nullable RetryContext getParent() {
-		return this.call.getParent();
-	}
-
-	@Override
-	public void setExhaustedOnly() {
-		this.call.setExhaustedOnly();
-	}
-
-	@Override
-	public boolean isExhaustedOnly() {
-		return this.call.isExhaustedOnly();
-	}
-
-	@Override
-	public @Nullable CallOutcome getOutcome() {
-		return this.call.getOutcome();
-	}
-
-	@Override
 	public @Nullable Object getAttribute(String name) {
-		return HedgeCopy.HEDGED.equals(name) ? Boolean.valueOf(this.number > 1) : this.call.getAttribute(name);
+		return HedgeCopy.HEDGED.equals(name) ? Boolean.valueOf(this.number > 1) : delegate().getAttribute(name);
 	}
 
 	/** Sets the call's attribute; {@value HedgeCopy#HEDGED} is the engine's and stays as it is. */
 	@Override
 	public void setAttribute(String name, @Nullable Object value) {
 		if (!HedgeCopy.HEDGED.equals(name)) {
-			this.call.setAttribute(name, value);
+			delegate().setAttribute(name, value);
 		}
 	}
 
 	@Override
 	public boolean hasAttribute(String name) {
-		return HedgeCopy.HEDGED.equals(name) || this.call.hasAttribute(name);
+		return HedgeCopy.HEDGED.equals(name) || delegate().hasAttribute(name);
 	}
 
 	@Override
 	public Set<String> attributeNames() {
-		Set<String> names = new HashSet<>(this.call.attributeNames());
+		Set<String> names = new HashSet<>(delegate().attributeNames());
 		names.add(HedgeCopy.HEDGED);
 		return Set.copyOf(names);
 	}

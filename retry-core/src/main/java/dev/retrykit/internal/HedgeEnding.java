@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A hedged call's end, for {@link CallEnding#finish}: the recovery's stage completes the caller's
- * future ({@link AsyncRetryEnding#recoverInto}, as for any async call), or the failure does, or the last
- * rejected result. While the recovery function runs, {@link dev.retrykit.RetryTemplate#currentContext()} is the
+ * future, or the failure does, or the last rejected result, as for any async call
+ * ({@link AsyncRetryEnding#recoverInto}, {@link AsyncRetryEnding#failInto}). While the recovery function runs, {@link dev.retrykit.RetryTemplate#currentContext()} is the
  * call's context (its retry count and last failure), so that a blocking call's
  * {@link dev.retrykit.RecoveryCallback} gets the context it expects, whichever thread ends the call.
  * Stateless.
@@ -44,14 +44,8 @@ final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<
 	}
 
 	@Override
-	@SuppressWarnings("unchecked")
 	public @Nullable Void fail(HedgedCall<?> call, MutableRetryContext context, @Nullable Throwable failure) {
-		if (failure == null) {
-			((HedgedCall<Object>) call).complete(context.getLastResult());
-		}
-		else {
-			call.completeExceptionally(failure);
-		}
+		AsyncRetryEnding.failInto(call, context, failure);
 		return null;
 	}
 

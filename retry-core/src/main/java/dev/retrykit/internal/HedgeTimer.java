@@ -72,13 +72,18 @@ final class HedgeTimer implements AbandonableTask {
 
 	/** Watches a call's node; the call's next time is {@code dueNanos}. */
 	void watch(Watch node, long dueNanos) {
+		push(node, node);
+		rearm(dueNanos);
+	}
+
+	/** Puts the chain {@code first .. last} (linked by {@link Watch#next}) on the list: one CAS, retried on contention. */
+	private void push(Watch first, Watch last) {
 		Watch current;
 		do {
 			current = this.head;
-			node.next = current;
+			last.next = current;
 		}
-		while (!HEAD.compareAndSet(this, current, node));
-		rearm(dueNanos);
+		while (!HEAD.compareAndSet(this, current, first));
 	}
 
 	/** Arms a pass for {@code dueNanos} if none is armed that early: a watched call's next time moved earlier. */
@@ -148,12 +153,7 @@ final class HedgeTimer implements AbandonableTask {
 			node = next;
 		}
 		if (keptFirst != null && keptLast != null) {
-			Watch current;
-			do {
-				current = this.head;
-				keptLast.next = current;
-			}
-			while (!HEAD.compareAndSet(this, current, keptFirst));
+			push(keptFirst, keptLast);
 			rearm(earliest);
 		}
 	}

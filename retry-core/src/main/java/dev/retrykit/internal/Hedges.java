@@ -121,12 +121,7 @@ final class Hedges {
 	void startLater(HedgeRace<?> race, boolean byDelay) {
 		CopyStart start = new CopyStart(race, byDelay);
 		try {
-			if (this.wheel != null) {
-				this.wheel.execute(start);
-			}
-			else {
-				this.scheduler.schedule(start, 0, TimeUnit.NANOSECONDS);
-			}
+			execute(start);
 		}
 		catch (RejectedExecutionException ex) {
 			start.abandon(ex);
@@ -142,15 +137,24 @@ final class Hedges {
 	<T> void timeOutLater(HedgeRace<T> race, HedgeCopy<T> copy) {
 		CopyTimeout<T> timeout = new CopyTimeout<>(race, copy);
 		try {
-			if (this.wheel != null) {
-				this.wheel.execute(timeout);
-			}
-			else {
-				this.scheduler.schedule(timeout, 0, TimeUnit.NANOSECONDS);
-			}
+			execute(timeout);
 		}
 		catch (RejectedExecutionException ex) {
 			timeout.run();
+		}
+	}
+
+	/**
+	 * Hands a task to the executor, off the timer's thread: the wheel's executor at once, or another
+	 * scheduler with no delay.
+	 * @throws RejectedExecutionException if the scheduler or its executor refuses it
+	 */
+	private void execute(AbandonableTask task) {
+		if (this.wheel != null) {
+			this.wheel.execute(task);
+		}
+		else {
+			this.scheduler.schedule(task, 0, TimeUnit.NANOSECONDS);
 		}
 	}
 

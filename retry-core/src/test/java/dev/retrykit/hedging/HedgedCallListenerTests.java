@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 import dev.retrykit.RetryConfig;
@@ -64,6 +65,43 @@ class HedgedCallListenerTests {
 		assertThat(call).isCompletedWithValue("second");
 		// Set in open on the call's context, read and extended in the second copy's callbacks.
 		assertThat(this.told).contains("beforeAttempt 2 true").endsWith("onSuccess 2 true", "seen open+2", "close");
+	}
+
+	@Test
+	void aCopysContextAnswersEverythingElseAsTheCallsOwn() {
+		List<String> seen = new ArrayList<>();
+		RetryListener copyViews = new RetryListener() {
+			@Override
+			public void onError(RetryContext context, @Nullable Throwable failure) {
+				context.setAttribute("retry.hedged", Boolean.FALSE);
+				seen.add(context.getName() + ", retries " + context.getRetryCount() + ", hedged "
+						+ context.getAttribute("retry.hedged") + " " + context.hasAttribute("retry.hedged") + ", last "
+						+ context.getLastThrowable().getMessage() + ", names " + new TreeSet<>(context.attributeNames()) + ", parent "
+						+ context.getParent() + ", outcome " + context.getOutcome() + ", exhausted " + context.isExhaustedOnly());
+				context.setExhaustedOnly();
+			}
+
+			@Override
+			public void close(RetryContext context, @Nullable Throwable failure) {
+				seen.add("closed, hedged " + context.getAttribute("retry.hedged") + ", exhausted "
+						+ context.isExhaustedOnly() + ", outcome " + context.getOutcome());
+			}
+		};
+		RetryConfig config = RetryConfig.builder().maxAttempts(2)
+			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).build()).build();
+		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).config(config)
+			.listener(new Recorder()).listener(copyViews).build();
+		CompletableFuture<String> call = template.executeAsync(this.downstream);
+		this.time.advance(Duration.ofMillis(10));
+
+		this.downstream.copy(2).completeExceptionally(new IOException("second down"));
+		this.downstream.copy(1).complete("first");
+
+		// The hedged attribute is the engine's: set through a copy's view, it changes nowhere; exhausted-only is the call's.
+		assertThat(call).isCompletedWithValue("first");
+		assertThat(seen).containsExactly(
+				"search, retries 1, hedged true true, last second down, names [retry.hedged, seen], parent null, outcome null, exhausted false",
+				"closed, hedged null, exhausted true, outcome SUCCESSFUL_WITH_RETRY");
 	}
 
 	/** Records each callback with the copy it is about (retry count + 1) and its {@code retry.hedged}. */
