@@ -12,7 +12,8 @@ import dev.retrykit.context.RetryContext;
  * copy costs one only if it fails, as every failed attempt does), room in the instance's
  * {@code max-extra-load}, and a circuit-breaker permit. A copy started by a failure is a retry that the
  * lifecycle already let through (deadline, budget); it needs room in {@code max-extra-load} and a permit.
- * A refused copy is not sent; the call waits for its copies in flight, or, with none, ends. Stateless.
+ * Neither starts once the call's context is exhausted-only ({@link RetryContext#setExhaustedOnly()}, which a
+ * listener may call as a copy's failure is told after the decision). A refused copy is not sent; the call waits for its copies in flight, or, with none, ends. Stateless.
  */
 final class HedgeStarts {
 
@@ -143,6 +144,11 @@ final class HedgeStarts {
 	private static long acquire(HedgeRace<?> race, ThreadCounters block, RetryContext told, boolean byDelay) {
 		RetryRuntime runtime = race.runtime;
 		Hedges hedges = race.hedges;
+		if (race.context.isExhaustedOnly()) {
+			// Set by a listener as a copy's failure was told (after the decision that let a copy follow), or by a copy:
+			// no copy starts after it, as no retry does.
+			return Decision.STOP_EXHAUSTED;
+		}
 		if (byDelay) {
 			if (hedges.isSwitchedOff() || runtime.isPastDeadline(race.context, 0)) {
 				return Decision.STOP_DEADLINE;

@@ -104,6 +104,53 @@ class HedgedCallListenerTests {
 				"closed, hedged null, exhausted true, outcome SUCCESSFUL_WITH_RETRY");
 	}
 
+	@Test
+	void aListenerThatSetsExhaustedOnlyInOnErrorStopsFurtherCopiesAsItStopsARetry() {
+		RetryListener stopper = new RetryListener() {
+			@Override
+			public void onError(RetryContext context, @Nullable Throwable failure) {
+				context.setExhaustedOnly();
+			}
+		};
+		RetryConfig config = RetryConfig.builder().maxAttempts(3)
+			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).build()).build();
+		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).config(config)
+			.listener(stopper).build();
+		CompletableFuture<String> call = template.executeAsync(this.downstream);
+
+		// A failure would start the next copy at once; exhausted-only, set as the failure is told, starts none.
+		this.downstream.copy(1).completeExceptionally(new IOException("first down"));
+		this.time.advance(Duration.ofMillis(100));
+
+		assertThat(this.downstream.calls()).isEqualTo(1);
+		assertThat(call).isCompletedExceptionally();
+		assertThat(template.getMetrics().getHedgesStarted()).isZero();
+	}
+
+	@Test
+	void exhaustedOnlySetWhileACopyIsInFlightStopsTheHedgesStillToCome() {
+		RetryListener stopper = new RetryListener() {
+			@Override
+			public void onError(RetryContext context, @Nullable Throwable failure) {
+				context.setExhaustedOnly();
+			}
+		};
+		RetryConfig config = RetryConfig.builder().maxAttempts(3)
+			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).build()).build();
+		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).config(config)
+			.listener(stopper).build();
+		CompletableFuture<String> call = template.executeAsync(this.downstream);
+		this.time.advance(Duration.ofMillis(10));
+		assertThat(this.downstream.calls()).isEqualTo(2);
+
+		this.downstream.copy(2).completeExceptionally(new IOException("second down"));
+		this.time.advance(Duration.ofMillis(100));
+		assertThat(this.downstream.calls()).as("no third copy, neither at once nor by the delay").isEqualTo(2);
+
+		this.downstream.copy(1).complete("first");
+		assertThat(call).isCompletedWithValue("first");
+	}
+
 	/** Records each callback with the copy it is about (retry count + 1) and its {@code retry.hedged}. */
 	private final class Recorder implements RetryListener {
 
