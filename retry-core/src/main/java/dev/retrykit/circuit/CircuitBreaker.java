@@ -43,9 +43,6 @@ public final class CircuitBreaker {
 	/** Returned by {@link #acquirePermission()} when the call is rejected. Permits are never negative. */
 	public static final long NO_PERMISSION = -1L;
 
-	/** Marks an outcome reported without a permit. */
-	private static final long UNTRACKED = Long.MIN_VALUE;
-
 	private static final VarHandle CURRENT;
 
 	static {
@@ -123,23 +120,13 @@ public final class CircuitBreaker {
 	}
 
 	/**
-	 * Asks to run a call. Closed: always {@code true}, in a few nanoseconds and without allocating.
-	 * Open: {@code false} until the timeout has passed, then the circuit turns half-open. Half-open:
-	 * {@code true} while fewer than {@code maxRequests} trial calls are in flight. A permitted call
-	 * must be followed by exactly one {@link #onSuccess()}, {@link #onFailure()} or
-	 * {@link #releasePermission()}.
-	 * @return whether the call may run
-	 */
-	boolean tryAcquirePermission() {
-		CircuitWindow window = this.current;
-		return window.state == CircuitState.CLOSED || acquire(window) != NO_PERMISSION;
-	}
-
-	/**
-	 * Like {@link #tryAcquirePermission()}, but returns a permit that ties the call's outcome to the
-	 * generation that admitted it; pass it to {@link #onSuccess(long)}, {@link #onFailure(long)} or
-	 * {@link #releasePermission(long)}. Allocates nothing. A permit that is never reported keeps a
-	 * half-open trial slot until the next transition.
+	 * Asks to run a call. Closed: always a permit, in a few nanoseconds and without allocating. Open:
+	 * {@link #NO_PERMISSION} until the timeout has passed, then the circuit turns half-open. Half-open:
+	 * a permit while fewer than {@code maxRequests} trial calls are in flight. A permitted call must be
+	 * followed by exactly one {@link #onSuccess(long)}, {@link #onFailure(long)} or
+	 * {@link #releasePermission(long)} with its permit, which ties the outcome to the generation that
+	 * admitted the call. Allocates nothing. A permit that is never reported keeps a half-open trial
+	 * slot until the next transition.
 	 * @return a permit (zero or more), or {@link #NO_PERMISSION} when the call is rejected
 	 */
 	public long acquirePermission() {
@@ -174,25 +161,6 @@ public final class CircuitBreaker {
 	}
 
 	/**
-	 * Tells in which state a permit was granted: {@link CircuitState#HALF_OPEN} for a trial call,
-	 * {@link CircuitState#CLOSED} for a normal one.
-	 * @param permit a value returned by {@link #acquirePermission()}, other than {@link #NO_PERMISSION}
-	 * @return the state of the breaker when it granted the permit
-	 * @throws IllegalArgumentException if {@code permit} is negative
-	 */
-	static CircuitState stateOfPermit(long permit) {
-		if (permit < 0) {
-			throw new IllegalArgumentException("Invalid permit (" + permit + "): must be a value returned by acquirePermission()");
-		}
-		return CircuitWindow.stateOf(permit);
-	}
-
-	/** Records the success of a permitted call, reported into the current generation. */
-	void onSuccess() {
-		recordSuccess(UNTRACKED);
-	}
-
-	/**
 	 * Records the success of a call admitted with {@code permit}; ignored if the breaker has changed
 	 * state since, or if the permit is {@link #NO_PERMISSION}.
 	 * @param permit the value returned by {@link #acquirePermission()}
@@ -201,11 +169,6 @@ public final class CircuitBreaker {
 		if (permit >= 0) {
 			recordSuccess(permit);
 		}
-	}
-
-	/** Records the failure of a permitted call, reported into the current generation. */
-	void onFailure() {
-		recordFailure(UNTRACKED);
 	}
 
 	/**
@@ -217,11 +180,6 @@ public final class CircuitBreaker {
 		if (permit >= 0) {
 			recordFailure(permit);
 		}
-	}
-
-	/** Gives back a permission without an outcome (the call was cancelled); frees a half-open trial slot. */
-	void releasePermission() {
-		release(UNTRACKED);
 	}
 
 	/**
@@ -258,7 +216,7 @@ public final class CircuitBreaker {
 				transition(window, CircuitState.OPEN, false);
 			}
 		}
-		else if (window.state == CircuitState.HALF_OPEN && (permit != UNTRACKED || window.hasTrialInFlight())) {
+		else if (window.state == CircuitState.HALF_OPEN) {
 			transition(window, CircuitState.OPEN, false);
 		}
 	}
@@ -272,7 +230,7 @@ public final class CircuitBreaker {
 	private @Nullable CircuitWindow windowToRecord(long permit) {
 		CircuitWindow window = this.current;
 		for (;;) {
-			if (permit != UNTRACKED && window.permit != permit) {
+			if (window.permit != permit) {
 				return null;
 			}
 			if (window.state != CircuitState.CLOSED) {
@@ -288,7 +246,7 @@ public final class CircuitBreaker {
 
 	private void release(long permit) {
 		CircuitWindow window = this.current;
-		if (window.state == CircuitState.HALF_OPEN && (permit == UNTRACKED || window.permit == permit)) {
+		if (window.state == CircuitState.HALF_OPEN && window.permit == permit) {
 			window.releaseTrial();
 		}
 	}

@@ -134,15 +134,6 @@ final class CircuitWindow {
 		}
 	}
 
-	/** @return the state of the window that handed out {@code permit} */
-	static CircuitState stateOf(long permit) {
-		return CircuitState.values()[(int) (permit & 3)];
-	}
-
-	boolean hasTrialInFlight() {
-		return inFlight(this.trials) > 0;
-	}
-
 	/** @return a snapshot of the counts; in half-open, successes are the trial successes */
 	CircuitBreakerMetrics snapshot() {
 		if (this.state == CircuitState.HALF_OPEN) {

@@ -8,6 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import static dev.retrykit.circuit.PermittedCalls.admit;
+import static dev.retrykit.circuit.PermittedCalls.assertRejected;
+import static dev.retrykit.circuit.PermittedCalls.fail;
+import static dev.retrykit.circuit.PermittedCalls.succeed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
@@ -27,21 +31,16 @@ class CircuitBreakerControlTest {
 	}
 
 	private void trip() {
-		for (int i = 0; i < 2; i++) {
-			this.breaker.tryAcquirePermission();
-			this.breaker.onFailure();
-		}
+		fail(this.breaker, 2);
 	}
 
 	@Test
 	void listenersSeeEveryTransitionOnce() {
 		trip();
 		this.clock.advance(Duration.ofSeconds(30));
-		this.breaker.tryAcquirePermission();
-		this.breaker.onFailure();
+		fail(this.breaker, 1);
 		this.clock.advance(Duration.ofSeconds(30));
-		this.breaker.tryAcquirePermission();
-		this.breaker.onSuccess();
+		succeed(this.breaker, 1);
 		assertThat(this.transitions).containsExactly(
 				"inventory: CLOSED -> OPEN",
 				"inventory: OPEN -> HALF_OPEN",
@@ -57,12 +56,12 @@ class CircuitBreakerControlTest {
 		assertThat(this.breaker.isForcedOpen()).isTrue();
 		assertThat(this.breaker.getRemainingOpenNanos()).isEqualTo(Long.MAX_VALUE);
 		this.clock.advance(Duration.ofDays(1));
-		assertThat(this.breaker.tryAcquirePermission()).isFalse();
+		assertRejected(this.breaker);
 		assertThat(this.breaker.getState()).isEqualTo(CircuitState.OPEN);
 		this.breaker.close();
 		assertThat(this.breaker.getState()).isEqualTo(CircuitState.CLOSED);
 		assertThat(this.breaker.isForcedOpen()).isFalse();
-		assertThat(this.breaker.tryAcquirePermission()).isTrue();
+		admit(this.breaker);
 		assertThat(this.transitions).containsExactly("inventory: CLOSED -> OPEN", "inventory: OPEN -> CLOSED");
 	}
 
@@ -91,12 +90,10 @@ class CircuitBreakerControlTest {
 
 	@Test
 	void closingStartsWithFreshCounts() {
-		this.breaker.tryAcquirePermission();
-		this.breaker.onFailure();
+		fail(this.breaker, 1);
 		this.breaker.forceOpen();
 		this.breaker.close();
-		this.breaker.tryAcquirePermission();
-		this.breaker.onFailure();
+		fail(this.breaker, 1);
 		assertThat(this.breaker.getState()).isEqualTo(CircuitState.CLOSED);
 		assertThat(this.breaker.getMetrics().consecutiveFailures()).isEqualTo(1);
 	}
@@ -114,7 +111,7 @@ class CircuitBreakerControlTest {
 		assertThat(breaker.getListenerFailureCount()).isEqualTo(2);
 		assertThat(later).hasValue(2);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.CLOSED);
-		assertThat(breaker.tryAcquirePermission()).isTrue();
+		admit(breaker);
 	}
 
 	@Test
@@ -147,8 +144,7 @@ class CircuitBreakerControlTest {
 	void aForcedOpenCircuitIsOpenForeverAndOnlyItIs() {
 		CircuitBreaker longest = CircuitBreaker.create("inventory", CircuitBreakerConfig.builder()
 			.trip("consecutiveFailures > 0").timeout(Duration.ofNanos(Long.MAX_VALUE)).build(), this.clock);
-		longest.tryAcquirePermission();
-		longest.onFailure();
+		fail(longest, 1);
 		assertThat(longest.getState()).isEqualTo(CircuitState.OPEN);
 		assertThat(longest.getRemainingOpenNanos()).isLessThan(CircuitOpenException.FOREVER);
 		assertThat(longest.newCircuitOpenException(null).isForcedOpen()).isFalse();
@@ -168,7 +164,7 @@ class CircuitBreakerControlTest {
 		this.clock.advance(Duration.ofSeconds(30));
 		assertThat(this.breaker.newCircuitOpenException(null))
 				.hasMessage("Circuit breaker 'inventory' is OPEN; its timeout has passed, the next call will be a trial call");
-		this.breaker.tryAcquirePermission();
+		admit(this.breaker);
 		CircuitOpenException halfOpen = this.breaker.newCircuitOpenException(null);
 		assertThat(halfOpen).hasMessage("Circuit breaker 'inventory' is HALF_OPEN; calls are rejected while its trial calls are in progress");
 		assertThat(halfOpen.getRemainingOpen()).isZero();
@@ -219,8 +215,7 @@ class CircuitBreakerControlTest {
 
 	@Test
 	void toStringShowsNameStateCountsAndConfig() {
-		this.breaker.tryAcquirePermission();
-		this.breaker.onFailure();
+		fail(this.breaker, 1);
 		assertThat(this.breaker).hasToString("CircuitBreaker{name='inventory', state=CLOSED, consecutiveFailures=1, "
 				+ "totalFailures=1, totalSuccesses=0, config=CircuitBreakerConfig{trip='consecutiveFailures > 1', "
 				+ "interval=0s, timeout=30s, maxRequests=1}}");

@@ -5,6 +5,10 @@ import java.time.Duration;
 import dev.retrykit.testing.Allocations;
 import org.junit.jupiter.api.Test;
 
+import static dev.retrykit.circuit.PermittedCalls.admit;
+import static dev.retrykit.circuit.PermittedCalls.assertRejected;
+import static dev.retrykit.circuit.PermittedCalls.fail;
+import static dev.retrykit.circuit.PermittedCalls.succeed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -17,26 +21,12 @@ class CircuitBreakerTest {
 		return CircuitBreaker.create("inventory", config.build(), this.clock);
 	}
 
-	private static void fail(CircuitBreaker breaker, int times) {
-		for (int i = 0; i < times; i++) {
-			assertThat(breaker.tryAcquirePermission()).isTrue();
-			breaker.onFailure();
-		}
-	}
-
-	private static void succeed(CircuitBreaker breaker, int times) {
-		for (int i = 0; i < times; i++) {
-			assertThat(breaker.tryAcquirePermission()).isTrue();
-			breaker.onSuccess();
-		}
-	}
-
 	@Test
 	void startsClosedAndPermitsEveryCall() {
 		CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder());
 		assertThat(breaker.getState()).isEqualTo(CircuitState.CLOSED);
 		for (int i = 0; i < 100; i++) {
-			assertThat(breaker.tryAcquirePermission()).isTrue();
+			admit(breaker);
 		}
 		assertThat(breaker.getRemainingOpenNanos()).isZero();
 		assertThat(breaker.getMetrics()).isEqualTo(new CircuitBreakerMetrics(CircuitState.CLOSED, 0, 0, 0, 0));
@@ -50,7 +40,7 @@ class CircuitBreakerTest {
 		assertThat(breaker.getMetrics().consecutiveFailures()).isEqualTo(5);
 		fail(breaker, 1);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.OPEN);
-		assertThat(breaker.tryAcquirePermission()).isFalse();
+		assertRejected(breaker);
 	}
 
 	@Test
@@ -89,15 +79,15 @@ class CircuitBreakerTest {
 		fail(breaker, 1);
 		assertThat(breaker.getRemainingOpenNanos()).isEqualTo(Duration.ofSeconds(30).toNanos());
 		this.clock.advance(Duration.ofSeconds(10));
-		assertThat(breaker.tryAcquirePermission()).isFalse();
+		assertRejected(breaker);
 		assertThat(breaker.getRemainingOpenNanos()).isEqualTo(Duration.ofSeconds(20).toNanos());
 		this.clock.advanceNanos(Duration.ofSeconds(20).toNanos() - 1);
-		assertThat(breaker.tryAcquirePermission()).isFalse();
+		assertRejected(breaker);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.OPEN);
 		assertThat(breaker.getRemainingOpenNanos()).isEqualTo(1);
 		this.clock.advanceNanos(1);
 		assertThat(breaker.getRemainingOpenNanos()).isZero();
-		assertThat(breaker.tryAcquirePermission()).isTrue();
+		admit(breaker);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.HALF_OPEN);
 		assertThat(breaker.getRemainingOpenNanos()).isZero();
 	}
@@ -114,12 +104,22 @@ class CircuitBreakerTest {
 	@Test
 	void whenOpenShouldIgnoreOutcomes() {
 		CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 0"));
+		long slowSuccess = admit(breaker);
+		long slowFailure = admit(breaker);
+		long slowCancelled = admit(breaker);
 		fail(breaker, 1);
-		breaker.onSuccess();
-		breaker.onFailure();
-		breaker.releasePermission();
+		this.clock.advance(Duration.ofSeconds(10));
+		long rejected = breaker.acquirePermission();
+		assertThat(rejected).isEqualTo(CircuitBreaker.NO_PERMISSION);
+		breaker.onSuccess(slowSuccess);
+		breaker.onFailure(slowFailure);
+		breaker.releasePermission(slowCancelled);
+		breaker.onSuccess(rejected);
+		breaker.onFailure(rejected);
+		breaker.releasePermission(rejected);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.OPEN);
 		assertThat(breaker.getMetrics()).isEqualTo(new CircuitBreakerMetrics(CircuitState.OPEN, 0, 0, 0, 0));
+		assertThat(breaker.getRemainingOpenNanos()).as("the open period goes on").isEqualTo(Duration.ofSeconds(50).toNanos());
 	}
 
 	@Test
@@ -127,12 +127,12 @@ class CircuitBreakerTest {
 		CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 0"));
 		fail(breaker, 1);
 		this.clock.advance(Duration.ofSeconds(60));
-		assertThat(breaker.tryAcquirePermission()).isTrue();
-		assertThat(breaker.tryAcquirePermission()).as("second trial call").isFalse();
-		breaker.onSuccess();
+		long trial = admit(breaker);
+		assertRejected(breaker);
+		breaker.onSuccess(trial);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.CLOSED);
 		assertThat(breaker.getMetrics()).isEqualTo(new CircuitBreakerMetrics(CircuitState.CLOSED, 0, 0, 0, 0));
-		assertThat(breaker.tryAcquirePermission()).isTrue();
+		admit(breaker);
 	}
 
 	@Test
@@ -140,15 +140,15 @@ class CircuitBreakerTest {
 		CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 0").maxRequests(3));
 		fail(breaker, 1);
 		this.clock.advance(Duration.ofSeconds(60));
-		for (int i = 0; i < 3; i++) {
-			assertThat(breaker.tryAcquirePermission()).isTrue();
-		}
-		assertThat(breaker.tryAcquirePermission()).as("fourth concurrent trial call").isFalse();
-		breaker.onSuccess();
-		breaker.onSuccess();
+		long first = admit(breaker);
+		long second = admit(breaker);
+		long third = admit(breaker);
+		assertRejected(breaker);
+		breaker.onSuccess(first);
+		breaker.onSuccess(second);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.HALF_OPEN);
 		assertThat(breaker.getMetrics()).isEqualTo(new CircuitBreakerMetrics(CircuitState.HALF_OPEN, 0, 0, 2, 1));
-		breaker.onSuccess();
+		breaker.onSuccess(third);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.CLOSED);
 	}
 
@@ -157,17 +157,17 @@ class CircuitBreakerTest {
 		CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 0").maxRequests(2));
 		fail(breaker, 1);
 		this.clock.advance(Duration.ofSeconds(60));
-		assertThat(breaker.tryAcquirePermission()).isTrue();
-		assertThat(breaker.tryAcquirePermission()).isTrue();
-		assertThat(breaker.tryAcquirePermission()).isFalse();
-		breaker.releasePermission();
+		long cancelled = admit(breaker);
+		long first = admit(breaker);
+		assertRejected(breaker);
+		breaker.releasePermission(cancelled);
 		assertThat(breaker.getMetrics().trialCallsInFlight()).isEqualTo(1);
-		assertThat(breaker.tryAcquirePermission()).isTrue();
-		assertThat(breaker.tryAcquirePermission()).isFalse();
-		breaker.onSuccess();
+		long second = admit(breaker);
+		assertRejected(breaker);
+		breaker.onSuccess(first);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.HALF_OPEN);
-		assertThat(breaker.tryAcquirePermission()).isTrue();
-		breaker.onSuccess();
+		admit(breaker);
+		breaker.onSuccess(second);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.CLOSED);
 	}
 
@@ -177,28 +177,37 @@ class CircuitBreakerTest {
 				.timeout(Duration.ofSeconds(10)));
 		fail(breaker, 1);
 		this.clock.advance(Duration.ofSeconds(15));
-		assertThat(breaker.tryAcquirePermission()).isTrue();
-		assertThat(breaker.tryAcquirePermission()).isTrue();
-		breaker.onSuccess();
-		breaker.onFailure();
+		long succeeding = admit(breaker);
+		long failing = admit(breaker);
+		breaker.onSuccess(succeeding);
+		breaker.onFailure(failing);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.OPEN);
 		assertThat(breaker.getRemainingOpenNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
 		this.clock.advance(Duration.ofSeconds(10));
-		assertThat(breaker.tryAcquirePermission()).isTrue();
+		admit(breaker);
 		assertThat(breaker.getMetrics()).isEqualTo(new CircuitBreakerMetrics(CircuitState.HALF_OPEN, 0, 0, 0, 1));
 	}
 
 	@Test
-	void halfOpenIgnoresOutcomesWhenNoTrialCallIsInFlight() {
+	void halfOpenIgnoresPermitsOfAnEarlierGeneration() {
 		CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder().trip("consecutiveFailures > 0"));
+		long slowFailure = admit(breaker);
+		long slowSuccess = admit(breaker);
+		long slowCancelled = admit(breaker);
 		fail(breaker, 1);
 		this.clock.advance(Duration.ofSeconds(60));
 		assertThat(breaker.getState()).isEqualTo(CircuitState.HALF_OPEN);
-		breaker.onFailure();
-		breaker.onSuccess();
-		breaker.releasePermission();
+		breaker.onFailure(slowFailure);
+		breaker.onSuccess(slowSuccess);
+		breaker.releasePermission(slowCancelled);
 		assertThat(breaker.getState()).isEqualTo(CircuitState.HALF_OPEN);
-		assertThat(breaker.getMetrics().trialCallsInFlight()).isZero();
+		assertThat(breaker.getMetrics()).isEqualTo(new CircuitBreakerMetrics(CircuitState.HALF_OPEN, 0, 0, 0, 0));
+		long trial = admit(breaker);
+		assertRejected(breaker);
+		breaker.releasePermission(slowCancelled);
+		assertThat(breaker.getMetrics().trialCallsInFlight()).isEqualTo(1);
+		breaker.onSuccess(trial);
+		assertThat(breaker.getState()).isEqualTo(CircuitState.CLOSED);
 	}
 
 	@Test
@@ -245,20 +254,19 @@ class CircuitBreakerTest {
 	void closedHotPathAllocatesNothing() {
 		CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder());
 		for (int i = 0; i < 20_000; i++) {
-			breaker.tryAcquirePermission();
-			breaker.onSuccess();
+			breaker.onSuccess(breaker.acquirePermission());
 		}
 		long allocated = Allocations.measure(() -> {
 			boolean all = true;
-			for (int i = 0; i < 100_000; i++) {
-				all &= breaker.tryAcquirePermission();
-				breaker.onSuccess();
+			for (int i = 0; i < 200_000; i++) {
 				long permit = breaker.acquirePermission();
+				all &= permit != CircuitBreaker.NO_PERMISSION;
 				breaker.onSuccess(permit);
 			}
 			return all;
 		});
 		assertThat(allocated).isLessThan(1024);
+		assertThat(Allocations.sink).as("every call admitted").isTrue();
 	}
 
 	@Test
