@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.spi.TimeSource;
@@ -38,6 +39,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.http.client.observation.ClientRequestObservationConvention;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 import org.springframework.web.reactive.function.client.support.WebClientHttpServiceGroupConfigurer;
+import org.springframework.web.service.registry.HttpServiceGroupConfigurer;
 
 /**
  * Retries HTTP client calls by configuration: every client built from Boot's {@code RestClient.Builder},
@@ -58,9 +60,38 @@ public final class RetryHttpClientAutoConfiguration {
 	/** Boot's property of the name of the HTTP client observations. */
 	private static final String CLIENT_REQUESTS_NAME = "management.observations.http.client.requests.name";
 
+	/** The order of the HTTP service group configurers: after Boot's, which applies the client customizer beans (order 0). */
+	private static final int GROUP_CONFIGURER_ORDER = 10;
+
 	/** {@return the name of the client's observations with Spring's default convention, as Boot sets it} */
 	private static String clientRequestsName(Environment environment) {
 		return environment.getProperty(CLIENT_REQUESTS_NAME, "http.client.requests");
+	}
+
+	/**
+	 * Hands each client of an HTTP service group an instance claims ({@code http.service-groups}), with that
+	 * instance's route, to {@code claim}: RestClient's and WebClient's group configurers alike.
+	 */
+	private static <B> void forEachClaimedGroup(HttpServiceGroupConfigurer.Groups<B> groups, HttpRetryRoutes routes,
+			BiConsumer<B, HttpRetryRoute> claim) {
+		groups.forEachClient((group, builder) -> {
+			HttpRetryRoute route = routes.forGroup(group.name());
+			if (route != null) {
+				claim.accept(builder, route);
+			}
+		});
+	}
+
+	/**
+	 * Puts a group's interceptor or filter first in its client's chain, so that the others run once per attempt,
+	 * and drops the by-host one Boot's customizers added: the group's instance runs every call of the group.
+	 * @param chain the client's interceptors or filters
+	 * @param byHost the type of the by-host interceptor or filter
+	 * @param bound the one bound to the group's route
+	 */
+	private static <T> void putFirst(List<T> chain, Class<? extends T> byHost, T bound) {
+		chain.removeIf(byHost::isInstance);
+		chain.add(0, bound);
 	}
 
 	/** The routes of the instances that claim hosts or service groups. */
@@ -131,9 +162,9 @@ public final class RetryHttpClientAutoConfiguration {
 
 				@Override
 				public void configureGroups(Groups<org.springframework.web.client.RestClient.Builder> groups) {
-					ServiceGroupClaims.forEachClaimed(groups, routes, (builder, route) -> {
+					forEachClaimedGroup(groups, routes, (builder, route) -> {
 						HttpRoutesFactory.checkBlockingHedging(List.of(route), "http.service-groups");
-						builder.requestInterceptors(interceptors -> ServiceGroupClaims.putFirst(interceptors,
+						builder.requestInterceptors(interceptors -> putFirst(interceptors,
 								RetryingClientHttpRequestInterceptor.class, interceptor.forRoute(route)));
 						// Marks the group's calls, whose own observation is then dropped: each attempt is observed.
 						builder.defaultRequest(
@@ -143,7 +174,7 @@ public final class RetryHttpClientAutoConfiguration {
 
 				@Override
 				public int getOrder() {
-					return ServiceGroupClaims.ORDER;
+					return GROUP_CONFIGURER_ORDER;
 				}
 
 			};
@@ -233,9 +264,9 @@ public final class RetryHttpClientAutoConfiguration {
 				@Override
 				public void configureGroups(
 						Groups<org.springframework.web.reactive.function.client.WebClient.Builder> groups) {
-					ServiceGroupClaims.forEachClaimed(groups, routes, (builder, route) -> {
+					forEachClaimedGroup(groups, routes, (builder, route) -> {
 						// No executor check: a reactive call's hedged copies need no thread of their own.
-						builder.filters(filters -> ServiceGroupClaims.putFirst(filters, RetryingExchangeFilterFunction.class,
+						builder.filters(filters -> putFirst(filters, RetryingExchangeFilterFunction.class,
 								filter.forRoute(route)));
 						builder.defaultRequest(
 								request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
@@ -244,7 +275,7 @@ public final class RetryHttpClientAutoConfiguration {
 
 				@Override
 				public int getOrder() {
-					return ServiceGroupClaims.ORDER;
+					return GROUP_CONFIGURER_ORDER;
 				}
 
 			};
