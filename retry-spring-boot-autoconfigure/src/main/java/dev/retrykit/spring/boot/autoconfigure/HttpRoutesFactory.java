@@ -60,6 +60,19 @@ final class HttpRoutesFactory {
 	}
 
 	/**
+	 * Whether a blocking client (RestClient, RestTemplate) gets the by-host interceptor: when an instance claims
+	 * hosts, each of which may hedge only on an executor.
+	 * @param routes the routes
+	 * @return whether an instance claims hosts
+	 * @throws InvalidRetryPropertyException if one of them hedges without {@code hedging.executor}
+	 */
+	static boolean claimsHostsForBlocking(HttpRetryRoutes routes) {
+		List<HttpRetryRoute> hostRoutes = routes.hostRoutes();
+		checkBlockingHedging(hostRoutes, "http.hosts");
+		return !hostRoutes.isEmpty();
+	}
+
+	/**
 	 * A blocking client hedges only on an executor, as a blocking {@code @Retryable} method does.
 	 * @param routes the routes a blocking client may call through
 	 * @param claimedBy the kind of claim, for the message

@@ -2,6 +2,7 @@ package dev.retrykit.spring.boot.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.spi.TimeSource;
@@ -38,6 +39,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.http.client.observation.ClientRequestObservationConvention;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 import org.springframework.web.reactive.function.client.support.WebClientHttpServiceGroupConfigurer;
+import org.springframework.web.service.registry.HttpServiceGroupConfigurer;
 
 /**
  * Retries HTTP client calls by configuration: every client built from Boot's {@code RestClient.Builder},
@@ -56,7 +58,41 @@ import org.springframework.web.reactive.function.client.support.WebClientHttpSer
 public final class RetryHttpClientAutoConfiguration {
 
 	/** Boot's property of the name of the HTTP client observations. */
-	static final String CLIENT_REQUESTS_NAME = "management.observations.http.client.requests.name";
+	private static final String CLIENT_REQUESTS_NAME = "management.observations.http.client.requests.name";
+
+	/** The order of the HTTP service group configurers: after Boot's, which applies the client customizer beans (order 0). */
+	private static final int GROUP_CONFIGURER_ORDER = 10;
+
+	/** {@return the name of the client's observations with Spring's default convention, as Boot sets it} */
+	private static String clientRequestsName(Environment environment) {
+		return environment.getProperty(CLIENT_REQUESTS_NAME, "http.client.requests");
+	}
+
+	/**
+	 * Hands each client of an HTTP service group an instance claims ({@code http.service-groups}), with that
+	 * instance's route, to {@code claim}: RestClient's and WebClient's group configurers alike.
+	 */
+	private static <B> void forEachClaimedGroup(HttpServiceGroupConfigurer.Groups<B> groups, HttpRetryRoutes routes,
+			BiConsumer<B, HttpRetryRoute> claim) {
+		groups.forEachClient((group, builder) -> {
+			HttpRetryRoute route = routes.forGroup(group.name());
+			if (route != null) {
+				claim.accept(builder, route);
+			}
+		});
+	}
+
+	/**
+	 * Puts a group's interceptor or filter first in its client's chain, so that the others run once per attempt,
+	 * and drops the by-host one Boot's customizers added: the group's instance runs every call of the group.
+	 * @param chain the client's interceptors or filters
+	 * @param byHost the type of the by-host interceptor or filter
+	 * @param bound the one bound to the group's route
+	 */
+	private static <T> void putFirst(List<T> chain, Class<? extends T> byHost, T bound) {
+		chain.removeIf(byHost::isInstance);
+		chain.add(0, bound);
+	}
 
 	/** The routes of the instances that claim hosts or service groups. */
 	@Bean
@@ -86,8 +122,9 @@ public final class RetryHttpClientAutoConfiguration {
 				ObjectProvider<ClientRequestObservationConvention> convention, Environment environment) {
 			RetryingClientHttpRequestInterceptor interceptor = RetryingClientHttpRequestInterceptor.of(routes);
 			ObservationRegistry observations = registry.getIfUnique();
-			return (observations != null) ? interceptor.observedBy(observations, convention.getIfUnique(),
-					environment.getProperty(CLIENT_REQUESTS_NAME, "http.client.requests")) : interceptor;
+			return (observations != null)
+					? interceptor.observedBy(observations, convention.getIfUnique(), clientRequestsName(environment))
+					: interceptor;
 		}
 
 		/** Drops the client's observation of a whole claimed call: each attempt is observed, under its retry.attempt. */
@@ -101,8 +138,7 @@ public final class RetryHttpClientAutoConfiguration {
 		RestClientCustomizer retryRestClientCustomizer(HttpRetryRoutes routes,
 				RetryingClientHttpRequestInterceptor interceptor) {
 			return builder -> {
-				if (!routes.hostRoutes().isEmpty()) {
-					HttpRoutesFactory.checkBlockingHedging(routes.hostRoutes(), "http.hosts");
+				if (HttpRoutesFactory.claimsHostsForBlocking(routes)) {
 					builder.requestInterceptors(interceptors -> interceptors.add(0, interceptor));
 				}
 			};
@@ -112,8 +148,7 @@ public final class RetryHttpClientAutoConfiguration {
 		RestTemplateCustomizer retryRestTemplateCustomizer(HttpRetryRoutes routes,
 				RetryingClientHttpRequestInterceptor interceptor) {
 			return restTemplate -> {
-				if (!routes.hostRoutes().isEmpty()) {
-					HttpRoutesFactory.checkBlockingHedging(routes.hostRoutes(), "http.hosts");
+				if (HttpRoutesFactory.claimsHostsForBlocking(routes)) {
 					restTemplate.getInterceptors().add(0, interceptor);
 				}
 			};
@@ -127,26 +162,19 @@ public final class RetryHttpClientAutoConfiguration {
 
 				@Override
 				public void configureGroups(Groups<org.springframework.web.client.RestClient.Builder> groups) {
-					groups.forEachClient((group, builder) -> {
-						HttpRetryRoute route = routes.forGroup(group.name());
-						if (route != null) {
-							HttpRoutesFactory.checkBlockingHedging(List.of(route), "http.service-groups");
-							// The group's instance replaces the by-host interceptor Boot's customizers added.
-							builder.requestInterceptors(interceptors -> {
-								interceptors.removeIf(RetryingClientHttpRequestInterceptor.class::isInstance);
-								interceptors.add(0, interceptor.forRoute(route));
-							});
-							// Marks the group's calls, whose own observation is then dropped: each attempt is observed.
-							builder.defaultRequest(
-									request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
-						}
+					forEachClaimedGroup(groups, routes, (builder, route) -> {
+						HttpRoutesFactory.checkBlockingHedging(List.of(route), "http.service-groups");
+						builder.requestInterceptors(interceptors -> putFirst(interceptors,
+								RetryingClientHttpRequestInterceptor.class, interceptor.forRoute(route)));
+						// Marks the group's calls, whose own observation is then dropped: each attempt is observed.
+						builder.defaultRequest(
+								request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
 					});
 				}
 
-				/** After Boot's, which applies the RestClientCustomizer beans (order 0). */
 				@Override
 				public int getOrder() {
-					return 10;
+					return GROUP_CONFIGURER_ORDER;
 				}
 
 			};
@@ -205,8 +233,8 @@ public final class RetryHttpClientAutoConfiguration {
 				Environment environment) {
 			RetryingExchangeFilterFunction filter = RetryingExchangeFilterFunction.of(routes);
 			ObservationRegistry observations = registry.getIfUnique();
-			return (observations != null) ? filter.observedBy(observations, convention.getIfUnique(),
-					environment.getProperty(CLIENT_REQUESTS_NAME, "http.client.requests")) : filter;
+			return (observations != null)
+					? filter.observedBy(observations, convention.getIfUnique(), clientRequestsName(environment)) : filter;
 		}
 
 		/** Drops the client's observation of a whole claimed call: each attempt is observed, under its retry.attempt. */
@@ -236,23 +264,18 @@ public final class RetryHttpClientAutoConfiguration {
 				@Override
 				public void configureGroups(
 						Groups<org.springframework.web.reactive.function.client.WebClient.Builder> groups) {
-					groups.forEachClient((group, builder) -> {
-						HttpRetryRoute route = routes.forGroup(group.name());
-						if (route != null) {
-							builder.filters(filters -> {
-								filters.removeIf(RetryingExchangeFilterFunction.class::isInstance);
-								filters.add(0, filter.forRoute(route));
-							});
-							builder.defaultRequest(
-									request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
-						}
+					forEachClaimedGroup(groups, routes, (builder, route) -> {
+						// No executor check: a reactive call's hedged copies need no thread of their own.
+						builder.filters(filters -> putFirst(filters, RetryingExchangeFilterFunction.class,
+								filter.forRoute(route)));
+						builder.defaultRequest(
+								request -> request.attribute(HttpRetryRoute.GROUP_CLAIM_ATTRIBUTE, route.instance()));
 					});
 				}
 
-				/** After Boot's, which applies the WebClientCustomizer beans (order 0). */
 				@Override
 				public int getOrder() {
-					return 10;
+					return GROUP_CONFIGURER_ORDER;
 				}
 
 			};
