@@ -8,10 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A hedged call's end, for {@link CallEnding#finish}: the recovery's stage completes the caller's
  * future, or the failure does, or the last rejected result, as for any async call
- * ({@link AsyncRetryEnding#recoverInto}, {@link AsyncRetryEnding#failInto}). While the recovery function runs, {@link dev.retrykit.RetryTemplate#currentContext()} is the
- * call's context (its retry count and last failure), so that a blocking call's
- * {@link dev.retrykit.RecoveryCallback} gets the context it expects, whichever thread ends the call.
- * Stateless.
+ * ({@link AsyncRetryEnding#recoverInto}, {@link AsyncRetryEnding#failInto}). A blocking call's recovery is handed
+ * the call's context by {@link HedgedBlockingCall}. Stateless.
  */
 final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<?>> {
 
@@ -33,14 +31,7 @@ final class HedgeEnding implements CallEnding.Ending<@Nullable Void, HedgedCall<
 	}
 
 	private static <T> void recoverInto(HedgedCall<T> call, RetryRuntime runtime, @Nullable Throwable failure) {
-		ContextStack stack = ContextStack.get();
-		stack.push(call.context());
-		try {
-			AsyncRetryEnding.recoverInto(runtime, call.context(), Objects.requireNonNull(call.recovery()), failure, call);
-		}
-		finally {
-			stack.pop();
-		}
+		AsyncRetryEnding.recoverInto(runtime, call.context(), Objects.requireNonNull(call.recovery()), failure, call);
 	}
 
 	@Override

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -90,8 +89,8 @@ final class HedgedBlockingCall {
 			return SyncRetry.finish(runtime, context, runtime.counters.forCurrentThread(), Decision.STOP_DEADLINE,
 					recovery);
 		}
-		HedgedCall<T> call = new HedgedCall<>(runtime, null, copies, (recovery != null) ? recovering(recovery) : null,
-				context);
+		HedgedCall<T> call = new HedgedCall<>(runtime, null, copies,
+				(recovery != null) ? recovering(recovery, context) : null, context);
 		HedgeStarts.startFirst(call.race());
 		try {
 			return await(call, copies);
@@ -207,14 +206,23 @@ final class HedgedBlockingCall {
 
 	}
 
-	/** The recovery as the engine runs it: with the call's context as {@link dev.retrykit.RetryTemplate#currentContext()} (see {@link HedgeEnding}). */
-	private static <T> Function<@Nullable Throwable, CompletionStage<T>> recovering(RecoveryCallback<T> recovery) {
+	/**
+	 * The recovery as the engine runs it, on whichever thread ends the call: handed the call's context, which is
+	 * also {@link dev.retrykit.RetryTemplate#currentContext()} while it runs, as in a call that does not hedge.
+	 */
+	private static <T> Function<@Nullable Throwable, CompletionStage<T>> recovering(RecoveryCallback<T> recovery,
+			MutableRetryContext context) {
 		return failure -> {
+			ContextStack stack = ContextStack.get();
+			stack.push(context);
 			try {
-				return CompletableFuture.completedFuture(recovery.recover(Objects.requireNonNull(ContextStack.current())));
+				return CompletableFuture.completedFuture(recovery.recover(context));
 			}
 			catch (Throwable ex) {
 				return CompletableFuture.failedFuture(ex);
+			}
+			finally {
+				stack.pop();
 			}
 		};
 	}

@@ -278,12 +278,13 @@ class HedgedBlockingCallTests {
 		RetryTemplate template = template(2);
 		IOException last = new IOException("second");
 		Caller<String> caller = call(() -> template.execute(this.downstream,
-				context -> "recovered from " + context.getLastThrowable().getMessage()));
+				context -> "recovered from " + context.getLastThrowable().getMessage() + ", current "
+						+ (RetryTemplate.currentContext() == context)));
 		awaitFirstCopy();
 		this.downstream.copy(1).answer.completeExceptionally(new IOException("first"));
 		this.downstream.copy(2).answer.completeExceptionally(last);
 
-		assertThat(caller.result()).isEqualTo("recovered from second");
+		assertThat(caller.result()).isEqualTo("recovered from second, current true");
 		assertThat(template.getMetrics().getRecoveries()).isEqualTo(1);
 	}
 
