@@ -50,6 +50,12 @@ final class FakeClusterEngine implements ClusterEngine {
 	 */
 	volatile @Nullable CountDownLatch lateWrites;
 
+	/** The thread of the last compare-and-set that {@link #lateWrites} held. */
+	volatile @Nullable Thread heldWriter;
+
+	/** How many compare-and-sets that {@link #lateWrites} held have been applied or refused since. */
+	final java.util.concurrent.atomic.AtomicInteger heldWritesDone = new java.util.concurrent.atomic.AtomicInteger();
+
 	/** Round trips to the store: reads of a context, and compare-and-sets. */
 	final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -134,8 +140,18 @@ final class FakeClusterEngine implements ClusterEngine {
 		if (this.writesDown) {
 			throw new IllegalStateException("writes down");
 		}
-		awaitUninterruptibly(this.lateWrites);
-		String stored = cache + "/" + key;
+		CountDownLatch late = this.lateWrites;
+		if (late == null) {
+			return compareAndSet(cache + "/" + key, expected, next);
+		}
+		this.heldWriter = Thread.currentThread();
+		awaitUninterruptibly(late);
+		boolean set = compareAndSet(cache + "/" + key, expected, next);
+		this.heldWritesDone.incrementAndGet();
+		return set;
+	}
+
+	private boolean compareAndSet(String stored, byte @Nullable [] expected, byte @Nullable [] next) {
 		if (expected == null) {
 			return (next != null) ? this.store.contexts.putIfAbsent(stored, next) == null
 					: !this.store.contexts.containsKey(stored);
