@@ -69,19 +69,19 @@ class AbandonedWriteTests {
 	}
 
 	/**
-	 * Releases the compare-and-sets {@link FakeClusterEngine#lateWrites} held and waits (at most 10 s) until
-	 * the thread that made them has gone back to the engine's pool: whatever the abandoned write did after
-	 * its held compare-and-set, it has done.
+	 * Releases the operations {@link FakeClusterEngine#lateWrites} or {@link FakeClusterEngine#lateReads}
+	 * held and waits (at most 10 s) until the thread that made them has gone back to the engine's pool:
+	 * whatever the abandoned write did after its held operation, it has done.
 	 */
-	private void releaseHeldWrites(CountDownLatch late) {
-		Thread writer = this.engine.heldWriter;
-		assertThat(writer).as("a compare-and-set was held").isNotNull();
+	private void releaseHeld(CountDownLatch late) {
+		Thread writer = this.engine.heldThread;
+		assertThat(writer).as("an operation was held").isNotNull();
 		late.countDown();
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.engine.heldWritesDone.get() == 0 && System.nanoTime() < deadline) {
+		while (this.engine.heldDone.get() == 0 && System.nanoTime() < deadline) {
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
 		}
-		assertThat(this.engine.heldWritesDone).as("the held compare-and-set was applied or refused").hasPositiveValue();
+		assertThat(this.engine.heldDone).as("the held operation answered").hasPositiveValue();
 		// From there on the fake engine does not block: the thread waits again only in the pool's queue.
 		while (!idle(writer.getState()) && System.nanoTime() < deadline) {
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
@@ -114,11 +114,37 @@ class AbandonedWriteTests {
 		assertThat(storedCount("k")).as("the next write-back: 1 shared and the 7 counted locally").isEqualTo(8);
 		assertThat(cluster.status().pendingWriteBacks()).isZero();
 
-		releaseHeldWrites(late);
+		releaseHeld(late);
 
 		assertThat(storedCount("k")).as("the held write-back lost its compare-and-set and stopped").isEqualTo(8);
 		cluster.synchronise();
 		assertThat(storedCount("k")).isEqualTo(8);
+	}
+
+	@Test
+	void aWriteBackWhoseReadIsAnsweredAfterTheTimeoutWritesNothingAndTheNextWritesEverything() {
+		RetryCluster cluster = replica();
+		RetryTemplate payments = payments(cluster);
+		failOnce(payments, "k");
+		this.engine.down = true;
+		failOnce(payments, "k");
+		failOnce(payments, "k");
+		this.engine.down = false;
+		CountDownLatch late = new CountDownLatch(1);
+		this.engine.lateReads = late;
+		cluster.synchronise();
+		assertThat(cluster.status().pendingWriteBacks()).as("the write-back was not answered").isEqualTo(1);
+		this.engine.lateReads = null;
+		int writes = this.engine.writes.get();
+
+		releaseHeld(late);
+		assertThat(this.engine.writes.get() - writes).as("compare-and-sets of the held write-back").isZero();
+		assertThat(storedCount("k")).isEqualTo(1);
+		cluster.synchronise();
+
+		assertThat(this.engine.writes.get() - writes).as("one compare-and-set: the next write-back's").isEqualTo(1);
+		assertThat(storedCount("k")).as("one failure before, two during").isEqualTo(3);
+		assertThat(cluster.status().pendingWriteBacks()).isZero();
 	}
 
 	@Test
@@ -134,7 +160,7 @@ class AbandonedWriteTests {
 		cluster.synchronise();
 		assertThat(storedCount("k")).as("written back: the write's id is not in the entry").isEqualTo(2);
 
-		releaseHeldWrites(late);
+		releaseHeld(late);
 
 		assertThat(storedCount("k")).as("the held write lost its compare-and-set and stopped").isEqualTo(2);
 		failOnce(payments, "k");
@@ -151,7 +177,7 @@ class AbandonedWriteTests {
 		failOnce(payments, "k");
 		this.engine.lateWrites = null;
 
-		releaseHeldWrites(late);
+		releaseHeld(late);
 		assertThat(storedCount("k")).as("the held write landed on the bytes it read").isEqualTo(2);
 		cluster.synchronise();
 

@@ -50,11 +50,11 @@ final class FakeClusterEngine implements ClusterEngine {
 	 */
 	volatile @Nullable CountDownLatch lateWrites;
 
-	/** The thread of the last compare-and-set that {@link #lateWrites} held. */
-	volatile @Nullable Thread heldWriter;
+	/** The thread of the last operation that {@link #lateWrites} or {@link #lateReads} held. */
+	volatile @Nullable Thread heldThread;
 
-	/** How many compare-and-sets that {@link #lateWrites} held have been applied or refused since. */
-	final java.util.concurrent.atomic.AtomicInteger heldWritesDone = new java.util.concurrent.atomic.AtomicInteger();
+	/** How many operations that {@link #lateWrites} or {@link #lateReads} held have answered since. */
+	final java.util.concurrent.atomic.AtomicInteger heldDone = new java.util.concurrent.atomic.AtomicInteger();
 
 	/** Round trips to the store: reads of a context, and compare-and-sets. */
 	final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
@@ -128,9 +128,17 @@ final class FakeClusterEngine implements ClusterEngine {
 	@Override
 	public byte @Nullable [] getContext(String cache, String key) {
 		reach();
-		awaitUninterruptibly(this.lateReads);
+		CountDownLatch late = this.lateReads;
+		if (late != null) {
+			this.heldThread = Thread.currentThread();
+			awaitUninterruptibly(late);
+		}
 		this.reads.incrementAndGet();
-		return this.store.contexts.get(cache + "/" + key);
+		byte[] bytes = this.store.contexts.get(cache + "/" + key);
+		if (late != null) {
+			this.heldDone.incrementAndGet();
+		}
+		return bytes;
 	}
 
 	@Override
@@ -144,10 +152,10 @@ final class FakeClusterEngine implements ClusterEngine {
 		if (late == null) {
 			return compareAndSet(cache + "/" + key, expected, next);
 		}
-		this.heldWriter = Thread.currentThread();
+		this.heldThread = Thread.currentThread();
 		awaitUninterruptibly(late);
 		boolean set = compareAndSet(cache + "/" + key, expected, next);
-		this.heldWritesDone.incrementAndGet();
+		this.heldDone.incrementAndGet();
 		return set;
 	}
 
