@@ -38,7 +38,10 @@ import org.jspecify.annotations.Nullable;
  * capacity, and remembers which keys it changed there (up to the capacity; past it, counted as
  * dropped). Once the engine answers again, {@link #replay()} writes those changes back: a removal
  * (a call that succeeded or was exhausted) removes the shared entry; failures counted locally are
- * added to the shared count, or replace it when the key was removed locally in between. Keys are shared
+ * added to the shared count, or replace it when the key was removed locally in between. A write the
+ * caller gave up on at the timeout may still be running (Hazelcast's calls wait through the interrupt):
+ * it starts no new try on what it reads then ({@link EngineCalls.Caller}), so only its compare-and-set
+ * already out can land, on the bytes it read, never on top of the write-back that counted it. Keys are shared
  * in their {@code toString()} form, which must therefore be the same on every replica; a key whose form
  * is longer than {@value #MAX_KEY_BYTES} bytes in UTF-8 (or starts with {@code sha256:}) is shared as
  * {@code sha256:} and the lowercase hex SHA-256 of those bytes, so that a caller's key can never make an
