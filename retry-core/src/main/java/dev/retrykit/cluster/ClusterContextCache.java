@@ -38,7 +38,10 @@ import org.jspecify.annotations.Nullable;
  * capacity, and remembers which keys it changed there (up to the capacity; past it, counted as
  * dropped). Once the engine answers again, {@link #replay()} writes those changes back: a removal
  * (a call that succeeded or was exhausted) removes the shared entry; failures counted locally are
- * added to the shared count, or replace it when the key was removed locally in between. Keys are shared
+ * added to the shared count, or replace it when the key was removed locally in between. A write the
+ * caller gave up on at the timeout may still be running (Hazelcast's calls wait through the interrupt):
+ * it starts no new try on what it reads then ({@link EngineCalls.Caller}), so only its compare-and-set
+ * already out can land, on the bytes it read, never on top of the write-back that counted it. Keys are shared
  * in their {@code toString()} form, which must therefore be the same on every replica; a key whose form
  * is longer than {@value #MAX_KEY_BYTES} bytes in UTF-8 (or starts with {@code sha256:}) is shared as
  * {@code sha256:} and the lowercase hex SHA-256 of those bytes, so that a caller's key can never make an
@@ -132,7 +135,8 @@ final class ClusterContextCache implements RetryContextCache {
 		this.used = true;
 		String shared = sharedKey(key);
 		long writeId = ThreadLocalRandom.current().nextLong();
-		Lookup stored = this.calls.call(() -> new Lookup(true, compareAndSet(shared, update, writeId)), () -> Lookup.LOCAL);
+		Lookup stored = this.calls.call(caller -> new Lookup(true, compareAndSet(shared, update, writeId, caller)),
+				() -> Lookup.LOCAL);
 		if (!stored.shared) {
 			RetryContext updated = this.local.update(key, update);
 			// What this update adds to any stored count: the call's own failures, whatever it read first.
@@ -150,8 +154,10 @@ final class ClusterContextCache implements RetryContextCache {
 	/**
 	 * Applies {@code update} to the stored entry until no other writer came in between; returns what is
 	 * stored. The first try compares with what this replica's last read of the key found, if it has one.
+	 * Once the caller has given up, no try starts on what was read: see {@link EngineCalls.Caller}.
 	 */
-	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update, long writeId) {
+	private byte @Nullable [] compareAndSet(String shared, UnaryOperator<@Nullable RetryContext> update, long writeId,
+			EngineCalls.Caller caller) {
 		byte[] read = this.lastRead.remove(shared);
 		for (;;) {
 			byte[] stored = (read != null) ? ((read == ABSENT) ? null : read) : this.engine.getContext(this.instance, shared);
@@ -159,6 +165,10 @@ final class ClusterContextCache implements RetryContextCache {
 			RetryContextSnapshot current = decode(shared, stored);
 			if (current != null && current.hasWrite(writeId)) {
 				// The engine applied this write and retried it (a member left before it answered): done.
+				return stored;
+			}
+			if (caller.hasGivenUp()) {
+				// Counted locally and owed by the write-back, which may have written it on what was just read.
 				return stored;
 			}
 			RetryContext next = update.apply(current);
@@ -272,8 +282,8 @@ final class ClusterContextCache implements RetryContextCache {
 			}
 			RetryContext mine = state.removed() ? null : this.local.get(key);
 			long writeId = ThreadLocalRandom.current().nextLong();
-			boolean written = this.calls.call(() -> {
-				writeBack(sharedKey(key), state, mine, writeId);
+			boolean written = this.calls.call(caller -> {
+				writeBack(sharedKey(key), state, mine, writeId, caller);
 				return true;
 			}, () -> false);
 			synchronized (this.replays) {
@@ -293,7 +303,13 @@ final class ClusterContextCache implements RetryContextCache {
 		}
 	}
 
-	private void writeBack(String shared, ContextReplay.State state, @Nullable RetryContext mine, long writeId) {
+	/**
+	 * Writes one key's state back: removes the shared entry, or adds the failures the entry does not show
+	 * applied. Once the caller has given up, no try starts on what was read: the next write-back, which
+	 * knows this one only by its id, may have counted the same failures (see {@link EngineCalls.Caller}).
+	 */
+	private void writeBack(String shared, ContextReplay.State state, @Nullable RetryContext mine, long writeId,
+			EngineCalls.Caller caller) {
 		if (state.removed()) {
 			this.engine.removeContext(this.instance, shared);
 			return;
@@ -308,6 +324,9 @@ final class ClusterContextCache implements RetryContextCache {
 			RetryContextSnapshot current = decode(shared, stored);
 			if (current != null && current.hasWrite(writeId)) {
 				// The engine applied this write and retried it (a member left before it answered): done.
+				return;
+			}
+			if (caller.hasGivenUp()) {
 				return;
 			}
 			long applied = (current != null && !state.replaceShared()) ? state.appliedIn(current) : 0;

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.retrykit.spi.TimeSource;
@@ -21,7 +22,12 @@ import dev.retrykit.spi.TimeSource;
  * so an operation in flight that answers late does not (see {@link EngineReach}, which also logs the
  * spell once). Only the engine's own failures
  * count: a caller interrupted while it waits keeps waiting (at most the timeout) and gets its interrupt
- * back, flag set, with the engine's answer. Thread-safe.
+ * back, flag set, with the engine's answer.
+ *
+ * <p>An operation the caller gave up on is not stopped: an engine's client may not heed the interrupt
+ * (Hazelcast's invocations wait on) and the engine may apply what was sent anyway. An operation of several
+ * round trips (a compare-and-set loop) is therefore handed its {@link Caller}, and starts no write on
+ * what it read once its caller has given up (see {@link Caller}). Thread-safe.
  */
 final class EngineCalls implements AutoCloseable {
 
@@ -56,6 +62,15 @@ final class EngineCalls implements AutoCloseable {
 	 * @return the operation's result, or the fallback's
 	 */
 	<T> T call(Supplier<T> operation, Supplier<T> fallback) {
+		return call(caller -> operation.get(), fallback);
+	}
+
+	/**
+	 * Like {@link #call(Supplier, Supplier)}, for an operation that asks, between its round trips, whether
+	 * its caller still waits for it.
+	 * @return the operation's result, or the fallback's
+	 */
+	<T> T call(Function<Caller, T> operation, Supplier<T> fallback) {
 		if (!this.reach.isReachable()) {
 			fellBack();
 			return fallback.get();
@@ -70,7 +85,7 @@ final class EngineCalls implements AutoCloseable {
 
 	/** Like {@link #call}, but tries the engine even while it is marked unreachable, so the replica rejoins. */
 	<T> T probe(Supplier<T> operation, Supplier<T> fallback) {
-		return await(operation, fallback, true);
+		return await(caller -> operation.get(), fallback, true);
 	}
 
 	/**
@@ -100,10 +115,11 @@ final class EngineCalls implements AutoCloseable {
 		}
 	}
 
-	private <T> T await(Supplier<T> operation, Supplier<T> fallback, boolean probe) {
+	private <T> T await(Function<Caller, T> operation, Supplier<T> fallback, boolean probe) {
+		Caller caller = new Caller();
 		Future<T> future;
 		try {
-			future = this.executor.submit(operation::get);
+			future = this.executor.submit(() -> operation.apply(caller));
 		}
 		catch (RejectedExecutionException ex) {
 			failed(ex);
@@ -133,6 +149,8 @@ final class EngineCalls implements AutoCloseable {
 					return fallback.get();
 				}
 				catch (TimeoutException ex) {
+					// Before the fallback: whatever the caller records of the operation now must hold if it goes on.
+					caller.gaveUp = true;
 					future.cancel(true);
 					failed(ex);
 					return fallback.get();
@@ -166,6 +184,27 @@ final class EngineCalls implements AutoCloseable {
 	@Override
 	public void close() {
 		this.executor.shutdownNow();
+	}
+
+	/**
+	 * Whether the caller of an operation still waits for it. Once the caller has given up (the timeout
+	 * passed), it has taken its fallback and recorded the operation as unanswered: a write-back acting for
+	 * it later tells by the write's id in the stored entry whether it was applied, and counts its change
+	 * itself when the id is not there. A write still running must then not apply its change again on a
+	 * newer entry, where that write-back may have counted it already; so an operation of several round
+	 * trips asks {@link #hasGivenUp()} after each read and stops when it says so. The compare-and-set in
+	 * flight at that moment may still land, but only on the bytes it read, so never on top of a later write.
+	 * Thread-safe.
+	 */
+	static final class Caller {
+
+		private volatile boolean gaveUp;
+
+		/** {@return whether the caller stopped waiting (set before it takes its fallback)} */
+		boolean hasGivenUp() {
+			return this.gaveUp;
+		}
+
 	}
 
 }

@@ -316,14 +316,14 @@ class ClusterTrustTests {
 		failOnce(payments, "k");
 		engine.down = false;
 		CountDownLatch late = new CountDownLatch(1);
-		// The write-back's read is held, so that it computes what it writes only after the next failure.
-		engine.lateReads = late;
+		// The write-back's compare-and-set is held, so that it lands only after the next failure.
+		engine.lateWrites = late;
 		cluster.synchronise();
 		assertThat(cluster.status().pendingWriteBacks()).as("the write-back was not answered").isEqualTo(1);
 		engine.down = true;
 		failOnce(payments, "k");
 		engine.down = false;
-		engine.lateReads = null;
+		engine.lateWrites = null;
 
 		late.countDown();
 		awaitStoredCount("k", 3);

@@ -50,6 +50,12 @@ final class FakeClusterEngine implements ClusterEngine {
 	 */
 	volatile @Nullable CountDownLatch lateWrites;
 
+	/** The thread of the last operation that {@link #lateWrites} or {@link #lateReads} held. */
+	volatile @Nullable Thread heldThread;
+
+	/** How many operations that {@link #lateWrites} or {@link #lateReads} held have answered since. */
+	final java.util.concurrent.atomic.AtomicInteger heldDone = new java.util.concurrent.atomic.AtomicInteger();
+
 	/** Round trips to the store: reads of a context, and compare-and-sets. */
 	final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -122,9 +128,17 @@ final class FakeClusterEngine implements ClusterEngine {
 	@Override
 	public byte @Nullable [] getContext(String cache, String key) {
 		reach();
-		awaitUninterruptibly(this.lateReads);
+		CountDownLatch late = this.lateReads;
+		if (late != null) {
+			this.heldThread = Thread.currentThread();
+			awaitUninterruptibly(late);
+		}
 		this.reads.incrementAndGet();
-		return this.store.contexts.get(cache + "/" + key);
+		byte[] bytes = this.store.contexts.get(cache + "/" + key);
+		if (late != null) {
+			this.heldDone.incrementAndGet();
+		}
+		return bytes;
 	}
 
 	@Override
@@ -134,8 +148,18 @@ final class FakeClusterEngine implements ClusterEngine {
 		if (this.writesDown) {
 			throw new IllegalStateException("writes down");
 		}
-		awaitUninterruptibly(this.lateWrites);
-		String stored = cache + "/" + key;
+		CountDownLatch late = this.lateWrites;
+		if (late == null) {
+			return compareAndSet(cache + "/" + key, expected, next);
+		}
+		this.heldThread = Thread.currentThread();
+		awaitUninterruptibly(late);
+		boolean set = compareAndSet(cache + "/" + key, expected, next);
+		this.heldDone.incrementAndGet();
+		return set;
+	}
+
+	private boolean compareAndSet(String stored, byte @Nullable [] expected, byte @Nullable [] next) {
 		if (expected == null) {
 			return (next != null) ? this.store.contexts.putIfAbsent(stored, next) == null
 					: !this.store.contexts.containsKey(stored);

@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The whole contract of a {@link ClusterEngine}: its operations ({@link EngineOperationsContract}) and
  * what a {@link RetryCluster} promises on top of it — a stateful count continues on another replica,
- * concurrent redeliveries lose no failure, an entry that cannot be decoded (or that holds what the engine
+ * concurrent redeliveries lose no failure, a write-back held past the timeout by a frozen member is counted
+ * once, an entry that cannot be decoded (or that holds what the engine
  * never writes) is treated as absent and replaced without falling back, a
  * budget drained on one replica stops the others, a circuit opened by hand opens everywhere and a
  * replica that joins later learns it, and a quorum counts the members the engine tells apart. Every engine's tests extend this class.
@@ -138,6 +139,47 @@ public abstract class ClusterEngineContract extends EngineOperationsContract {
 			assertThat(count).as("failures of message-" + key).isEqualTo(delivered.get(key));
 		}
 		assertThat(this.clusters).allSatisfy(cluster -> assertThat(cluster.status().fallbacks()).isZero());
+	}
+
+	/**
+	 * A member that freezes (SIGSTOP) holds a write-back past the timeout; the next write-back, which finds
+	 * no id of the first in the entry, writes the failures counted meanwhile; the member resumes and the
+	 * first write-back's compare-and-set is refused. It must then stop, not read the entry again and add
+	 * the same failures on top (a shared count of 20 for 13 failures, seen on Hazelcast).
+	 */
+	@Test
+	void aWriteBackHeldPastTheTimeoutIsCountedOnceWhenItsMemberResumes() {
+		HeldWritesEngine engine = new HeldWritesEngine(replica());
+		RetryCluster cluster = RetryCluster.builder(engine).timeout(Duration.ofSeconds(1)).build();
+		this.clusters.add(cluster);
+		RetryRegistry registry = cluster.bind(RetryRegistry.builder())
+			.instance("redelivered", null, config -> config.maxAttempts(-1).backoff(BackoffPolicy.none()))
+			.build();
+		RetryTemplate template = registry.template("redelivered");
+		RetryState state = RetryState.of("order-20");
+		RetryCallback<Void, IOException> failing = context -> {
+			throw new IOException("downstream broken");
+		};
+		assertThatExceptionOfType(IOException.class).isThrownBy(() -> template.execute(failing, state));
+		engine.down = true;
+		for (int i = 0; i < 7; i++) {
+			assertThatExceptionOfType(IOException.class).isThrownBy(() -> template.execute(failing, state));
+		}
+		engine.down = false;
+		CountDownLatch held = new CountDownLatch(1);
+		engine.hold = held;
+		cluster.synchronise();
+		assertThat(cluster.status().pendingWriteBacks()).as("the write-back was held past the timeout").isEqualTo(1);
+		engine.hold = null;
+		cluster.synchronise();
+		ClusterEngine reader = replica();
+		assertThat(SnapshotCodec.jdkValuesOnly().decode(reader.getContext("redelivered", "order-20")).getRetryCount())
+			.as("the next write-back: 1 shared and 7 counted locally").isEqualTo(8);
+
+		engine.release(held, PATIENCE.toNanos());
+
+		assertThat(SnapshotCodec.jdkValuesOnly().decode(reader.getContext("redelivered", "order-20")).getRetryCount())
+			.as("the held write-back, refused, stopped").isEqualTo(8);
 	}
 
 	@Test
