@@ -107,17 +107,17 @@ public class AopBenchmark {
 	}
 
 	@Benchmark
-	public void springRetry(SpringRetryAop aop, Blackhole bh) {
+	public void springRetry(AopPeers.SpringRetryAop aop, Blackhole bh) {
 		bh.consume(aop.bean.call());
 	}
 
 	@Benchmark
-	public void springFramework(SpringFrameworkAop aop, Blackhole bh) {
+	public void springFramework(AopPeers.SpringFrameworkAop aop, Blackhole bh) {
 		bh.consume(aop.bean.call());
 	}
 
 	@Benchmark
-	public void resilience4j(Resilience4jAop aop, Blackhole bh) {
+	public void resilience4j(AopPeers.Resilience4jAop aop, Blackhole bh) {
 		bh.consume(aop.bean.call());
 	}
 
@@ -279,210 +279,6 @@ public class AopBenchmark {
 	public static class RetrykitCheck {
 
 		@dev.retrykit.annotation.Retryable(INSTANCE)
-		public String run(Callable<String> call) throws Exception {
-			return call.call();
-		}
-
-	}
-
-	// ---------------------------------------------------------------- Spring Retry
-
-	/** Spring Retry 2.0: {@code @EnableRetry}, which brings its own auto-proxy creator. */
-	@State(Scope.Benchmark)
-	public static class SpringRetryAop {
-
-		AnnotationConfigApplicationContext context;
-
-		SpringRetryService bean;
-
-		@Setup
-		public void start() {
-			this.context = startContext(Map.of(), SpringRetryConfig.class);
-			this.bean = this.context.getBean(SpringRetryService.class);
-			SpringRetryCheck check = this.context.getBean(SpringRetryCheck.class);
-			requireRetryingProxy("Spring Retry @Retryable", this.bean, check, check::run);
-		}
-
-		@TearDown
-		public void stop() {
-			this.context.close();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@EnableRetry
-	static class SpringRetryConfig {
-
-		@Bean
-		SpringRetryService springRetryService() {
-			return new SpringRetryService();
-		}
-
-		@Bean
-		SpringRetryCheck springRetryCheck() {
-			return new SpringRetryCheck();
-		}
-
-	}
-
-	public static class SpringRetryService {
-
-		String payload = "ok";
-
-		@org.springframework.retry.annotation.Retryable(maxAttempts = 3, backoff = @Backoff(0))
-		public String call() {
-			return this.payload;
-		}
-
-	}
-
-	public static class SpringRetryCheck {
-
-		@org.springframework.retry.annotation.Retryable(maxAttempts = 3, backoff = @Backoff(0))
-		public String run(Callable<String> call) throws Exception {
-			return call.call();
-		}
-
-	}
-
-	// ---------------------------------------------------------------- Spring Framework 7
-
-	/** Spring Framework 7: {@code @EnableResilientMethods} (not auto-enabled by Boot 4.1). */
-	@State(Scope.Benchmark)
-	public static class SpringFrameworkAop {
-
-		AnnotationConfigApplicationContext context;
-
-		SpringFrameworkService bean;
-
-		@Setup
-		public void start() {
-			this.context = startContext(Map.of(), SpringFrameworkConfig.class);
-			this.bean = this.context.getBean(SpringFrameworkService.class);
-			SpringFrameworkCheck check = this.context.getBean(SpringFrameworkCheck.class);
-			requireRetryingProxy("Spring Framework @Retryable", this.bean, check, check::run);
-		}
-
-		@TearDown
-		public void stop() {
-			this.context.close();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@EnableResilientMethods
-	static class SpringFrameworkConfig {
-
-		@Bean
-		SpringFrameworkService springFrameworkService() {
-			return new SpringFrameworkService();
-		}
-
-		@Bean
-		SpringFrameworkCheck springFrameworkCheck() {
-			return new SpringFrameworkCheck();
-		}
-
-	}
-
-	public static class SpringFrameworkService {
-
-		String payload = "ok";
-
-		/** Retries, not attempts: 1 + 2 = 3 attempts. */
-		@org.springframework.resilience.annotation.Retryable(maxRetries = 2, delay = 0)
-		public String call() {
-			return this.payload;
-		}
-
-	}
-
-	public static class SpringFrameworkCheck {
-
-		@org.springframework.resilience.annotation.Retryable(maxRetries = 2, delay = 0)
-		public String run(Callable<String> call) throws Exception {
-			return call.call();
-		}
-
-	}
-
-	// ---------------------------------------------------------------- Resilience4j
-
-	/**
-	 * Resilience4j's {@code @Retry} aspect (resilience4j-spring6, the configuration its Boot starter
-	 * imports), with Boot's {@link AopAutoConfiguration} as the AspectJ auto-proxy creator.
-	 */
-	@State(Scope.Benchmark)
-	public static class Resilience4jAop {
-
-		AnnotationConfigApplicationContext context;
-
-		Resilience4jService bean;
-
-		@Setup
-		public void start() {
-			this.context = startContext(Map.of(), Resilience4jConfig.class);
-			this.bean = this.context.getBean(Resilience4jService.class);
-			Resilience4jCheck check = this.context.getBean(Resilience4jCheck.class);
-			requireRetryingProxy("Resilience4j @Retry", this.bean, check, check::run);
-		}
-
-		@TearDown
-		public void stop() {
-			this.context.close();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(AopAutoConfiguration.class)
-	@Import({ RetryConfiguration.class, FallbackConfiguration.class, SpelResolverConfiguration.class })
-	static class Resilience4jConfig {
-
-		/** 3 attempts, no wait; Resilience4j retries every exception by default. */
-		@Bean
-		RetryConfigurationProperties retryConfigurationProperties() {
-			RetryConfigurationProperties properties = new RetryConfigurationProperties();
-			properties.getInstances()
-				.put(INSTANCE, new CommonRetryConfigurationProperties.InstanceProperties().setMaxAttempts(3)
-					.setWaitDuration(Duration.ZERO));
-			return properties;
-		}
-
-		/** The aspect's executor for async retries; unused by a synchronous method. */
-		@Bean(destroyMethod = "shutdown")
-		ContextAwareScheduledThreadPoolExecutor resilience4jScheduler() {
-			return ContextAwareScheduledThreadPoolExecutor.newScheduledThreadPool().corePoolSize(1).build();
-		}
-
-		@Bean
-		Resilience4jService resilience4jService() {
-			return new Resilience4jService();
-		}
-
-		@Bean
-		Resilience4jCheck resilience4jCheck() {
-			return new Resilience4jCheck();
-		}
-
-	}
-
-	public static class Resilience4jService {
-
-		String payload = "ok";
-
-		@io.github.resilience4j.retry.annotation.Retry(name = INSTANCE)
-		public String call() {
-			return this.payload;
-		}
-
-	}
-
-	public static class Resilience4jCheck {
-
-		@io.github.resilience4j.retry.annotation.Retry(name = INSTANCE)
 		public String run(Callable<String> call) throws Exception {
 			return call.call();
 		}
