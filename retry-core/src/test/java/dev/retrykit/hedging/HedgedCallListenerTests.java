@@ -106,16 +106,7 @@ class HedgedCallListenerTests {
 
 	@Test
 	void aListenerThatSetsExhaustedOnlyInOnErrorStopsFurtherCopiesAsItStopsARetry() {
-		RetryListener stopper = new RetryListener() {
-			@Override
-			public void onError(RetryContext context, @Nullable Throwable failure) {
-				context.setExhaustedOnly();
-			}
-		};
-		RetryConfig config = RetryConfig.builder().maxAttempts(3)
-			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).build()).build();
-		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).config(config)
-			.listener(stopper).build();
+		RetryTemplate template = stoppedByItsListener();
 		CompletableFuture<String> call = template.executeAsync(this.downstream);
 
 		// A failure would start the next copy at once; exhausted-only, set as the failure is told, starts none.
@@ -129,16 +120,7 @@ class HedgedCallListenerTests {
 
 	@Test
 	void exhaustedOnlySetWhileACopyIsInFlightStopsTheHedgesStillToCome() {
-		RetryListener stopper = new RetryListener() {
-			@Override
-			public void onError(RetryContext context, @Nullable Throwable failure) {
-				context.setExhaustedOnly();
-			}
-		};
-		RetryConfig config = RetryConfig.builder().maxAttempts(3)
-			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).build()).build();
-		RetryTemplate template = RetryTemplate.builder().name("search").virtualTime(this.time).config(config)
-			.listener(stopper).build();
+		RetryTemplate template = stoppedByItsListener();
 		CompletableFuture<String> call = template.executeAsync(this.downstream);
 		this.time.advance(Duration.ofMillis(10));
 		assertThat(this.downstream.calls()).isEqualTo(2);
@@ -149,6 +131,19 @@ class HedgedCallListenerTests {
 
 		this.downstream.copy(1).complete("first");
 		assertThat(call).isCompletedWithValue("first");
+	}
+
+	/** An instance of 3 copies whose one listener sets exhausted-only as each failure is told. */
+	private RetryTemplate stoppedByItsListener() {
+		RetryListener stopper = new RetryListener() {
+			@Override
+			public void onError(RetryContext context, @Nullable Throwable failure) {
+				context.setExhaustedOnly();
+			}
+		};
+		RetryConfig config = RetryConfig.builder().maxAttempts(3)
+			.hedging(HedgingConfig.builder().delay(Duration.ofMillis(10)).build()).build();
+		return RetryTemplate.builder().name("search").virtualTime(this.time).config(config).listener(stopper).build();
 	}
 
 	/** Records each callback with the copy it is about (retry count + 1) and its {@code retry.hedged}. */
