@@ -7,15 +7,10 @@ import dev.retrykit.Deadline;
 import dev.retrykit.DeadlineExceededException;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
-import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
-import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
@@ -33,10 +28,7 @@ class HopsRestClientTests {
 	@RegisterExtension
 	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
-				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class))
-		.withBean(VirtualTime.class, VirtualTime::new)
+	private final ApplicationContextRunner runner = HttpClientRunners.restClient()
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");
 

@@ -6,17 +6,13 @@ import dev.retrykit.Deadline;
 import dev.retrykit.DeadlineExceededException;
 import dev.retrykit.RetryTemplate;
 import dev.retrykit.VirtualTime;
-import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
-import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
@@ -33,10 +29,7 @@ class HopsWebClientTests {
 	@RegisterExtension
 	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
-				WebClientAutoConfiguration.class))
-		.withBean(VirtualTime.class, VirtualTime::new)
+	private final ApplicationContextRunner runner = HttpClientRunners.webClient()
 		.withBean(BackoffPacer.class, BackoffPacer::new)
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");

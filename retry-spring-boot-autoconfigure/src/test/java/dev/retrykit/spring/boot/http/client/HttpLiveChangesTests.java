@@ -4,16 +4,11 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.retrykit.VirtualTime;
-import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
-import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryReconfigurer;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
@@ -32,10 +27,7 @@ class HttpLiveChangesTests {
 	@RegisterExtension
 	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
-				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class))
-		.withBean(VirtualTime.class, VirtualTime::new)
+	private final ApplicationContextRunner runner = HttpClientRunners.restClient()
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");
 

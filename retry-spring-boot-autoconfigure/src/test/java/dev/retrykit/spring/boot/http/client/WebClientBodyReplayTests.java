@@ -9,8 +9,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import dev.retrykit.VirtualTime;
-import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
-import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Received;
 import org.junit.jupiter.api.Test;
@@ -19,9 +17,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.MultipartBodyBuilder;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
@@ -43,10 +39,7 @@ class WebClientBodyReplayTests {
 	@RegisterExtension
 	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
-				WebClientAutoConfiguration.class))
-		.withBean(VirtualTime.class, VirtualTime::new)
+	private final ApplicationContextRunner runner = HttpClientRunners.webClient()
 		.withPropertyValues("retry.instances.downstream.http.hosts=127.0.0.1",
 				"retry.instances.downstream.backoff.delay=100ms", "retry.instances.downstream.backoff.jitter=0");
 
