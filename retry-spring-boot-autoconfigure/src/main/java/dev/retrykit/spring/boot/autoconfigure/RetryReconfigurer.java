@@ -39,7 +39,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
  *
  * <p>An instance counts as changed when its effective configuration is not {@linkplain RetryConfig#equals
  * equal} to the one last applied. Instances removed from the properties keep running on their last
- * configuration, and {@code retry.timer.*} is validated but takes effect only on restart.
+ * configuration, and {@code retry.timer.*} and {@code retry.cluster.*} are validated but take effect only on restart.
  * Thread-safe: reconfigurations run one at a time.
  */
 public final class RetryReconfigurer {
@@ -168,6 +168,7 @@ public final class RetryReconfigurer {
 	private RetryProperties bound() {
 		RetryProperties properties = RetryPropertiesValidator.bind(this.environment, this.beanFactory);
 		RetryPropertiesValidator.checkTimer(properties);
+		ClusterSettings.validate(properties);
 		HttpClaims.of(properties);
 		HttpHeaderNames.check(properties.getHttp());
 		return properties;

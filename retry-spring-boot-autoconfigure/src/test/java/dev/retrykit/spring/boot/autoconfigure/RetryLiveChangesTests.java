@@ -157,6 +157,28 @@ class RetryLiveChangesTests {
 	}
 
 	@Test
+	void aChangeThatScopesABreakerToAClusterThatIsNotEnabledIsRejectedAsAtStartup(CapturedOutput output) {
+		this.runner.run(context -> {
+			refresh(context, "retry.instances.inventory.circuit-breaker.enabled=true",
+					"retry.instances.inventory.circuit-breaker.scope=cluster");
+			assertThat(output).contains("Rejected a change of the retry configuration").contains("retry.cluster.enabled");
+			assertThat(context.getBean("inventoryRetryTemplate", RetryTemplate.class).getConfig().getCircuitBreaker())
+				.isNull();
+			assertThat(reconfigurations(context, "rejected")).isEqualTo(1);
+			assertThat(reconfigurations(context, "applied")).isZero();
+		});
+	}
+
+	@Test
+	void aChangeOfTheClusterTimeoutToZeroIsRejectedAsAtStartup(CapturedOutput output) {
+		this.runner.withPropertyValues("retry.cluster.enabled=true").run(context -> {
+			refresh(context, "retry.cluster.timeout=0s");
+			assertThat(output).contains("Rejected a change of the retry configuration").contains("retry.cluster.timeout");
+			assertThat(reconfigurations(context, "rejected")).isEqualTo(1);
+		});
+	}
+
+	@Test
 	void aChangeOfOtherKeysLeavesTheRetryConfigurationAlone() {
 		this.runner.run(context -> {
 			refresh(context, "spring.application.name=shop");
