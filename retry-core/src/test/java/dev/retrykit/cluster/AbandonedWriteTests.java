@@ -58,6 +58,15 @@ class AbandonedWriteTests {
 		return registry.template("payments");
 	}
 
+	/** Fails {@code times} payments of {@code key} while the engine is down: counted locally, owed by a write-back. */
+	private void failWhileTheEngineIsDown(RetryTemplate payments, String key, int times) {
+		this.engine.down = true;
+		for (int i = 0; i < times; i++) {
+			failOnce(payments, key);
+		}
+		this.engine.down = false;
+	}
+
 	private static void failOnce(RetryTemplate template, Object key) {
 		assertThatExceptionOfType(IOException.class).isThrownBy(() -> template.execute(context -> {
 			throw new IOException("broken");
@@ -99,11 +108,7 @@ class AbandonedWriteTests {
 		RetryCluster cluster = replica();
 		RetryTemplate payments = payments(cluster);
 		failOnce(payments, "k");
-		this.engine.down = true;
-		for (int i = 0; i < 7; i++) {
-			failOnce(payments, "k");
-		}
-		this.engine.down = false;
+		failWhileTheEngineIsDown(payments, "k", 7);
 		CountDownLatch late = new CountDownLatch(1);
 		// The engine answers the write-back's read, and holds its compare-and-set, as a frozen member does.
 		this.engine.lateWrites = late;
@@ -126,10 +131,7 @@ class AbandonedWriteTests {
 		RetryCluster cluster = replica();
 		RetryTemplate payments = payments(cluster);
 		failOnce(payments, "k");
-		this.engine.down = true;
-		failOnce(payments, "k");
-		failOnce(payments, "k");
-		this.engine.down = false;
+		failWhileTheEngineIsDown(payments, "k", 2);
 		CountDownLatch late = new CountDownLatch(1);
 		this.engine.lateReads = late;
 		cluster.synchronise();
