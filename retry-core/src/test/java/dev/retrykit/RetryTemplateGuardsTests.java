@@ -95,6 +95,56 @@ class RetryTemplateGuardsTests {
 	}
 
 	@Test
+	void aCallThatSucceedsAtOnceThroughTheBreakerIsRecordedByItAndCountedOnce() throws Exception {
+		RetryTemplate template = withBreaker("consecutiveFailures >= 2");
+		for (int i = 0; i < 3; i++) {
+			String result = template.execute(context -> "ok");
+			assertThat(result).isEqualTo("ok");
+		}
+		assertThat(template.getCircuitBreaker().getMetrics().totalSuccesses()).isEqualTo(3);
+		assertThat(template.getMetrics().getAttempts()).isEqualTo(3);
+		assertThat(template.getMetrics().getSuccessfulCallsWithoutRetry()).isEqualTo(3);
+		assertThat(RetryTemplate.currentContext()).isNull();
+	}
+
+	@Test
+	void aFirstAttemptThatFailsThroughTheBreakerIsRecordedAsAFailureAndTheNextAttemptTakesItsOwnPermit()
+			throws Exception {
+		RetryTemplate template = withBreaker("consecutiveFailures >= 5");
+		AtomicInteger calls = new AtomicInteger();
+		String result = template.execute(context -> {
+			if (calls.incrementAndGet() == 1) {
+				throw new IOException("once");
+			}
+			return "second";
+		});
+		assertThat(result).isEqualTo("second");
+		assertThat(template.getCircuitBreaker().getMetrics().totalFailures()).isEqualTo(1);
+		assertThat(template.getCircuitBreaker().getMetrics().totalSuccesses()).isEqualTo(1);
+		assertThat(template.getMetrics().getAttempts()).isEqualTo(2);
+		assertThat(template.getMetrics().getSuccessfulCallsWithRetry()).isEqualTo(1);
+		assertThat(RetryTemplate.currentContext()).isNull();
+	}
+
+	@Test
+	void aHalfOpenTrialThatThrowsAnErrorGivesItsSlotBackAndLeavesNoContextBehind() {
+		RetryTemplate template = RetryTemplate.builder().name("inventory").virtualTime(this.time)
+			.config(RetryConfig.builder().maxAttempts(1)
+				.circuitBreaker(CircuitBreakerConfig.builder().trip("consecutiveFailures >= 1")
+					.timeout(Duration.ofSeconds(30)).build())
+				.build())
+			.build();
+		assertThatThrownBy(() -> template.execute(this::failing)).isInstanceOf(IOException.class);
+		assertThat(template.getCircuitBreaker().getState()).isEqualTo(CircuitState.OPEN);
+		this.time.advance(Duration.ofSeconds(30));
+		assertThatThrownBy(() -> template.execute(context -> {
+			throw new StackOverflowError("deep");
+		})).isInstanceOf(StackOverflowError.class);
+		assertThat(template.getCircuitBreaker().getMetrics().trialCallsInFlight()).isZero();
+		assertThat(RetryTemplate.currentContext()).isNull();
+	}
+
+	@Test
 	void aVariantSharesTheInstancesBreakerAndMetricsButUsesItsOwnConfig() {
 		RetryTemplate instance = withBreaker("consecutiveFailures >= 3");
 		RetryTemplate variant = instance.variant(RetryConfig.builder(instance.getConfig()).maxAttempts(2).build());

@@ -89,6 +89,13 @@ public final class RetryRuntime {
 	 */
 	final boolean plain;
 
+	/**
+	 * The breaker of an instance that would be {@link #plain} but for it (no budget, listener, deadline,
+	 * result predicate or hedging), else {@code null}: a successful first attempt then needs the breaker's
+	 * permit and its success recorded, and counting, and the engines take a short path for it too.
+	 */
+	final @Nullable CircuitBreaker soleBreaker;
+
 	/** The counters' index in each thread's {@link ContextStack}, read once here rather than per call. */
 	final int countersId;
 
@@ -148,8 +155,10 @@ public final class RetryRuntime {
 		this.budget = budget;
 		this.scheduler = scheduler;
 		this.wheel = (scheduler instanceof TimingWheelScheduler timingWheel) ? timingWheel : null;
-		this.plain = circuitBreaker == null && budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
+		boolean unwatched = budget == null && this.listeners.isEmpty() && this.maxDurationNanos == 0
 				&& this.retryOnResult == null && !config.isHedging();
+		this.plain = unwatched && circuitBreaker == null;
+		this.soleBreaker = unwatched ? circuitBreaker : null;
 		this.countersId = counters.id;
 		this.hedges = config.isHedging() ? new Hedges(this, java.util.Objects.requireNonNull(config.getHedging()),
 				previousHedges) : null;

@@ -6,6 +6,7 @@ import dev.retrykit.Deadline;
 import dev.retrykit.RecoveryCallback;
 import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryFunction;
+import dev.retrykit.circuit.CircuitBreaker;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,7 +47,8 @@ public final class SyncRetry {
 	 * <p>When the instance has nothing that watches a successful attempt (no breaker, budget,
 	 * listener, deadline or result predicate) and the thread runs under no {@link Deadline}, the first
 	 * attempt takes a short path: push the pooled context, run, count, pop (the attempt is counted when
-	 * it ends). Anything else, and every failure, continues out of line.
+	 * it ends); when a circuit breaker is all it has, the path also takes the breaker's permit and reports
+	 * the success. Anything else, and every failure, continues out of line.
 	 * @param runtime the instance
 	 * @param attempt the operation
 	 * @param argument its argument
@@ -60,7 +62,13 @@ public final class SyncRetry {
 	public static <A, T extends @Nullable Object, E extends Throwable> T execute(RetryRuntime runtime,
 			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery) throws E {
 		// Deadline.current() compiles to a constant null until a deadline is first entered anywhere.
-		if (!runtime.plain || Deadline.current() != null) {
+		if (!runtime.plain) {
+			CircuitBreaker breaker = runtime.soleBreaker;
+			return (breaker != null && Deadline.current() == null)
+					? executeThroughBreaker(runtime, breaker, attempt, argument, recovery)
+					: executeGuarded(runtime, attempt, argument, recovery);
+		}
+		if (Deadline.current() != null) {
 			return executeGuarded(runtime, attempt, argument, recovery);
 		}
 		ContextStack stack = ContextStack.get();
@@ -76,6 +84,43 @@ public final class SyncRetry {
 		stack.counters(runtime).plainSuccess();
 		stack.popPooled(context);
 		return result;
+	}
+
+	/**
+	 * A call of an instance whose only guard is its circuit breaker ({@link RetryRuntime#soleBreaker}),
+	 * under no caller's deadline: opening it does nothing, so the first attempt takes the breaker's permit,
+	 * runs, and a success is reported and counted right here. A refusal and every failure continue through
+	 * the lifecycle as in {@link #executeGuarded}.
+	 */
+	private static <A, T extends @Nullable Object, E extends Throwable> T executeThroughBreaker(RetryRuntime runtime,
+			CircuitBreaker breaker, RetryFunction<? super A, T, E> attempt, A argument,
+			@Nullable RecoveryCallback<T> recovery) throws E {
+		ContextStack stack = ContextStack.get();
+		MutableRetryContext context = stack.pushPooled(runtime.name);
+		try {
+			long permit = breaker.acquirePermission();
+			if (permit == CircuitBreaker.NO_PERMISSION) {
+				return finish(runtime, context, stack.counters(runtime), Decision.STOP_CIRCUIT_OPEN, recovery);
+			}
+			T result;
+			try {
+				result = attempt.apply(argument, context);
+			}
+			catch (Throwable failure) {
+				context.permit = permit;
+				return afterFirstFailure(runtime, attempt, argument, recovery, context, stack.counters(runtime), failure);
+			}
+			breaker.onSuccess(permit);
+			// The attempt and the success in one count, as for a plain call.
+			stack.counters(runtime).plainSuccess();
+			return result;
+		}
+		catch (Throwable failure) {
+			throw Sneaky.<E>rethrow(failure);
+		}
+		finally {
+			stack.popPooled(context);
+		}
 	}
 
 	private static <A, T extends @Nullable Object, E extends Throwable> T executeGuarded(RetryRuntime runtime,
@@ -114,10 +159,8 @@ public final class SyncRetry {
 			RetryFunction<? super A, T, E> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
 			ContextStack stack, MutableRetryContext context, Throwable firstFailure) throws E {
 		try {
-			ThreadCounters block = stack.counters(runtime);
-			block.attempt();
-			long decision = CallLifecycle.afterAttempt(runtime, context, block, firstFailure, null);
-			return attempts(runtime, attempt, argument, recovery, context, block, decision);
+			return afterFirstFailure(runtime, attempt, argument, recovery, context, stack.counters(runtime),
+					firstFailure);
 		}
 		catch (Throwable failure) {
 			throw Sneaky.<E>rethrow(failure);
@@ -125,6 +168,15 @@ public final class SyncRetry {
 		finally {
 			stack.popPooled(context);
 		}
+	}
+
+	/** Counts a first attempt that failed, decides on it and carries on; the breaker's permit (if any) is in the context. */
+	private static <A, T extends @Nullable Object> T afterFirstFailure(RetryRuntime runtime,
+			RetryFunction<? super A, T, ?> attempt, A argument, @Nullable RecoveryCallback<T> recovery,
+			MutableRetryContext context, ThreadCounters block, Throwable firstFailure) throws Throwable {
+		block.attempt();
+		long decision = CallLifecycle.afterAttempt(runtime, context, block, firstFailure, null);
+		return attempts(runtime, attempt, argument, recovery, context, block, decision);
 	}
 
 	/**
