@@ -95,9 +95,6 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 			this.name = name;
 		}
 		setParent(parent);
-		if ((this.countAndFlag & OUTCOME_MASK) != 0) {
-			this.countAndFlag &= ~OUTCOME_MASK;
-		}
 	}
 
 	/**
@@ -117,11 +114,12 @@ public sealed class MutableRetryContext implements RetryContext permits MutableR
 	/**
 	 * Clears what a call left in a pooled context as the call ends, so that an idle (or dead) thread's
 	 * context holds no failure, result or attribute. A call that succeeded at once left nothing: that
-	 * path reads one field and writes none. The outcome stays until the next {@link #reset}.
+	 * path reads one field and writes none (an outcome is recorded only where something reads it: a
+	 * listener, a failure), so a pooled context needs no clearing as its next call starts.
 	 */
 	void release() {
-		if ((this.countAndFlag & ~OUTCOME_MASK) != 0) {
-			this.countAndFlag &= OUTCOME_MASK;
+		if (this.countAndFlag != 0) {
+			this.countAndFlag = 0;
 			this.last = null;
 			this.cursor = null;
 			this.previousDelayNanos = 0;

@@ -41,7 +41,7 @@ class MutableRetryContextTests {
 	}
 
 	@Test
-	void releaseKeepsTheOutcomeAndResetClearsIt() {
+	void releaseClearsTheOutcomeWithTheRestSoThatTheNextCallStartsWithNone() {
 		MutableRetryContext context = new MutableRetryContext("orders", null);
 		context.registerFailure(new IOException("down"), null);
 		context.outcome(CallOutcome.FAILED_WITH_RETRY);
@@ -49,8 +49,10 @@ class MutableRetryContextTests {
 		context.release();
 		assertThat(context.getRetryCount()).isZero();
 		assertThat(context.getLastThrowable()).isNull();
-		assertThat(context.getOutcome()).isEqualTo(CallOutcome.FAILED_WITH_RETRY);
+		assertThat(context.getOutcome()).isNull();
 
+		context.outcome(CallOutcome.SUCCESSFUL_WITHOUT_RETRY);
+		context.release();
 		context.reset("orders", null);
 		assertThat(context.getOutcome()).isNull();
 	}
