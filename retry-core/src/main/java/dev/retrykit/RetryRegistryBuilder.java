@@ -75,7 +75,7 @@ public final class RetryRegistryBuilder {
 	 * @return this builder
 	 */
 	public RetryRegistryBuilder config(String name, @Nullable String baseConfig, Consumer<RetryConfigBuilder> settings) {
-		this.configs.put(requireName(name), new Definition(baseConfig, settings));
+		this.configs.put(RetryTemplateBuilder.requireName(name), new Definition(baseConfig, settings));
 		return this;
 	}
 
@@ -87,7 +87,7 @@ public final class RetryRegistryBuilder {
 	 * @return this builder
 	 */
 	public RetryRegistryBuilder instance(String name, @Nullable String baseConfig, Consumer<RetryConfigBuilder> settings) {
-		this.instances.put(requireName(name), new Definition(baseConfig, settings));
+		this.instances.put(RetryTemplateBuilder.requireName(name), new Definition(baseConfig, settings));
 		return this;
 	}
 
@@ -99,7 +99,7 @@ public final class RetryRegistryBuilder {
 	 */
 	public RetryRegistryBuilder instance(String name, RetryConfig config) {
 		Objects.requireNonNull(config, "config must not be null");
-		this.instances.put(requireName(name), new Definition(null, builder -> { }, config));
+		this.instances.put(RetryTemplateBuilder.requireName(name), new Definition(null, builder -> { }, config));
 		return this;
 	}
 
@@ -318,14 +318,6 @@ public final class RetryRegistryBuilder {
 			throw new IllegalArgumentException("Invalid retry " + kind + " '" + name + "': " + ex.getMessage(), ex);
 		}
 		return builder.build();
-	}
-
-	private static String requireName(String name) {
-		Objects.requireNonNull(name, "name must not be null");
-		if (name.isBlank()) {
-			throw new IllegalArgumentException("Invalid name (''): must not be blank");
-		}
-		return name;
 	}
 
 	private record Definition(@Nullable String baseConfig, Consumer<RetryConfigBuilder> settings,

@@ -64,12 +64,21 @@ public final class RetryTemplateBuilder {
 	 * @return this builder
 	 */
 	public RetryTemplateBuilder name(String name) {
+		this.name = requireName(name);
+		return this;
+	}
+
+	/**
+	 * {@return {@code name}, checked to be a name of an instance or of a registry's config: not blank}
+	 * @param name the name
+	 * @throws IllegalArgumentException if blank
+	 */
+	static String requireName(String name) {
 		Objects.requireNonNull(name, "name must not be null");
 		if (name.isBlank()) {
 			throw new IllegalArgumentException("Invalid name (''): must not be blank");
 		}
-		this.name = name;
-		return this;
+		return name;
 	}
 
 	/**

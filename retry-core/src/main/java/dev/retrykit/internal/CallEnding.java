@@ -105,29 +105,18 @@ final class CallEnding {
 	 * @param reason a {@code STOP_*} reason of {@link Decision}
 	 */
 	static StopReason stopReason(long reason) {
-		if (reason == Decision.STOP_NOT_RETRYABLE) {
-			return StopReason.NOT_RETRYABLE;
-		}
-		if (reason == Decision.STOP_EXHAUSTED) {
-			return StopReason.ATTEMPTS_EXHAUSTED;
-		}
-		if (reason == Decision.STOP_DEADLINE) {
-			return StopReason.DEADLINE;
-		}
-		if (reason == Decision.STOP_BUDGET) {
-			return StopReason.BUDGET_EXHAUSTED;
-		}
-		if (reason == Decision.STOP_CIRCUIT_OPEN) {
-			return StopReason.CIRCUIT_OPEN;
-		}
-		if (reason == Decision.STOP_DOWNSTREAM_EXHAUSTED) {
-			return StopReason.DOWNSTREAM_EXHAUSTED;
-		}
-		if (reason == Decision.STOP_INTERRUPTED || reason == Decision.STOP_WAIT_INTERRUPTED) {
-			return StopReason.CANCELLED;
-		}
-		// A broken hook, a stopped scheduler, an abandoned attempt.
-		return StopReason.OTHER;
+		// Switched on as an int: every STOP_* reason is a small negative number (a long cannot be switched on).
+		return switch ((int) reason) {
+			case (int) Decision.STOP_NOT_RETRYABLE -> StopReason.NOT_RETRYABLE;
+			case (int) Decision.STOP_EXHAUSTED -> StopReason.ATTEMPTS_EXHAUSTED;
+			case (int) Decision.STOP_DEADLINE -> StopReason.DEADLINE;
+			case (int) Decision.STOP_BUDGET -> StopReason.BUDGET_EXHAUSTED;
+			case (int) Decision.STOP_CIRCUIT_OPEN -> StopReason.CIRCUIT_OPEN;
+			case (int) Decision.STOP_DOWNSTREAM_EXHAUSTED -> StopReason.DOWNSTREAM_EXHAUSTED;
+			case (int) Decision.STOP_INTERRUPTED, (int) Decision.STOP_WAIT_INTERRUPTED -> StopReason.CANCELLED;
+			// A broken hook, a stopped scheduler, an abandoned attempt.
+			default -> StopReason.OTHER;
+		};
 	}
 
 	/**
