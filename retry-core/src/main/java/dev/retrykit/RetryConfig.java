@@ -275,7 +275,8 @@ public final class RetryConfig {
 				&& this.statusExtractors.equals(that.statusExtractors) && Objects.equals(this.delayHint, that.delayHint)
 				&& this.maxDelayHint.equals(that.maxDelayHint) && Objects.equals(this.policy, that.policy)
 				&& Objects.equals(this.circuitBreaker, that.circuitBreaker) && Objects.equals(this.budget, that.budget)
-				&& Objects.equals(this.budgetName, that.budgetName) && this.failbackCapacity == that.failbackCapacity;
+				&& Objects.equals(this.budgetName, that.budgetName) && this.failbackCapacity == that.failbackCapacity
+				&& Objects.equals(this.hedging, that.hedging);
 	}
 
 	/** {@return a hash of the settings {@link #equals(Object)} compares} */
@@ -284,7 +285,8 @@ public final class RetryConfig {
 		return Objects.hash(this.maxAttempts, this.maxDuration, this.attemptTimeout, this.backoff, this.retryOn,
 				this.ignore, this.notRecoverable, this.traverseCauses, this.retryIf, this.retryOnResult,
 				this.httpStatus, this.grpcStatus, this.statusExtractors, this.delayHint, this.maxDelayHint,
-				this.policy, this.circuitBreaker, this.budget, this.budgetName, this.stateful, this.failbackCapacity);
+				this.policy, this.circuitBreaker, this.budget, this.budgetName, this.stateful, this.failbackCapacity,
+				this.hedging);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 import dev.retrykit.backoff.BackoffPolicy;
 import dev.retrykit.budget.RetryBudgetConfig;
 import dev.retrykit.circuit.CircuitBreakerConfig;
+import dev.retrykit.hedging.HedgingConfig;
 import dev.retrykit.policy.RetryPolicy;
 import dev.retrykit.policy.StatusCodes;
 import dev.retrykit.spi.StatusExtractor;
@@ -42,6 +43,20 @@ class RetryConfigEqualityTests {
 		RetryConfig other = everySetting().build();
 		assertThat(one).isEqualTo(other).hasSameHashCodeAs(other).isNotSameAs(other);
 		assertThat(RetryConfig.builder().build()).isEqualTo(RetryConfig.defaults());
+	}
+
+	@Test
+	void aChangedHedgingMakesADifferentConfig() {
+		RetryConfig plain = everySetting().build();
+		RetryConfig hedged = everySetting().hedging(HedgingConfig.builder().delay(Duration.ofMillis(50)).build()).build();
+		RetryConfig hedgedLater = everySetting().hedging(HedgingConfig.builder().delay(Duration.ofMillis(80)).build())
+			.build();
+		assertThat(hedged).isNotEqualTo(plain);
+		assertThat(plain).isNotEqualTo(hedged);
+		assertThat(hedgedLater).isNotEqualTo(hedged);
+		RetryConfig hedgedAgain = everySetting().hedging(HedgingConfig.builder().delay(Duration.ofMillis(50)).build())
+			.build();
+		assertThat(hedgedAgain).isEqualTo(hedged).hasSameHashCodeAs(hedged);
 	}
 
 	@Test

@@ -73,6 +73,19 @@ class RetryLiveChangesTests {
 	}
 
 	@Test
+	void aChangeOfAnInstancesHedgingAloneIsApplied() {
+		this.runner.withPropertyValues("retry.instances.inventory.hedging.delay=50ms").run(context -> {
+			RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
+			assertThat(inventory.getConfig().getHedging().getDelay()).hasMillis(50);
+			refresh(context, "retry.instances.inventory.hedging.delay=80ms");
+			assertThat(inventory.getConfig().getHedging().getDelay()).hasMillis(80);
+			refresh(context, "retry.instances.inventory.hedging.enabled=false");
+			assertThat(inventory.getConfig().isHedging()).isFalse();
+			assertThat(reconfigurations(context, "applied")).isEqualTo(2);
+		});
+	}
+
+	@Test
 	void aChangeUnderRetryAppliesToTheTemplateBeanInjectedBeforeItAndCreatesNewInstances() {
 		this.runner.run(context -> {
 			RetryTemplate inventory = context.getBean("inventoryRetryTemplate", RetryTemplate.class);
