@@ -14,17 +14,10 @@ import org.jspecify.annotations.Nullable;
  * context); its listeners learn the invocation ({@link MethodListeners}). A call that the executor refuses because it is full (its capacity of pending tasks, none of
  * them with this key) throws the executor's {@link java.util.concurrent.RejectedExecutionException} to the
  * caller, and the method does not run: returning as if accepted would lose the call silently. Thread-safe.
+ * @param executor the instance's failback executor
+ * @param key the key of a call's pending retry
  */
-final class FailbackMethodRetry implements MethodRetry {
-
-	private final FailbackExecutor executor;
-
-	private final StatefulKey key;
-
-	FailbackMethodRetry(FailbackExecutor executor, StatefulKey key) {
-		this.executor = executor;
-		this.key = key;
-	}
+record FailbackMethodRetry(FailbackExecutor executor, StatefulKey key) implements MethodRetry {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) {

@@ -14,21 +14,10 @@ import org.springframework.core.ReactiveAdapter;
  * kotlinx-coroutines-reactor is present) turns the method's {@code Flow} into a {@code Flux} on the
  * way in and the retried {@code Flux} back into a {@code Flow} on the way out; a recover method's
  * {@code Flow} goes through {@link #toFlux}. Refers to no Kotlin type. Thread-safe.
+ * @param adapter Spring's adapter of the method's return type
+ * @param flux the reactive variant that retries a {@code Flux}
  */
-final class FlowMethodRetry implements MethodRetry {
-
-	private final ReactiveAdapter adapter;
-
-	private final MethodRetry flux;
-
-	/**
-	 * @param adapter Spring's adapter of the method's return type
-	 * @param flux the reactive variant that retries a {@code Flux}
-	 */
-	FlowMethodRetry(ReactiveAdapter adapter, MethodRetry flux) {
-		this.adapter = adapter;
-		this.flux = flux;
-	}
+record FlowMethodRetry(ReactiveAdapter adapter, MethodRetry flux) implements MethodRetry {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {

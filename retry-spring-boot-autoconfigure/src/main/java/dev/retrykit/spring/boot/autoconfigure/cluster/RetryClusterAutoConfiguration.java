@@ -10,7 +10,6 @@ import dev.retrykit.spring.boot.autoconfigure.ClusterSettings;
 import dev.retrykit.spring.boot.autoconfigure.ClusterScopes;
 import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
-import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
 import dev.retrykit.spring.boot.cluster.RetryClusterLifecycle;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,10 +17,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -32,8 +29,9 @@ import org.springframework.context.annotation.Import;
  * {@code redis}: its Redis connection as {@code spring.data.redis.*} configures it), or, when that is empty,
  * the only one whose module and connection are present; an application may also define its own
  * {@code ClusterEngine} bean. Everything but the engine is the same for every engine and lives here: the
- * cluster, its lifecycle, the context caches, the cluster scopes and the meters; each engine's
- * configuration only offers its engine. Startup fails naming the property when the choice is ambiguous or
+ * cluster, its lifecycle, the context caches and the cluster scopes; each engine's configuration only
+ * offers its engine. The cluster's meters are bound by the metrics auto-configuration, with the other retry
+ * meters. Startup fails naming the property when the choice is ambiguous or
  * the chosen engine's module or connection is missing ({@link ClusterEngineChoice}).
  * Runs after Spring Boot's Hazelcast and Redis auto-configurations, named by class so that they are not
  * needed at compile time.
@@ -101,19 +99,6 @@ public final class RetryClusterAutoConfiguration {
 			ObjectProvider<RetryRegistry> registry) {
 		ClusterScopes scopes = new ClusterScopes(properties);
 		return () -> registry.ifAvailable(r -> r.addListener(template -> scopes.attach(template, cluster)));
-	}
-
-	/** {@code retry.cluster.fallbacks} and {@code retry.cluster.members}, tagged with the engine. */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
-	static class ClusterMetricsConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		RetryClusterMetricsBinder retryClusterMetricsBinder(RetryCluster cluster) {
-			return new RetryClusterMetricsBinder(cluster);
-		}
-
 	}
 
 }

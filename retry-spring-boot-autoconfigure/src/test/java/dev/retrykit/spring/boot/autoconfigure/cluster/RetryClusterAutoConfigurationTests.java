@@ -23,16 +23,19 @@ import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryProperties;
 import dev.retrykit.spring.boot.autoconfigure.endpoint.RetriesEndpointAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.health.RetriesHealthContributorAutoConfiguration;
+import dev.retrykit.spring.boot.autoconfigure.metrics.RetryMetricsAutoConfiguration;
 import dev.retrykit.spring.boot.health.RetriesHealthIndicator;
-import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
 import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -47,7 +50,9 @@ class RetryClusterAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryClusterAutoConfiguration.class,
 				EndpointAutoConfiguration.class, RetriesEndpointAutoConfiguration.class,
-				RetriesHealthContributorAutoConfiguration.class))
+				RetriesHealthContributorAutoConfiguration.class, MetricsAutoConfiguration.class,
+				CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+				RetryMetricsAutoConfiguration.class))
 		.withPropertyValues("retry.cluster.enabled=true", "retry.cluster.timeout=5s",
 				"management.endpoints.web.exposure.include=retries",
 				"management.endpoints.jmx.exposure.include=retries",
@@ -240,8 +245,7 @@ class RetryClusterAutoConfigurationTests {
 		assertThat(retries.instances().get("local").circuit().scope()).isNull();
 		assertThat(replica.getBean(RetriesHealthIndicator.class).health().getDetails()).containsEntry("cluster",
 				Map.of("engine", "hazelcast", "reachable", true, "members", 3, "fallbacks", 0L));
-		SimpleMeterRegistry meters = new SimpleMeterRegistry();
-		replica.getBean(RetryClusterMetricsBinder.class).bindTo(meters);
+		MeterRegistry meters = replica.getBean(MeterRegistry.class);
 		assertThat(meters.get("retry.cluster.members").tag("engine", "hazelcast").gauge().value()).isEqualTo(3.0);
 		assertThat(meters.get("retry.cluster.fallbacks").functionCounter().count()).isZero();
 	}

@@ -27,12 +27,12 @@ import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.RetryFailureAnalyzer;
 import dev.retrykit.spring.boot.autoconfigure.endpoint.RetriesEndpointAutoConfiguration;
 import dev.retrykit.spring.boot.autoconfigure.health.RetriesHealthContributorAutoConfiguration;
+import dev.retrykit.spring.boot.autoconfigure.metrics.RetryMetricsAutoConfiguration;
 import dev.retrykit.spring.boot.health.RetriesHealthIndicator;
-import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
 import dev.retrykit.testing.hazelcast.HazelcastTestCluster;
 import dev.retrykit.testing.redis.RedisTestServer;
 import dev.retrykit.spring.boot.cluster.RetryClusterLifecycle;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +41,9 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfi
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -63,7 +66,9 @@ class RetryClusterOnRedisTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RetryAutoConfiguration.class,
 				RetryClusterAutoConfiguration.class, EndpointAutoConfiguration.class,
-				RetriesEndpointAutoConfiguration.class, RetriesHealthContributorAutoConfiguration.class))
+				RetriesEndpointAutoConfiguration.class, RetriesHealthContributorAutoConfiguration.class,
+				MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class, RetryMetricsAutoConfiguration.class))
 		.withPropertyValues("retry.cluster.enabled=true", "retry.cluster.timeout=5s",
 				"management.endpoints.web.exposure.include=retries",
 				"retry.instances.inventory.max-attempts=3", "retry.instances.inventory.backoff.type=none",
@@ -307,8 +312,7 @@ class RetryClusterOnRedisTests {
 		assertThat(retries.instances().get("inventory").circuit().scope()).isEqualTo("cluster");
 		assertThat(replica.getBean(RetriesHealthIndicator.class).health().getDetails()).containsEntry("cluster",
 				Map.of("engine", "redis", "reachable", true, "members", 2, "fallbacks", 0L));
-		SimpleMeterRegistry meters = new SimpleMeterRegistry();
-		replica.getBean(RetryClusterMetricsBinder.class).bindTo(meters);
+		MeterRegistry meters = replica.getBean(MeterRegistry.class);
 		assertThat(meters.get("retry.cluster.members").tag("engine", "redis").gauge().value()).isEqualTo(2.0);
 	}
 

@@ -1,5 +1,6 @@
 package dev.retrykit.spring.boot.autoconfigure.metrics;
 
+import dev.retrykit.spring.boot.metrics.RetryClusterMetricsBinder;
 import dev.retrykit.spring.boot.metrics.RetryMetricsBinder;
 import dev.retrykit.RetryRegistry;
 import dev.retrykit.VirtualTime;
@@ -43,6 +44,13 @@ class RetryMetricsAutoConfigurationTests {
 				assertThat(meters.get("retry.attempts").tag("name", "inventory").functionCounter().getId()
 					.getTag("application")).isEqualTo("shop");
 			});
+	}
+
+	@Test
+	void bindsNoClusterMetersWithoutARetryCluster() {
+		this.contextRunner.withUserConfiguration(RetryRegistryConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(RetryMetricsBinder.class)
+				.doesNotHaveBean(RetryClusterMetricsBinder.class));
 	}
 
 	@Test
