@@ -13,7 +13,8 @@ import dev.retrykit.context.RetryContext;
  * {@code max-extra-load}, and a circuit-breaker permit. A copy started by a failure is a retry that the
  * lifecycle already let through (deadline, budget); it needs room in {@code max-extra-load} and a permit.
  * Neither starts once the call's context is exhausted-only ({@link RetryContext#setExhaustedOnly()}, which a
- * listener may call as a copy's failure is told after the decision). A refused copy is not sent; the call waits for its copies in flight, or, with none, ends. Stateless.
+ * listener may call as a copy's failure is told after the decision). A refused copy is not sent; the call
+ * waits for its copies in flight, or, with none, ends. Stateless.
  */
 final class HedgeStarts {
 

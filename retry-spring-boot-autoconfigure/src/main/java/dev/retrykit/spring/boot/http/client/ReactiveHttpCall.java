@@ -82,7 +82,8 @@ final class ReactiveHttpCall {
 			operator = operator.describedBy(context -> context.setAttribute(ExhaustionRecordingListener.ATTRIBUTE, marker));
 		}
 		ReplayableBody body = ReplayableBody.of(request, route.instance());
-		return Mono.deferContextual(view -> attempt(route, request, next, observations, deadline, body, view)).transformDeferred(operator);
+		return Mono.deferContextual(view -> attempt(route, request, next, observations, deadline, body, view))
+			.transformDeferred(operator);
 	}
 
 	/** {@return the failed attempt's response the call ended with, which the client gets, or {@code null}} */
