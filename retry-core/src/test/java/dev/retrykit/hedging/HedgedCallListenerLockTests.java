@@ -253,9 +253,13 @@ class HedgedCallListenerLockTests {
 				.hedging(HedgingConfig.builder().delay(Duration.ofMillis(40)).build()).build())
 			.listener(this.recorder).build();
 		java.util.concurrent.atomic.AtomicInteger callsOfB = new java.util.concurrent.atomic.AtomicInteger();
+		java.util.concurrent.atomic.AtomicBoolean seen = new java.util.concurrent.atomic.AtomicBoolean();
 		template.executeAsync(() -> new CompletableFuture<String>());
+		// The clock runs until the test has seen what it waits for, not to a fixed time: a thread of the
+		// pool that arms the timer reads the time, and the clock may move on before the pass is scheduled
+		// (relative to the time then), so a pass may fall later than it was computed for.
 		Future<?> clock = this.threads.submit(() -> {
-			for (int millis = 0; millis < 100; millis++) {
+			for (int millis = 0; !seen.get() && millis < 600_000; millis++) {
 				if (millis == 20) {
 					template.executeAsync(() -> {
 						callsOfB.incrementAndGet();
@@ -272,6 +276,7 @@ class HedgedCallListenerLockTests {
 			BlockingDownstream.await(() -> callsOfB.get() >= 2, "the second call's hedge");
 		}
 		finally {
+			seen.set(true);
 			gate.countDown();
 		}
 		clock.get(10, TimeUnit.SECONDS);
@@ -291,7 +296,9 @@ class HedgedCallListenerLockTests {
 				return "never";
 			}), this.threads);
 			BlockingDownstream.await(() -> this.recorder.told.contains("beforeAttempt 1"), "the first copy");
-			for (int millis = 0; millis < 200 && !caller.isDone(); millis += 10) {
+			// Until the caller is done, not to 200 ms only: the caller's thread arms the timer relative to
+			// the time it read, which this thread may have moved on from meanwhile.
+			for (int millis = 0; millis < 60_000 && !caller.isDone(); millis += 10) {
 				this.time.advance(Duration.ofMillis(10));
 			}
 
