@@ -107,14 +107,7 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 	 */
 	private long millisLeft() throws PastDeadlineException {
 		Deadline deadline = (this.route.hops() != null) ? Deadline.current() : null;
-		if (deadline == null) {
-			return -1;
-		}
-		long left = HopHeaders.millisLeft(deadline);
-		if (left < 0) {
-			throw new PastDeadlineException(this.request.getMethod(), this.request.getURI());
-		}
-		return left;
+		return PastDeadlineException.millisLeft(deadline, this.request.getMethod().name(), this.request.getURI());
 	}
 
 	private HttpRequest sent(HttpRequest original, int attempt, long millisLeft) {

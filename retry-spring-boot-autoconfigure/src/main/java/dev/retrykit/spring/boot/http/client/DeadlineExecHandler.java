@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.Objects;
 
 import dev.retrykit.Deadline;
-import dev.retrykit.spring.boot.http.HopHeaders;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -48,10 +47,7 @@ public final class DeadlineExecHandler implements ExecChainHandler {
 		if (deadline == null) {
 			return chain.proceed(request, scope);
 		}
-		long millis = HopHeaders.millisLeft(deadline);
-		if (millis < 0) {
-			throw new PastDeadlineException(request.getMethod() + " " + request.getRequestUri());
-		}
+		long millis = PastDeadlineException.millisLeft(deadline, request.getMethod(), request.getRequestUri());
 		HttpClientContext context = scope.clientContext;
 		RequestConfig config = context.getRequestConfigOrDefault();
 		Timeout response = config.getResponseTimeout();

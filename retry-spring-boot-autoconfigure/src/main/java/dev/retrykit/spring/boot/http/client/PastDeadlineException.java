@@ -2,9 +2,10 @@ package dev.retrykit.spring.boot.http.client;
 
 import java.io.InterruptedIOException;
 import java.io.Serial;
-import java.net.URI;
 
-import org.springframework.http.HttpMethod;
+import dev.retrykit.Deadline;
+import dev.retrykit.spring.boot.http.HopHeaders;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The failure of an HTTP attempt that was not sent because less than a millisecond was left before the deadline its
@@ -19,12 +20,27 @@ public final class PastDeadlineException extends InterruptedIOException {
 	@Serial
 	private static final long serialVersionUID = 1L;
 
-	PastDeadlineException(HttpMethod method, URI uri) {
-		this(method.name() + " " + uri);
+	private PastDeadlineException(String method, String uri) {
+		super("Less than a millisecond left before the deadline: not sent, " + method + " " + uri);
 	}
 
-	PastDeadlineException(String request) {
-		super("Less than a millisecond left before the deadline: not sent, " + request);
+	/**
+	 * What the deadline header of an attempt about to be sent says, where each client sends one.
+	 * @param deadline the deadline the attempt runs under, or {@code null} for none
+	 * @param method the request's method
+	 * @param uri the request's URI
+	 * @return the whole milliseconds left ({@link HopHeaders#millisLeft}), or {@code -1} under no deadline
+	 * @throws PastDeadlineException if less than a millisecond is left: the attempt is not to be sent
+	 */
+	static long millisLeft(@Nullable Deadline deadline, String method, Object uri) throws PastDeadlineException {
+		if (deadline == null) {
+			return -1;
+		}
+		long left = HopHeaders.millisLeft(deadline);
+		if (left < 0) {
+			throw new PastDeadlineException(method, uri.toString());
+		}
+		return left;
 	}
 
 	@Override

@@ -101,10 +101,12 @@ final class ReactiveHttpCall {
 		int attempt = (context != null) ? context.getRetryCount() + 1 : 1;
 		HopHeaders hops = route.hops();
 		Deadline deadline = (hops != null) ? Deadline.earliest(callDeadline, Deadline.current()) : null;
-		long millisLeft = (deadline != null) ? HopHeaders.millisLeft(deadline) : -1;
-		if (deadline != null && millisLeft < 0) {
-			return Mono.error(new WebClientRequestException(new PastDeadlineException(request.method(), request.url()),
-					request.method(), request.url(), request.headers()));
+		long millisLeft;
+		try {
+			millisLeft = PastDeadlineException.millisLeft(deadline, request.method().name(), request.url());
+		}
+		catch (PastDeadlineException ex) {
+			return Mono.error(new WebClientRequestException(ex, request.method(), request.url(), request.headers()));
 		}
 		if (body != null && body.lost()) {
 			// Nothing whole to send: an earlier attempt was cancelled while it wrote the body, or the body is too long

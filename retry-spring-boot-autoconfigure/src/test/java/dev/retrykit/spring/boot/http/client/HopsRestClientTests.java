@@ -137,6 +137,23 @@ class HopsRestClientTests {
 	}
 
 	@Test
+	void anAttemptWithLessThanAMillisecondLeftIsNotSentAndSaysWhy() {
+		this.runner.withPropertyValues("retry.instances.downstream.max-attempts=1").run(context -> {
+			VirtualTime time = context.getBean(VirtualTime.class);
+			RestClient client = context.getBean(RestClient.Builder.class).baseUrl(server.url()).build();
+			// The call opens (its deadline has not passed) but its header would say 0 ms: nobody waits for an answer.
+			try (Deadline.Scope scope = Deadline.after(Duration.ofNanos(400_000), time).enter()) {
+				assertThatThrownBy(() -> client.get().uri("/stock").retrieve().body(String.class))
+					.isInstanceOf(ResourceAccessException.class)
+					.hasRootCauseInstanceOf(PastDeadlineException.class)
+					.rootCause().hasMessage("Less than a millisecond left before the deadline: not sent, GET "
+							+ server.url() + "/stock");
+			}
+			assertThat(server.received()).isEmpty();
+		});
+	}
+
+	@Test
 	void withoutPropagationNoDeadlineHeaderIsSent() {
 		server.then(Answer.status(200, "stock"));
 		this.runner.withPropertyValues("retry.http.propagation.enabled=false").run(context -> {

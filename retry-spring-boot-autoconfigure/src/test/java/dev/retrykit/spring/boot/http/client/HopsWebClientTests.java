@@ -15,6 +15,7 @@ import reactor.util.context.Context;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -127,6 +128,23 @@ class HopsWebClientTests {
 			assertThatThrownBy(() -> context.getBean(BackoffPacer.class).await(call, time))
 				.isInstanceOf(DeadlineExceededException.class)
 				.hasMessageContaining("ran no attempt");
+			assertThat(server.received()).isEmpty();
+		});
+	}
+
+	@Test
+	void anAttemptWithLessThanAMillisecondLeftIsNotSentAndSaysWhy() {
+		this.runner.withPropertyValues("retry.instances.downstream.max-attempts=1").run(context -> {
+			VirtualTime time = context.getBean(VirtualTime.class);
+			WebClient client = client(context.getBean(WebClient.Builder.class));
+			// The call opens (its deadline has not passed) but its header would say 0 ms: nobody waits for an answer.
+			Mono<String> call = client.get().uri("/stock").retrieve().bodyToMono(String.class)
+				.contextWrite(Context.of(Deadline.class, Deadline.after(Duration.ofNanos(400_000), time)));
+			assertThatThrownBy(() -> context.getBean(BackoffPacer.class).await(call, time))
+				.isInstanceOf(WebClientRequestException.class)
+				.hasRootCauseInstanceOf(PastDeadlineException.class)
+				.rootCause().hasMessage("Less than a millisecond left before the deadline: not sent, GET "
+						+ server.url() + "/stock");
 			assertThat(server.received()).isEmpty();
 		});
 	}
