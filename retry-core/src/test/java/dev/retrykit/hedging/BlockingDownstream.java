@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 
 import dev.retrykit.RetryCallback;
 import dev.retrykit.RetryTemplate;
+import dev.retrykit.VirtualTime;
 import dev.retrykit.context.RetryContext;
 import org.jspecify.annotations.Nullable;
 
@@ -71,6 +72,23 @@ final class BlockingDownstream implements RetryCallback<String, Exception> {
 			}
 			LockSupport.parkNanos(1_000_000);
 		}
+	}
+
+	/**
+	 * Advances {@code time} by {@code step} at a time until {@code condition} holds, failing after the same
+	 * generous deadline in real time. Not up to a fixed virtual time: a thread that arms a timer reads the
+	 * time and schedules relative to it, so when the clock moves on in between the task falls later than it
+	 * was computed for, and a clock that stops at a fixed end (however far) may never reach it. Each step
+	 * waits a little in real time, so the other threads keep up with the clock.
+	 */
+	static void advanceUntil(VirtualTime time, Duration step, BooleanSupplier condition, String what) {
+		await(() -> {
+			if (condition.getAsBoolean()) {
+				return true;
+			}
+			time.advance(step);
+			return false;
+		}, what);
 	}
 
 	/** One call to the downstream, blocking its thread until answered. */

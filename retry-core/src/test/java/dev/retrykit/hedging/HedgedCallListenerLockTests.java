@@ -255,19 +255,18 @@ class HedgedCallListenerLockTests {
 		java.util.concurrent.atomic.AtomicInteger callsOfB = new java.util.concurrent.atomic.AtomicInteger();
 		java.util.concurrent.atomic.AtomicBoolean seen = new java.util.concurrent.atomic.AtomicBoolean();
 		template.executeAsync(() -> new CompletableFuture<String>());
-		// The clock runs until the test has seen what it waits for, not to a fixed time: a thread of the
-		// pool that arms the timer reads the time, and the clock may move on before the pass is scheduled
-		// (relative to the time then), so a pass may fall later than it was computed for.
+		// After 20 ms the clock runs until the second call hedged (or the test ended), bounded in real time,
+		// not to a fixed virtual time (however far): a thread of the pool that arms the timer reads the time,
+		// and the clock may move on before the pass is scheduled (relative to the time then), so a pass may
+		// fall later than it was computed for.
 		Future<?> clock = this.threads.submit(() -> {
-			for (int millis = 0; !seen.get() && millis < 600_000; millis++) {
-				if (millis == 20) {
-					template.executeAsync(() -> {
-						callsOfB.incrementAndGet();
-						return new CompletableFuture<String>();
-					});
-				}
-				this.time.advance(Duration.ofMillis(1));
-			}
+			this.time.advance(Duration.ofMillis(20));
+			template.executeAsync(() -> {
+				callsOfB.incrementAndGet();
+				return new CompletableFuture<String>();
+			});
+			BlockingDownstream.advanceUntil(this.time, Duration.ofMillis(1), () -> seen.get() || callsOfB.get() >= 2,
+					"the second call's hedge");
 		});
 		try {
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
@@ -296,11 +295,9 @@ class HedgedCallListenerLockTests {
 				return "never";
 			}), this.threads);
 			BlockingDownstream.await(() -> this.recorder.told.contains("beforeAttempt 1"), "the first copy");
-			// Until the caller is done, not to 200 ms only: the caller's thread arms the timer relative to
-			// the time it read, which this thread may have moved on from meanwhile.
-			for (int millis = 0; millis < 60_000 && !caller.isDone(); millis += 10) {
-				this.time.advance(Duration.ofMillis(10));
-			}
+			// Until the caller is done, bounded in real time, not to a fixed virtual time: the caller's thread
+			// arms the timer relative to the time it read, which this thread may have moved on from meanwhile.
+			BlockingDownstream.advanceUntil(this.time, Duration.ofMillis(10), caller::isDone, "the caller's end");
 
 			assertThat(caller).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
 				.withCauseInstanceOf(java.util.concurrent.TimeoutException.class);
