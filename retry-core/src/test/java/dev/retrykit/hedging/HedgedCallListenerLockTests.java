@@ -255,18 +255,19 @@ class HedgedCallListenerLockTests {
 		java.util.concurrent.atomic.AtomicInteger callsOfB = new java.util.concurrent.atomic.AtomicInteger();
 		java.util.concurrent.atomic.AtomicBoolean seen = new java.util.concurrent.atomic.AtomicBoolean();
 		template.executeAsync(() -> new CompletableFuture<String>());
-		// After 20 ms the clock runs until the second call hedged (or the test ended), bounded in real time,
-		// not to a fixed virtual time (however far): a thread of the pool that arms the timer reads the time,
-		// and the clock may move on before the pass is scheduled (relative to the time then), so a pass may
-		// fall later than it was computed for.
+		// After 20 ms the clock runs until the listener blocked and the second call hedged, in whichever order
+		// they come (or until the test ended), bounded in real time, not to a fixed virtual time (however far):
+		// a thread of the pool that arms the timer reads the time, and the clock may move on before the pass
+		// is scheduled (relative to the time then), so a pass may fall later than it was computed for.
 		Future<?> clock = this.threads.submit(() -> {
 			this.time.advance(Duration.ofMillis(20));
 			template.executeAsync(() -> {
 				callsOfB.incrementAndGet();
 				return new CompletableFuture<String>();
 			});
-			BlockingDownstream.advanceUntil(this.time, Duration.ofMillis(1), () -> seen.get() || callsOfB.get() >= 2,
-					"the second call's hedge");
+			BlockingDownstream.advanceUntil(this.time, Duration.ofMillis(1),
+					() -> seen.get() || (entered.getCount() == 0 && callsOfB.get() >= 2),
+					"the blocked listener and the second call's hedge");
 		});
 		try {
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();

@@ -25,10 +25,11 @@ public final class PastDeadlineException extends InterruptedIOException {
 	}
 
 	/**
-	 * What the deadline header of an attempt about to be sent says, where each client sends one.
+	 * The time left for an attempt about to be sent, in the whole milliseconds its deadline header says: the one
+	 * check of every client (HttpClient 5's handler, RestClient's and WebClient's attempts).
 	 * @param deadline the deadline the attempt runs under, or {@code null} for none
 	 * @param method the request's method
-	 * @param uri the request's URI
+	 * @param uri the request's URI, turned into text only for the failure (not per attempt)
 	 * @return the whole milliseconds left ({@link HopHeaders#millisLeft}), or {@code -1} under no deadline
 	 * @throws PastDeadlineException if less than a millisecond is left: the attempt is not to be sent
 	 */
