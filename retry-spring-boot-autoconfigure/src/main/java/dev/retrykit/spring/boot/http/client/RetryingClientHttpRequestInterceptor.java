@@ -1,8 +1,6 @@
 package dev.retrykit.spring.boot.http.client;
 
 import java.io.IOException;
-import java.util.Objects;
-
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -31,16 +29,12 @@ import org.springframework.http.client.observation.ClientRequestObservationConve
  */
 public final class RetryingClientHttpRequestInterceptor implements ClientHttpRequestInterceptor {
 
-	private final HttpRetryRoutes routes;
-
-	private final @Nullable HttpRetryRoute route;
+	private final ClientClaims claims;
 
 	private final @Nullable ObservedAttempts observations;
 
-	private RetryingClientHttpRequestInterceptor(HttpRetryRoutes routes, @Nullable HttpRetryRoute route,
-			@Nullable ObservedAttempts observations) {
-		this.routes = routes;
-		this.route = route;
+	private RetryingClientHttpRequestInterceptor(ClientClaims claims, @Nullable ObservedAttempts observations) {
+		this.claims = claims;
 		this.observations = observations;
 	}
 
@@ -55,8 +49,7 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 	 */
 	public RetryingClientHttpRequestInterceptor observedBy(ObservationRegistry registry,
 			@Nullable ClientRequestObservationConvention convention, String name) {
-		return new RetryingClientHttpRequestInterceptor(this.routes, this.route,
-				new ObservedAttempts(registry, convention, name));
+		return new RetryingClientHttpRequestInterceptor(this.claims, new ObservedAttempts(registry, convention, name));
 	}
 
 	/**
@@ -64,8 +57,7 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 	 * @param routes the routes
 	 */
 	public static RetryingClientHttpRequestInterceptor of(HttpRetryRoutes routes) {
-		return new RetryingClientHttpRequestInterceptor(Objects.requireNonNull(routes, "routes must not be null"), null,
-				null);
+		return new RetryingClientHttpRequestInterceptor(ClientClaims.byHost(routes), null);
 	}
 
 	/**
@@ -74,8 +66,7 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 	 * @param route the route
 	 */
 	public RetryingClientHttpRequestInterceptor forRoute(HttpRetryRoute route) {
-		return new RetryingClientHttpRequestInterceptor(HttpRetryRoutes.none(),
-				Objects.requireNonNull(route, "route must not be null"), this.observations);
+		return new RetryingClientHttpRequestInterceptor(ClientClaims.everyCall(route), this.observations);
 	}
 
 	/**
@@ -83,14 +74,13 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 	 * @param route the route
 	 */
 	public static RetryingClientHttpRequestInterceptor of(HttpRetryRoute route) {
-		return new RetryingClientHttpRequestInterceptor(HttpRetryRoutes.none(),
-				Objects.requireNonNull(route, "route must not be null"), null);
+		return new RetryingClientHttpRequestInterceptor(ClientClaims.everyCall(route), null);
 	}
 
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
-		HttpRetryRoute claimed = (this.route != null) ? this.route : this.routes.forHost(request.getURI().getHost());
+		HttpRetryRoute claimed = this.claims.claimant(request.getURI().getHost());
 		if (claimed == null) {
 			return execution.execute(request, body);
 		}
@@ -107,7 +97,7 @@ public final class RetryingClientHttpRequestInterceptor implements ClientHttpReq
 
 	@Override
 	public String toString() {
-		return "RetryingClientHttpRequestInterceptor[" + ((this.route != null) ? this.route : this.routes) + "]";
+		return "RetryingClientHttpRequestInterceptor[" + this.claims + "]";
 	}
 
 }

@@ -1,7 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.util.Objects;
-
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -37,16 +35,12 @@ import org.springframework.web.reactive.function.client.WebClientRequestExceptio
  */
 public final class RetryingExchangeFilterFunction implements ExchangeFilterFunction {
 
-	private final HttpRetryRoutes routes;
-
-	private final @Nullable HttpRetryRoute route;
+	private final ClientClaims claims;
 
 	private final @Nullable ObservedExchanges observations;
 
-	private RetryingExchangeFilterFunction(HttpRetryRoutes routes, @Nullable HttpRetryRoute route,
-			@Nullable ObservedExchanges observations) {
-		this.routes = routes;
-		this.route = route;
+	private RetryingExchangeFilterFunction(ClientClaims claims, @Nullable ObservedExchanges observations) {
+		this.claims = claims;
 		this.observations = observations;
 	}
 
@@ -61,8 +55,7 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 	 */
 	public RetryingExchangeFilterFunction observedBy(ObservationRegistry registry,
 			@Nullable ClientRequestObservationConvention convention, String name) {
-		return new RetryingExchangeFilterFunction(this.routes, this.route,
-				new ObservedExchanges(registry, convention, name));
+		return new RetryingExchangeFilterFunction(this.claims, new ObservedExchanges(registry, convention, name));
 	}
 
 	/**
@@ -71,8 +64,7 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 	 * @param route the route
 	 */
 	public RetryingExchangeFilterFunction forRoute(HttpRetryRoute route) {
-		return new RetryingExchangeFilterFunction(HttpRetryRoutes.none(),
-				Objects.requireNonNull(route, "route must not be null"), this.observations);
+		return new RetryingExchangeFilterFunction(ClientClaims.everyCall(route), this.observations);
 	}
 
 	/**
@@ -80,7 +72,7 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 	 * @param routes the routes
 	 */
 	public static RetryingExchangeFilterFunction of(HttpRetryRoutes routes) {
-		return new RetryingExchangeFilterFunction(Objects.requireNonNull(routes, "routes must not be null"), null, null);
+		return new RetryingExchangeFilterFunction(ClientClaims.byHost(routes), null);
 	}
 
 	/**
@@ -88,13 +80,12 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 	 * @param route the route
 	 */
 	public static RetryingExchangeFilterFunction of(HttpRetryRoute route) {
-		return new RetryingExchangeFilterFunction(HttpRetryRoutes.none(),
-				Objects.requireNonNull(route, "route must not be null"), null);
+		return new RetryingExchangeFilterFunction(ClientClaims.everyCall(route), null);
 	}
 
 	@Override
 	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
-		HttpRetryRoute claimed = (this.route != null) ? this.route : this.routes.forHost(request.url().getHost());
+		HttpRetryRoute claimed = this.claims.claimant(request.url().getHost());
 		if (claimed == null) {
 			return next.exchange(request);
 		}
@@ -108,7 +99,7 @@ public final class RetryingExchangeFilterFunction implements ExchangeFilterFunct
 
 	@Override
 	public String toString() {
-		return "RetryingExchangeFilterFunction[" + ((this.route != null) ? this.route : this.routes) + "]";
+		return "RetryingExchangeFilterFunction[" + this.claims + "]";
 	}
 
 }
