@@ -12,9 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
  * A real {@code redis-server} (the Debian package's binary, found on the {@code PATH}) run as a child
@@ -25,6 +28,12 @@ import java.util.concurrent.locks.LockSupport;
 public final class RedisTestServer implements AutoCloseable {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+
+	/**
+	 * How many free ports are tried: a port is free when it is picked, and another process may bind it before
+	 * {@code redis-server} does; the server then exits saying so, and the next free port is tried.
+	 */
+	static final int PORT_TRIES = 5;
 
 	private final int port;
 
@@ -40,14 +49,35 @@ public final class RedisTestServer implements AutoCloseable {
 	 * @throws IllegalStateException if {@code redis-server} is not installed or does not answer
 	 */
 	public RedisTestServer() {
-		this.port = freePort();
+		this(RedisTestServer::freePort);
+	}
+
+	/**
+	 * Starts a server on the first port of a source that {@code redis-server} can bind, trying up to
+	 * {@value #PORT_TRIES}.
+	 * @param ports the ports to try, each picked free
+	 */
+	RedisTestServer(IntSupplier ports) {
 		try {
 			this.directory = Files.createTempDirectory("retrykit-redis");
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		this.process = start();
+		List<Integer> taken = new ArrayList<>();
+		int candidate = ports.getAsInt();
+		Optional<Process> started = start(candidate);
+		while (started.isEmpty()) {
+			taken.add(candidate);
+			if (taken.size() == PORT_TRIES) {
+				throw new IllegalStateException("redis-server could bind none of the free ports " + taken
+						+ ": each was taken by another process first");
+			}
+			candidate = ports.getAsInt();
+			started = start(candidate);
+		}
+		this.port = candidate;
+		this.process = started.get();
 		Runtime.getRuntime().addShutdownHook(this.killOnExit);
 	}
 
@@ -73,7 +103,7 @@ public final class RedisTestServer implements AutoCloseable {
 	 * @throws IllegalStateException if {@code redis-cli} is missing, fails or takes longer than 10 seconds
 	 */
 	public String cli(String... arguments) {
-		List<String> command = new java.util.ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(this.port)));
+		List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(this.port)));
 		command.addAll(List.of(arguments));
 		try {
 			Process cli = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -112,7 +142,8 @@ public final class RedisTestServer implements AutoCloseable {
 		if (this.process.isAlive()) {
 			throw new IllegalStateException("redis-server " + pid() + " is still running");
 		}
-		this.process = start();
+		this.process = start(this.port).orElseThrow(() -> new IllegalStateException("redis-server cannot start again on port "
+				+ this.port + ": another process took it after the kill: " + log()));
 	}
 
 	/** Freezes the server with SIGSTOP: it keeps its connections but answers nothing. */
@@ -149,8 +180,13 @@ public final class RedisTestServer implements AutoCloseable {
 		}
 	}
 
-	private Process start() {
-		List<String> command = List.of("redis-server", "--port", Integer.toString(this.port), "--bind", "127.0.0.1",
+	/**
+	 * Runs {@code redis-server} on a port and waits until it answers there as itself.
+	 * @param port the port
+	 * @return the server's process, or nothing when another process holds the port
+	 */
+	private Optional<Process> start(int port) {
+		List<String> command = List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
 				"--save", "", "--appendonly", "no", "--dir", this.directory.toString(), "--protected-mode", "yes",
 				"--loglevel", "warning");
 		Process started;
@@ -162,28 +198,51 @@ public final class RedisTestServer implements AutoCloseable {
 			throw new IllegalStateException("Cannot run redis-server (install it with: apt-get install -y redis-server)", ex);
 		}
 		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-		while (!answersPing()) {
-			if (!started.isAlive() || System.nanoTime() - deadline > 0) {
+		while (!answersAs(port, started.pid())) {
+			if (!started.isAlive()) {
+				String log = log();
+				if (log.contains("Address already in use")) {
+					return Optional.empty();
+				}
+				throw new IllegalStateException("redis-server exited before answering on port " + port + ": " + log);
+			}
+			if (System.nanoTime() - deadline > 0) {
 				started.destroyForcibly();
-				throw new IllegalStateException("redis-server did not answer on port " + this.port + ": " + log());
+				throw new IllegalStateException("redis-server did not answer on port " + port + ": " + log());
 			}
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
 		}
-		return started;
+		return Optional.of(started);
 	}
 
-	private boolean answersPing() {
+	/**
+	 * {@return whether the server on a port is the process given: its {@code INFO server} names that process, so
+	 * that another server holding the port is never taken for this one}
+	 */
+	private static boolean answersAs(int port, long pid) {
 		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
+			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
 			socket.setSoTimeout(1000);
 			OutputStream out = socket.getOutputStream();
-			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+			out.write("INFO server\r\n".getBytes(StandardCharsets.US_ASCII));
 			out.flush();
 			InputStream in = socket.getInputStream();
-			byte[] reply = in.readNBytes(7);
-			return new String(reply, StandardCharsets.US_ASCII).equals("+PONG\r\n");
+			// A bulk string: "$<length>\r\n", the text, "\r\n".
+			StringBuilder header = new StringBuilder();
+			for (int read = in.read(); read != '\n'; read = in.read()) {
+				if (read < 0) {
+					return false;
+				}
+				header.append((char) read);
+			}
+			if (header.charAt(0) != '$') {
+				return false;
+			}
+			int length = Integer.parseInt(header.substring(1).strip());
+			String info = new String(in.readNBytes(length), StandardCharsets.US_ASCII);
+			return info.contains("\r\nprocess_id:" + pid + "\r\n");
 		}
-		catch (IOException ex) {
+		catch (IOException | RuntimeException ex) {
 			return false;
 		}
 	}
@@ -213,7 +272,8 @@ public final class RedisTestServer implements AutoCloseable {
 		}
 	}
 
-	private static int freePort() {
+	/** {@return a port of 127.0.0.1 that no socket holds now} */
+	static int freePort() {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			socket.setReuseAddress(true);
 			return socket.getLocalPort();
