@@ -9,7 +9,7 @@ import dev.retrykit.spi.RetryContextSnapshot;
  * What a key's local changes during a fallback still owe the engine, counted as positions in the
  * sequence of failures counted locally since the fallback began (or since the last local removal):
  * up to {@code written} they are known to be in the shared entry; each unanswered write covers a range
- * of positions, which are in the shared entry if that write's id is. Guarded by the map of {@link ClusterContextCache} that holds it (one per key changed during a fallback).
+ * of positions, which are in the shared entry if that write's id is. Guarded by the map of {@link ContextJournal} that holds it (one per key changed during a fallback).
  */
 final class ContextReplay {
 

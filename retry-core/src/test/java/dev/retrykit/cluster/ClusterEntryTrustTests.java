@@ -118,7 +118,7 @@ class ClusterEntryTrustTests {
 	void aStatefulKeyOverOneKilobyteIsSharedAsTheSha256OfItsUtf8Bytes() throws NoSuchAlgorithmException {
 		RetryTemplate payments = registry(replica()).template("payments");
 		String longKey = "order-" + "é".repeat(4_000);
-		String atTheBound = "o".repeat(ClusterContextCache.MAX_KEY_BYTES);
+		String atTheBound = "o".repeat(SharedEntries.MAX_KEY_BYTES);
 		String lookingHashed = "sha256:0123";
 
 		failOnce(payments, longKey);
