@@ -19,29 +19,18 @@ import org.jspecify.annotations.Nullable;
  * attribute class missing here) is treated as absent, counted and logged once per key; it never counts as a
  * failure of the engine: the engine answered, the entry is bad, and the next write of its key replaces it.
  * Thread-safe.
+ * @param instance the instance's name
+ * @param codec the cluster's codec
+ * @param counters counts (and logs) the entries that cannot be decoded
+ * @param timeSource stamps a key's first failure
  */
-final class SharedEntries {
+record SharedEntries(String instance, SnapshotCodec codec, ClusterCounters counters, TimeSource timeSource) {
 
 	/** The longest key, in UTF-8 bytes, shared as it is; a longer one is shared as its SHA-256. */
 	static final int MAX_KEY_BYTES = 1024;
 
 	/** What starts the shared form of a hashed key; a key that starts so itself is hashed too. */
 	private static final String HASHED = "sha256:";
-
-	private final String instance;
-
-	private final SnapshotCodec codec;
-
-	private final ClusterCounters counters;
-
-	private final TimeSource timeSource;
-
-	SharedEntries(String instance, SnapshotCodec codec, ClusterCounters counters, TimeSource timeSource) {
-		this.instance = instance;
-		this.codec = codec;
-		this.counters = counters;
-		this.timeSource = timeSource;
-	}
 
 	/**
 	 * The key's shared form: its string form, or the SHA-256 of that when it is longer than
