@@ -72,14 +72,10 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 	private ClientHttpResponse attempt(RetryContext context) throws IOException {
 		int attempt = context.getRetryCount() + 1;
 		long millisLeft = millisLeft();
-		ClientHttpResponse response;
-		if (this.observations != null) {
-			response = this.observations.exchange(this.request, original -> sent(original, attempt, millisLeft),
-					this.body, this.execution);
-		}
-		else {
-			response = this.execution.execute(sent(this.request, attempt, millisLeft), this.body);
-		}
+		ObservedAttempts observed = this.observations;
+		ClientHttpResponse response = ClaimedAttempts.send(() -> (observed != null)
+				? observed.exchange(this.request, original -> sent(original, attempt, millisLeft), this.body, this.execution)
+				: this.execution.execute(sent(this.request, attempt, millisLeft), this.body));
 		boolean fails;
 		String exhausted;
 		try {

@@ -3,8 +3,6 @@ package dev.retrykit.spring.boot.http.client;
 import java.io.IOException;
 import java.util.Objects;
 
-import dev.retrykit.RetryTemplate;
-import dev.retrykit.context.RetryContext;
 import org.apache.hc.client5.http.HttpRequestRetryStrategy;
 import org.apache.hc.client5.http.RouteInfo;
 import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
@@ -17,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Apache HttpClient 5's retry strategy, except for the calls a retrykit instance claims (by host, or by service
- * group while the group's instance runs the call). HttpClient 5 retries by
+ * group: an attempt its instance sends, whatever its host). HttpClient 5 retries by
  * itself (by default an idempotent request's I/O failure, and a 429 or 503, once, after a second): under a
  * retrykit instance that would multiply the attempts and hide a wait from the instance's backoff. Calls to other
  * hosts keep the strategy they had. The auto-configuration installs it in Boot's
@@ -68,10 +66,9 @@ public final class ClaimedHostsHttpRequestRetryStrategy implements HttpRequestRe
 	}
 
 	private boolean claimed(HttpContext context) {
-		// A service group's call may go to any host: it is claimed when it runs inside its instance's attempt, on
-		// this thread (HttpClient 5's classic API runs the exchange on the caller's thread).
-		RetryContext call = RetryTemplate.currentContext();
-		if (call != null && this.routes.claimsGroups(call.getName())) {
+		// A service group's call may go to any host: it is claimed when its instance's attempt sends it, on this
+		// thread (HttpClient 5's classic API runs the exchange on the caller's thread).
+		if (ClaimedAttempts.sending()) {
 			return true;
 		}
 		RouteInfo route = HttpClientContext.castOrCreate(context).getHttpRoute();

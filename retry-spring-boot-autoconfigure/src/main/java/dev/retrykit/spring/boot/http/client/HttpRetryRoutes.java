@@ -88,19 +88,6 @@ public final class HttpRetryRoutes {
 		return this.groups.get(group);
 	}
 
-	/**
-	 * {@return whether the instance claims an HTTP service group}
-	 * @param instance an instance's name
-	 */
-	public boolean claimsGroups(String instance) {
-		for (HttpRetryRoute route : this.groups.values()) {
-			if (route.instance().equals(instance)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	/** {@return whether no route claims anything} */
 	public boolean isEmpty() {
 		return this.hosts.isEmpty() && this.suffixes.length == 0 && this.groups.isEmpty();
