@@ -72,10 +72,7 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 	private ClientHttpResponse attempt(RetryContext context) throws IOException {
 		int attempt = context.getRetryCount() + 1;
 		long millisLeft = millisLeft();
-		ObservedAttempts observed = this.observations;
-		ClientHttpResponse response = ClaimedAttempts.send(() -> (observed != null)
-				? observed.exchange(this.request, original -> sent(original, attempt, millisLeft), this.body, this.execution)
-				: this.execution.execute(sent(this.request, attempt, millisLeft), this.body));
+		ClientHttpResponse response = ClaimedAttempts.send(() -> send(attempt, millisLeft));
 		boolean fails;
 		String exhausted;
 		try {
@@ -94,6 +91,14 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 		RetriedStatusException failure = new RetriedStatusException(this.request.getMethod(), this.request.getURI(),
 				failed.getStatusCode(), failed.getHeaders(), failed.bodyBytes(), failed);
 		throw (exhausted != null) ? new DownstreamExhaustedException(exhausted, failure) : failure;
+	}
+
+	private ClientHttpResponse send(int attempt, long millisLeft) throws IOException {
+		if (this.observations != null) {
+			return this.observations.exchange(this.request, original -> sent(original, attempt, millisLeft), this.body,
+					this.execution);
+		}
+		return this.execution.execute(sent(this.request, attempt, millisLeft), this.body);
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.retrykit.spring.boot.http.client;
 
 import java.io.IOException;
+
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
