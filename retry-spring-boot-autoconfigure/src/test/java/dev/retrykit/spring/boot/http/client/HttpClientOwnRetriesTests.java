@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.net.ConnectException;
 
 import dev.retrykit.RetryTemplate;
-import dev.retrykit.VirtualTime;
-import dev.retrykit.spring.boot.autoconfigure.RetryAutoConfiguration;
-import dev.retrykit.spring.boot.autoconfigure.RetryHttpClientAutoConfiguration;
 import dev.retrykit.spring.boot.http.client.ScriptedHttpServer.Answer;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
@@ -17,9 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
@@ -41,11 +36,9 @@ class HttpClientOwnRetriesTests {
 	@RegisterExtension
 	static final ScriptedHttpServer server = ScriptedHttpServer.forEachTest();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAutoConfiguration.class, RetryHttpClientAutoConfiguration.class,
-				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
-				HttpServiceClientPropertiesAutoConfiguration.class, HttpServiceClientAutoConfiguration.class))
-		.withBean(VirtualTime.class, VirtualTime::new)
+	private final ApplicationContextRunner runner = HttpClientRunners.restClient()
+		.withConfiguration(AutoConfigurations.of(HttpServiceClientPropertiesAutoConfiguration.class,
+				HttpServiceClientAutoConfiguration.class))
 		.withUserConfiguration(BlockingGroup.class)
 		.withPropertyValues("retry.instances.inventory.http.service-groups=inventory",
 				"retry.instances.inventory.max-attempts=2", "retry.instances.inventory.backoff.type=none",
