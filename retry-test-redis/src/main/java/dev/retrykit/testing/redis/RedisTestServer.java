@@ -142,8 +142,8 @@ public final class RedisTestServer implements AutoCloseable {
 		if (this.process.isAlive()) {
 			throw new IllegalStateException("redis-server " + pid() + " is still running");
 		}
-		this.process = start(this.port).orElseThrow(() -> new IllegalStateException("redis-server cannot start again on port "
-				+ this.port + ": another process took it after the kill: " + log()));
+		this.process = start(this.port).orElseThrow(() -> new IllegalStateException(
+				"redis-server cannot start again on port " + this.port + ": another process took it after the kill: " + log()));
 	}
 
 	/** Freezes the server with SIGSTOP: it keeps its connections but answers nothing. */

@@ -72,7 +72,14 @@ record BlockingHttpCall(HttpRetryRoute route, HttpRequest request, byte[] body, 
 	private ClientHttpResponse attempt(RetryContext context) throws IOException {
 		int attempt = context.getRetryCount() + 1;
 		long millisLeft = millisLeft();
-		ClientHttpResponse response = ClaimedAttempts.send(() -> send(attempt, millisLeft));
+		ClientHttpResponse response;
+		boolean outer = ClaimedAttempts.enter();
+		try {
+			response = send(attempt, millisLeft);
+		}
+		finally {
+			ClaimedAttempts.leave(outer);
+		}
 		boolean fails;
 		String exhausted;
 		try {

@@ -1,7 +1,5 @@
 package dev.retrykit.spring.boot.http.client;
 
-import java.io.IOException;
-
 /**
  * Marks the thread that sends an attempt of a claimed call while it sends it. Apache HttpClient 5's classic API sends
  * on the caller's thread and hands its retry strategy only its own request and context, so the thread is how
@@ -16,20 +14,23 @@ final class ClaimedAttempts {
 	}
 
 	/**
-	 * Sends an attempt with the thread marked.
-	 * @param send sends the attempt
-	 * @return the attempt's response
-	 * @throws IOException the attempt's I/O failure
+	 * Marks this thread as sending an attempt; pair with {@link #leave} in a {@code finally}.
+	 * @return whether the thread was already marked (an attempt sent from inside another's), to hand to {@link #leave}
 	 */
-	static <T> T send(Send<T> send) throws IOException {
+	static boolean enter() {
 		if (SENDING.get() != null) {
-			return send.send();
+			return true;
 		}
 		SENDING.set(Boolean.TRUE);
-		try {
-			return send.send();
-		}
-		finally {
+		return false;
+	}
+
+	/**
+	 * Ends what {@link #enter} began: the mark goes unless an outer attempt set it.
+	 * @param outer what {@link #enter} returned
+	 */
+	static void leave(boolean outer) {
+		if (!outer) {
 			SENDING.remove();
 		}
 	}
@@ -37,17 +38,6 @@ final class ClaimedAttempts {
 	/** {@return whether this thread is sending an attempt of a claimed call} */
 	static boolean sending() {
 		return SENDING.get() != null;
-	}
-
-	/**
-	 * Sends an attempt.
-	 * @param <T> the response
-	 */
-	@FunctionalInterface
-	interface Send<T> {
-
-		T send() throws IOException;
-
 	}
 
 }
